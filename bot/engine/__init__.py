@@ -1,0 +1,26 @@
+"""The Wari rules engine: every variant of ``RULES.md``, with no Discord in sight.
+
+>>> from bot.engine import Game
+>>> game = Game("oware")
+>>> game.legal_moves
+[1, 2, 3, 4, 5, 6]
+>>> print(game.play(5))
+A(5,4)
+"""
+
+from .game import Game, IllegalMoveError, MoveRecord, Outcome, Player, Termination
+from .rules import DEFAULT_VARIANT, VARIANTS, GrandSlam, Rules, rules_for
+
+__all__ = [
+    "DEFAULT_VARIANT",
+    "VARIANTS",
+    "Game",
+    "GrandSlam",
+    "IllegalMoveError",
+    "MoveRecord",
+    "Outcome",
+    "Player",
+    "Rules",
+    "Termination",
+    "rules_for",
+]

@@ -1,0 +1,132 @@
+"""Command line of the rules engine: ``python -m bot.engine {perft,replay,bench}``.
+
+- ``perft --variant V --depth D``: one line per depth: depth, move sequences, seconds.
+- ``replay``: JSON lines in (``{"variant", "first", "moves"}``), one JSON line of states out.
+- ``bench``: move-generation speed in positions per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from .core import machine_for
+from .game import Game, IllegalMoveError, Player
+from .rules import VARIANTS, rules_for
+
+
+def _state_json(game: Game) -> dict[str, Any]:
+    outcome = game.outcome
+    return {
+        "pits": list(game.board),
+        "stores": list(game.scores),
+        "to_move": game.to_move.name if game.to_move is not None else None,
+        "legal": game.legal_moves,
+        "over": outcome is not None,
+        "result": outcome.result if outcome else None,
+        "reason": outcome.termination.value if outcome else None,
+    }
+
+
+def replay_line(line: str) -> dict[str, Any]:
+    """The answer to one input line of ``replay``: the states, or an error."""
+    try:
+        request = json.loads(line)
+        if not isinstance(request, dict):
+            raise ValueError("each line must be a JSON object")
+        moves = request.get("moves", [])
+        if not isinstance(moves, list):
+            raise ValueError('"moves" must be a list of house numbers')
+        rules = rules_for(request.get("variant", "wari"), request.get("houses"), request.get("seeds"))
+        game = Game(rules, Player.parse(str(request.get("first", "A"))))
+    except ValueError as exc:  # json.JSONDecodeError is a ValueError too
+        return {"error": str(exc), "at": None}
+    states = [_state_json(game)]
+    for index, house in enumerate(moves):
+        try:
+            game.play(house)
+        except IllegalMoveError as exc:
+            states.append({"error": str(exc), "at": index})
+            break
+        states.append(_state_json(game))
+    return {"states": states}
+
+
+def replay(source: TextIO, sink: TextIO) -> int:
+    """Answer every line of ``source``; blank lines are skipped. Returns the lines answered."""
+    answered = 0
+    for line in source:
+        if line.strip():
+            sink.write(json.dumps(replay_line(line), separators=(",", ":")) + "\n")
+            answered += 1
+    sink.flush()
+    return answered
+
+
+def perft(variant: str, depth: int, houses: int | None, seeds: int | None, out: TextIO) -> None:
+    machine = machine_for(rules_for(variant, houses, seeds))
+    start = machine.start()
+    for d in range(1, depth + 1):
+        began = time.perf_counter()
+        count = machine.perft(start, d)
+        print(f"{d} {count} {time.perf_counter() - began:.3f}s", file=out, flush=True)
+
+
+def bench(depth: int, out: TextIO) -> None:
+    """Perft from the start of every variant, then whole games through the :class:`Game` API."""
+    print(f"perft depth {depth} from the start position, one core:", file=out)
+    for variant in VARIANTS:
+        machine = machine_for(rules_for(variant))
+        began = time.perf_counter()
+        count = machine.perft(machine.start(), depth)
+        seconds = time.perf_counter() - began
+        print(f"  {variant:6} {count:>9} positions in {seconds:6.2f}s = {count / seconds:>11,.0f} positions/s", file=out)
+    print("random games through Game.play (legal moves, records, end detection):", file=out)
+    import random
+
+    rng = random.Random(1)
+    for variant in VARIANTS:
+        moves, began = 0, time.perf_counter()
+        while time.perf_counter() - began < 1.0:
+            game = Game(variant)
+            while not game.is_over:
+                game.play(rng.choice(game.legal_moves))
+                moves += 1
+        seconds = time.perf_counter() - began
+        print(f"  {variant:6} {moves / seconds:>11,.0f} moves/s", file=out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.engine", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("perft", help="count move sequences from the start position")
+    p.add_argument("--variant", default="wari", choices=VARIANTS)
+    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--houses", type=int, help="kalah only: houses per player (1..10)")
+    p.add_argument("--seeds", type=int, help="kalah only: seeds per house (1..10)")
+    commands.add_parser("replay", help="replay JSON-lines games from standard input")
+    b = commands.add_parser("bench", help="print move-generation speed")
+    b.add_argument("--depth", type=int, default=8)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "perft":
+            perft(args.variant, args.depth, args.houses, args.seeds, sys.stdout)
+        elif args.command == "replay":
+            replay(sys.stdin, sys.stdout)
+        else:
+            bench(args.depth, sys.stdout)
+    except ValueError as exc:
+        parser.error(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

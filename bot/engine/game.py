@@ -1,0 +1,336 @@
+"""A game of Wari (or any variant) with history: the API the bot, the terminal and the AI use.
+
+>>> game = Game("wari")
+>>> [str(game.play(h)) for h in (5, 7, 2, 12)]
+['A(5,4)', 'B(7,5)', 'A(2,4)', 'B(12,5)+2']
+>>> game.board, game.scores, game.to_move
+((5, 1, 6, 6, 0, 6, 0, 6, 6, 5, 5, 0), (0, 2), <Player.A: 0>)
+>>> game.undo()
+MoveRecord(player=<Player.B: 1>, house=12, seeds=5, captures=((5, 2),), extra_turn=False, grand_slam=False)
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field, replace
+
+from .core import Machine, State, machine_for
+from .rules import GrandSlam, Rules, rules_for
+
+__all__ = ["Player", "Termination", "Outcome", "MoveRecord", "IllegalMoveError", "Game"]
+
+
+class Player(enum.IntEnum):
+    """The two sides. A owns houses 1..n and moves first unless told otherwise."""
+
+    A = 0
+    B = 1
+
+    @property
+    def other(self) -> Player:
+        return Player(1 - self)
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """``"A"``/``"b"`` to a player; anything else raises ``ValueError``."""
+        try:
+            return cls[text.strip().upper()]
+        except (KeyError, AttributeError):
+            raise ValueError(f"a player is A or B, not {text!r}") from None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    MAJORITY = "majority"  #: a player holds more than half of the seeds
+    NO_LEGAL_MOVE = "no_legal_move"  #: the player to move cannot move; the seeds left are shared out
+    CYCLE = "cycle"  #: a position came back; each player takes their own row
+    SURRENDER = "surrender"  #: a player gave up
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game."""
+
+    winner: Player | None  #: ``None`` for a draw
+    scores: tuple[int, int]  #: prisoners (stores in Kalah) of A and B
+    termination: Termination
+
+    @property
+    def result(self) -> str:
+        """``"A"``, ``"B"`` or ``"draw"``: the form used in records and JSON."""
+        return "draw" if self.winner is None else self.winner.name
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """What one move did. ``str()`` gives the notation: ``A(5,4)``, ``B(12,5)+2``, ``A(surrender)``.
+
+    Houses are numbered 1..2n as in the rules. ``house`` is 0 for a surrender.
+    """
+
+    player: Player
+    house: int
+    seeds: int
+    #: (house number, seeds) for every house whose seeds went to the mover's store by capture.
+    captures: tuple[tuple[int, int], ...] = ()
+    extra_turn: bool = False
+    #: The move would have taken every seed of the opponent's row (see the variant's rule).
+    grand_slam: bool = False
+    #: Set on the move that ended the game; it is not part of the move's identity.
+    outcome: Outcome | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def surrender(self) -> bool:
+        return self.house == 0
+
+    @property
+    def captured(self) -> int:
+        """Seeds this move put in the mover's store by capturing."""
+        return sum(seeds for _, seeds in self.captures)
+
+    def __str__(self) -> str:
+        if self.surrender:
+            return f"{self.player.name}(surrender)"
+        text = f"{self.player.name}({self.house},{self.seeds})"
+        return f"{text}+{self.captured}" if self.captures else text
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules forbid. The message says why; the game is unchanged."""
+
+
+@dataclass
+class _Ply:
+    """What undo needs: the state before the move and the record it produced."""
+
+    before: State
+    record: MoveRecord
+    outcome_before: Outcome | None
+    #: The position this move added to the repetition set, taken out again on undo.
+    added: State | None = None
+
+
+class Game:
+    """A game in progress: the board, whose turn it is, the moves so far and the outcome.
+
+    Create one for a variant (a name or a :class:`Rules`) and the first player; ``first=None``
+    picks one at random (pass ``rng`` for a reproducible choice).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str = "wari",
+        first: Player | str | None = Player.A,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.rules = rules_for(rules) if isinstance(rules, str) else rules
+        self._machine: Machine = machine_for(self.rules)
+        if first is None:
+            first = (rng or random).choice((Player.A, Player.B))
+        self.first = Player.parse(first) if isinstance(first, str) else Player(first)
+        self._reset(self._machine.start(self.first))
+
+    def _reset(self, state: State) -> None:
+        self._state = state
+        self._plies: list[_Ply] = []
+        self._seen: set[State] = set()
+        self._outcome: Outcome | None = None
+        self._legal: list[int] | None = None
+        self._settle()
+
+    @classmethod
+    def from_state(cls, rules: Rules, state: State) -> Game:
+        """A game starting from an arbitrary state (no history; see :mod:`.notation`)."""
+        game = cls.__new__(cls)
+        game.rules = rules
+        game._machine = machine_for(rules)
+        if len(state) != rules.pits + 4:
+            raise ValueError(f"a {rules.label} state has {rules.pits + 4} numbers, not {len(state)}")
+        game.first = Player(state[game._machine.turn])
+        game._reset(tuple(state))
+        return game
+
+    # -- reading the position -------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The compact state tuple (see :mod:`bot.engine.core`)."""
+        return self._state
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """Seeds in houses 1..2n (index 0 is house 1)."""
+        return self._state[: self.rules.pits]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Prisoners (Kalah: stores) of A and B."""
+        m = self._machine
+        return self._state[m.store[0]], self._state[m.store[1]]
+
+    @property
+    def to_move(self) -> Player | None:
+        """The player whose turn it is; ``None`` once the game is over."""
+        return None if self._outcome else Player(self._state[self._machine.turn])
+
+    @property
+    def owes_extra_move(self) -> bool:
+        """Ouril: the player to move just made a grand slam and must now feed the opponent."""
+        return bool(self._state[self._machine.extra])
+
+    @property
+    def legal_moves(self) -> list[int]:
+        """House numbers (1..2n) the player to move may empty; empty once the game is over."""
+        if self._outcome:
+            return []
+        if self._legal is None:
+            self._legal = [i + 1 for i in self._machine.legal(self._state)]
+        return list(self._legal)
+
+    def is_legal(self, house: int) -> bool:
+        return house in self.legal_moves
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self._outcome
+
+    @property
+    def moves(self) -> list[MoveRecord]:
+        """Every move played so far, surrender included, oldest first."""
+        return [ply.record for ply in self._plies]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves played so far."""
+        return len(self._plies)
+
+    def copy(self) -> Game:
+        """An independent copy with the same history."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._plies = [replace(ply) for ply in self._plies]
+        twin._seen = set(self._seen)
+        return twin
+
+    # -- changing it ----------------------------------------------------------------------
+
+    def play(self, house: int) -> MoveRecord:
+        """Empty ``house`` (1..2n) for the player to move and return what happened.
+
+        :raises IllegalMoveError: with the reason, leaving the game unchanged.
+        """
+        reason = self.why_illegal(house)
+        if reason:
+            raise IllegalMoveError(reason)
+        before, mover = self._state, Player(self._state[self._machine.turn])
+        after, effect = self._machine.play(before, house - 1)
+        record = MoveRecord(
+            player=mover,
+            house=house,
+            seeds=before[house - 1],
+            captures=tuple((j + 1, seeds) for j, seeds in effect.captures),
+            extra_turn=effect.extra_turn,
+            grand_slam=effect.grand_slam,
+        )
+        return self._push(after, record)
+
+    def surrender(self, player: Player | str | None = None) -> MoveRecord:
+        """``player`` (default: the one to move) gives up; the opponent wins. The board stays."""
+        if self._outcome:
+            raise IllegalMoveError("the game is over")
+        player = self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else player)
+        record = MoveRecord(player=Player(player), house=0, seeds=0)
+        return self._push(self._state, record, Outcome(Player(player).other, self.scores, Termination.SURRENDER))
+
+    def _push(self, after: State, record: MoveRecord, outcome: Outcome | None = None) -> MoveRecord:
+        ply = _Ply(self._state, record, self._outcome)
+        self._plies.append(ply)
+        self._state = after
+        self._legal = None
+        if outcome:
+            self._outcome = outcome
+        else:
+            ply.added = self._settle()
+        if self._outcome:
+            ply.record = record = replace(record, outcome=self._outcome)
+        return record
+
+    def undo(self) -> MoveRecord:
+        """Take back the last move (or surrender) and return its record."""
+        if not self._plies:
+            raise IndexError("no move to undo")
+        ply = self._plies.pop()
+        self._seen.discard(ply.added)
+        self._state = ply.before
+        self._outcome = ply.outcome_before
+        self._legal = None
+        return replace(ply.record, outcome=None)
+
+    def _settle(self) -> State | None:
+        """End the game if the position just reached ends it (majority, cycle, no move).
+
+        Returns the position added to the repetition set, if any.
+        """
+        machine, state = self._machine, self._state
+        if machine.majority(state):
+            self._finish(state, Termination.MAJORITY)
+            return None
+        if self.rules.detects_cycles and state in self._seen:
+            self._finish(machine.share_rows(state), Termination.CYCLE)
+            return None
+        self._seen.add(state)
+        self._legal = [i + 1 for i in machine.legal(state)]
+        if not self._legal:
+            self._finish(machine.settle(state), Termination.NO_LEGAL_MOVE)
+        return state
+
+    def _finish(self, final: State, why: Termination) -> None:
+        self._state = final
+        a, b = self.scores
+        winner = None if a == b else (Player.A if a > b else Player.B)
+        self._outcome = Outcome(winner, (a, b), why)
+
+    # -- explaining refusals ----------------------------------------------------------------
+
+    def why_illegal(self, house: int) -> str | None:
+        """``None`` if ``house`` may be played now, else a sentence saying why not."""
+        if self._outcome:
+            return "the game is over"
+        rules, state = self.rules, self._state
+        if not isinstance(house, int) or isinstance(house, bool) or not 1 <= house <= rules.pits:
+            return f"there is no house {house}: houses are numbered 1 to {rules.pits}"
+        if house in self.legal_moves:
+            return None
+        mover = Player(state[self._machine.turn])
+        if rules.owner(house) != mover:
+            return f"house {house} belongs to {mover.other.name}; {mover.name} plays houses {_row(rules, mover)}"
+        if not state[house - 1]:
+            return f"house {house} is empty"
+        own = range(rules.houses * mover, rules.houses * (mover + 1))
+        if rules.single_seed_rule and state[house - 1] == 1 and any(state[j] > 1 for j in own):
+            return f"house {house} holds a single seed, which may be played only when no house of yours holds more"
+        opponent_empty = not any(state[j] for j in range(rules.houses * mover.other, rules.houses * (mover.other + 1)))
+        if opponent_empty and not self.owes_extra_move:
+            return f"{mover.other.name} has no seeds: you must play a move that sows into their row"
+        if rules.grand_slam is GrandSlam.CAPTURE_AND_REPLAY:
+            return "after your grand slam this extra move must leave your opponent at least one seed"
+        if rules.grand_slam is GrandSlam.FORCED_ONLY:
+            return "this move would leave your opponent without seeds, and another move does not"
+        return "this move would capture every seed of your opponent (a grand slam is not allowed)"
+
+
+def _row(rules: Rules, player: Player) -> str:
+    first = 1 + rules.houses * player
+    return f"{first} to {first + rules.houses - 1}"
+

@@ -1,0 +1,157 @@
+"""Text forms that are stored and exchanged: the position string and the game record.
+
+Both start with a format version so that stored games stay readable when the format grows.
+
+Position string (like chess's FEN): variant, houses 1..2n, scores, player to move; a ``!``
+after the player marks an Ouril extra move owed after a grand slam::
+
+    w1 wari 5,1,6,6,0,6,0,6,6,5,5,0 0:2 A
+    w1 kalah/4x3 3,3,3,3,3,3,3,3 0:0 B
+
+Game record (like chess's PGN): tag lines, a blank line, then the moves in notation::
+
+    [Format "wari-record/1"]
+    [Variant "wari"]
+    [First "A"]
+    [PlayerA "Ama"]
+    [PlayerB "Kofi"]
+    [Result "*"]
+    [Reason ""]
+
+    A(5,4) B(7,5) A(2,4) B(12,5)+2
+
+Reading a record replays every move and checks its notation (seeds lifted and captured), so a
+record that does not describe a legal game is refused with the first move that disagrees.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .game import Game, IllegalMoveError, Player
+from .rules import Rules, rules_for
+
+__all__ = ["POSITION_VERSION", "RECORD_FORMAT", "position", "from_position", "record", "from_record", "NotationError"]
+
+POSITION_VERSION = "w1"
+RECORD_FORMAT = "wari-record/1"
+
+_MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\(surrender\)$")
+_TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
+
+
+class NotationError(ValueError):
+    """A position string or a record that cannot be read; the message says where."""
+
+
+def _variant_field(rules: Rules) -> str:
+    return rules.name if (rules.houses, rules.seeds) == (6, 4) else f"{rules.name}/{rules.houses}x{rules.seeds}"
+
+
+def _parse_variant(text: str) -> Rules:
+    name, _, size = text.partition("/")
+    try:
+        if not size:
+            return rules_for(name)
+        houses, seeds = (int(part) for part in size.split("x"))
+        return rules_for(name, houses, seeds)
+    except ValueError as exc:
+        raise NotationError(f"bad variant {text!r}: {exc}") from None
+
+
+def position(game: Game) -> str:
+    """The compact position string of ``game`` (its history is not included)."""
+    state, rules = game.state, game.rules
+    a, b = game.scores
+    mover = Player(state[rules.pits + 2]).name
+    owed = "!" if game.owes_extra_move else ""
+    houses = ",".join(map(str, game.board))
+    return f"{POSITION_VERSION} {_variant_field(rules)} {houses} {a}:{b} {mover}{owed}"
+
+
+def from_position(text: str) -> Game:
+    """A :class:`Game` at the position ``text`` describes (with no move history)."""
+    fields = text.split()
+    if len(fields) != 5 or fields[0] != POSITION_VERSION:
+        raise NotationError(f"not a {POSITION_VERSION} position string: {text!r}")
+    rules = _parse_variant(fields[1])
+    try:
+        houses = [int(seeds) for seeds in fields[2].split(",")]
+        scores = [int(seeds) for seeds in fields[3].split(":")]
+        mover = Player.parse(fields[4].rstrip("!"))
+    except ValueError as exc:
+        raise NotationError(f"bad position string {text!r}: {exc}") from None
+    if len(houses) != rules.pits or len(scores) != 2 or min(houses + scores) < 0:
+        raise NotationError(f"bad position string {text!r}: {rules.label} needs {rules.pits} houses and 2 scores")
+    if sum(houses) + sum(scores) != rules.total_seeds:
+        raise NotationError(f"bad position string {text!r}: the seeds do not add up to {rules.total_seeds}")
+    return Game.from_state(rules, (*houses, *scores, int(mover), int(fields[4].endswith("!"))))
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unquote(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
+    """The game record of ``game``: tags, a blank line and the moves. Round-trips exactly."""
+    outcome = game.outcome
+    tags = {
+        "Format": RECORD_FORMAT,
+        "Variant": _variant_field(game.rules),
+        "First": game.first.name,
+        "PlayerA": player_a,
+        "PlayerB": player_b,
+        "Result": outcome.result if outcome else "*",
+        "Reason": outcome.termination.value if outcome else "",
+    }
+    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in tags.items())
+    return f"{head}\n\n{' '.join(map(str, game.moves))}\n"
+
+
+def from_record(text: str) -> tuple[Game, dict[str, str]]:
+    """Replay a record; return the game and its tags (players, result...).
+
+    :raises NotationError: when a line cannot be read, a move is illegal or its notation does
+        not match what the move does, or the stated result is not the replayed one.
+    """
+    head, _, body = text.strip().partition("\n\n")
+    tags: dict[str, str] = {}
+    for line in head.splitlines():
+        match = _TAG.match(line.strip())
+        if not match:
+            raise NotationError(f"bad tag line {line!r}")
+        tags[match[1]] = _unquote(match[2])
+    if tags.get("Format") != RECORD_FORMAT:
+        raise NotationError(f"not a {RECORD_FORMAT} record (Format is {tags.get('Format')!r})")
+    try:
+        first = Player.parse(tags.get("First", ""))
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+    game = Game(_parse_variant(tags.get("Variant", "")), first)
+    for number, token in enumerate(body.split(), start=1):
+        _replay(game, number, token)
+    result = game.outcome.result if game.outcome else "*"
+    if tags.get("Result", "*") != result:
+        raise NotationError(f"the record says the result is {tags.get('Result')!r} but the moves give {result!r}")
+    return game, tags
+
+
+def _replay(game: Game, number: int, token: str) -> None:
+    match = _MOVE.match(token)
+    if not match:
+        raise NotationError(f"move {number}: cannot read {token!r}")
+    try:
+        if match[5]:
+            done = game.surrender(match[5])
+        else:
+            if game.to_move is not None and game.to_move.name != match[1]:
+                raise NotationError(f"move {number}: {token} but it is {game.to_move.name}'s turn")
+            done = game.play(int(match[2]))
+    except IllegalMoveError as exc:
+        raise NotationError(f"move {number}: {token} is illegal: {exc}") from None
+    if str(done) != token:
+        raise NotationError(f"move {number}: the record says {token} but the move is {done}")
