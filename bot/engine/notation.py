@@ -31,7 +31,17 @@ import re
 from .game import Game, IllegalMoveError, Player
 from .rules import Rules, rules_for
 
-__all__ = ["POSITION_VERSION", "RECORD_FORMAT", "position", "from_position", "record", "from_record", "NotationError"]
+__all__ = [
+    "POSITION_VERSION",
+    "RECORD_FORMAT",
+    "NotationError",
+    "from_position",
+    "from_record",
+    "parse_rules_code",
+    "position",
+    "record",
+    "rules_code",
+]
 
 POSITION_VERSION = "w1"
 RECORD_FORMAT = "wari-record/1"
@@ -44,11 +54,13 @@ class NotationError(ValueError):
     """A position string or a record that cannot be read; the message says where."""
 
 
-def _variant_field(rules: Rules) -> str:
+def rules_code(rules: Rules) -> str:
+    """The variant as written in positions and records: ``oware``, ``kalah/4x3``."""
     return rules.name if (rules.houses, rules.seeds) == (6, 4) else f"{rules.name}/{rules.houses}x{rules.seeds}"
 
 
-def _parse_variant(text: str) -> Rules:
+def parse_rules_code(text: str) -> Rules:
+    """The :class:`Rules` a :func:`rules_code` names; :class:`NotationError` if none."""
     name, _, size = text.partition("/")
     try:
         if not size:
@@ -66,7 +78,7 @@ def position(game: Game) -> str:
     mover = Player(state[rules.pits + 2]).name
     owed = "!" if game.owes_extra_move else ""
     houses = ",".join(map(str, game.board))
-    return f"{POSITION_VERSION} {_variant_field(rules)} {houses} {a}:{b} {mover}{owed}"
+    return f"{POSITION_VERSION} {rules_code(rules)} {houses} {a}:{b} {mover}{owed}"
 
 
 def from_position(text: str) -> Game:
@@ -74,7 +86,7 @@ def from_position(text: str) -> Game:
     fields = text.split()
     if len(fields) != 5 or fields[0] != POSITION_VERSION:
         raise NotationError(f"not a {POSITION_VERSION} position string: {text!r}")
-    rules = _parse_variant(fields[1])
+    rules = parse_rules_code(fields[1])
     try:
         houses = [int(seeds) for seeds in fields[2].split(",")]
         scores = [int(seeds) for seeds in fields[3].split(":")]
@@ -101,7 +113,7 @@ def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
     outcome = game.outcome
     tags = {
         "Format": RECORD_FORMAT,
-        "Variant": _variant_field(game.rules),
+        "Variant": rules_code(game.rules),
         "First": game.first.name,
         "PlayerA": player_a,
         "PlayerB": player_b,
@@ -131,7 +143,7 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
         first = Player.parse(tags.get("First", ""))
     except ValueError as exc:
         raise NotationError(str(exc)) from None
-    game = Game(_parse_variant(tags.get("Variant", "")), first)
+    game = Game(parse_rules_code(tags.get("Variant", "")), first)
     for number, token in enumerate(body.split(), start=1):
         _replay(game, number, token)
     result = game.outcome.result if game.outcome else "*"

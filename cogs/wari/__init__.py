@@ -1,0 +1,22 @@
+"""The Wari cog: ``/wari`` commands, challenges and boards with persistent cup buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cog import WariCog
+from .views import ChallengeButton, CupButton
+
+if TYPE_CHECKING:
+    from bot.client import WariBot
+
+__all__ = ["WariCog", "setup", "teardown"]
+
+
+async def setup(bot: WariBot) -> None:
+    await bot.add_cog(WariCog(bot))
+    bot.add_dynamic_items(CupButton, ChallengeButton)
+
+
+async def teardown(bot: WariBot) -> None:
+    bot.remove_dynamic_items(CupButton, ChallengeButton)

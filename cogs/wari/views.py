@@ -1,0 +1,189 @@
+"""The messages of the Wari cog: board and challenge embeds, and their persistent buttons.
+
+Buttons are :class:`discord.ui.DynamicItem` s whose custom ids carry everything needed to find
+and check their game (game id, move number, house) and nothing secret, so they keep working
+after a restart without any view being re-registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import Player
+from bot.engine.notation import parse_rules_code
+from bot.render import board_text, describe_move, houses_of, result_text
+from bot.service import Table
+from bot.storage import ChallengeRow
+
+if TYPE_CHECKING:
+    from .cog import WariCog
+
+LIVE_COLOUR = discord.Colour.green()
+OVER_COLOUR = discord.Colour.dark_grey()
+CHALLENGE_COLOUR = discord.Colour.gold()
+#: Discord allows 5 buttons a row; a row of 6 is split 3 + 3, of 10 5 + 5.
+BUTTONS_PER_ROW = 5
+
+
+def _cog(interaction: discord.Interaction) -> WariCog:
+    return interaction.client.get_cog("Wari")  # type: ignore[union-attr,return-value]
+
+
+async def _safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
+    """Run a button handler; a bug still gets the user an answer (discord.py would only log it)."""
+    try:
+        await handler
+    except Exception as error:
+        await _cog(interaction).report(interaction, error)
+
+
+class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"):
+    """One cup (house) of the player to move, on the board drawn after move ``ply``."""
+
+    def __init__(self, game_id: int, ply: int, house: int, *, seeds: int = 0, legal: bool = True, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"{house} · {seeds}",
+                custom_id=f"wari:cup:{game_id}:{ply}:{house}",
+                style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
+                disabled=not legal,
+                row=row,
+            )
+        )
+        self.game_id, self.ply, self.house = game_id, ply, house
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> CupButton:
+        return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).press_cup(interaction, self.game_id, self.ply, self.house))
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)"
+):
+    """Accept, Decline (the challenged member) or Withdraw (the challenger) one challenge."""
+
+    STYLES = {
+        "accept": discord.ButtonStyle.success,
+        "decline": discord.ButtonStyle.danger,
+        "withdraw": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, challenge_id: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(), style=self.STYLES[action], custom_id=f"wari:challenge:{challenge_id}:{action}"
+            )
+        )
+        self.challenge_id, self.action = challenge_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> ChallengeButton:
+        return cls(int(match["id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).answer_challenge(interaction, self.challenge_id, self.action))
+
+
+# -- the board ---------------------------------------------------------------------------------
+
+
+def _names(table: Table) -> tuple[str, str]:
+    return f"<@{table.row.player_a}>", f"<@{table.row.player_b}>"
+
+
+def board_view(table: Table) -> discord.ui.View | None:
+    """One button per house of the player to move (illegal ones disabled); none once over."""
+    game = table.game
+    mover = game.to_move
+    if not table.row.live or mover is None:
+        return None
+    n = game.rules.houses
+    houses = list(range(1 + n * mover, n * (mover + 1) + 1))
+    if mover is Player.B:
+        houses.reverse()  # B's row is drawn right to left: keep the buttons in board order
+    per_row = n if n <= BUTTONS_PER_ROW else -(-n // 2)
+    legal = set(game.legal_moves)
+    view = discord.ui.View(timeout=None)
+    for index, house in enumerate(houses):
+        view.add_item(
+            CupButton(table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal, row=index // per_row)
+        )
+    return view
+
+
+def board_embed(table: Table) -> discord.Embed:
+    game, row = table.game, table.row
+    names = _names(table)
+    a, b = game.scores
+    cup = "store" if game.rules.stores_on_path else "prisoners"
+    lines = [
+        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(game.rules, Player.A)})",
+        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(game.rules, Player.B)})",
+        f"```\n{board_text(game)}\n```",
+    ]
+    if game.moves:
+        last = game.moves[-1]
+        lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))
+    over = not row.live
+    embed = discord.Embed(
+        title=f"{game.rules.label.capitalize()} · game #{row.id}" + (" · finished" if over else ""),
+        description="\n".join(lines),
+        colour=OVER_COLOUR if over else LIVE_COLOUR,
+    )
+    embed.set_footer(text=f"Move {game.ply}" if game.ply else "No move yet")
+    return embed
+
+
+def board_status(table: Table) -> str:
+    """The line above the board: whose turn it is, or how the game ended."""
+    game, row = table.game, table.row
+    if row.status == "aborted":
+        return "Game aborted by a moderator: no winner."
+    if game.outcome is not None:
+        return "🏁 " + result_text(game.outcome, _names(table))
+    mover = game.to_move
+    again = " again" if game.moves and game.moves[-1].player == mover else ""
+    return f"<@{table.user(mover)}>, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
+
+
+def board_message(table: Table) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``edit`` that draw the board; pings only the mover."""
+    mover = table.user_to_move if table.row.live else None
+    return {
+        "content": board_status(table),
+        "embed": board_embed(table),
+        "view": board_view(table),
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(mover)] if mover else False),
+    }
+
+
+# -- challenges --------------------------------------------------------------------------------
+
+FIRST_WORDS = {"me": "the challenger moves first", "opponent": "the challenged player moves first", "random": "who moves first is drawn at random"}
+
+
+def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> dict[str, Any]:
+    """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
+    rules = parse_rules_code(challenge.variant)
+    text = f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game of **{rules.label}**; {FIRST_WORDS[challenge.first]}."
+    if closing is None:
+        expires = discord.utils.format_dt(challenge.expires_at, "R")
+        text += f"\nThis challenge expires {expires}."
+    embed = discord.Embed(title="⚔️ Wari challenge", description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR)
+    if closing is not None:
+        return {"content": closing, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+    view = discord.ui.View(timeout=None)
+    for action in ChallengeButton.STYLES:
+        view.add_item(ChallengeButton(challenge.id, action))
+    return {
+        "content": f"<@{challenge.opponent_id}>, you have been challenged!",
+        "embed": embed,
+        "view": view,
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(challenge.opponent_id)]),
+    }

@@ -1,0 +1,129 @@
+"""User stories: challenging a member, and the ways a challenge ends."""
+
+import pytest
+
+from bot.engine import Player
+from bot.engine.notation import from_record
+
+from .helpers import buttons, cup_labels, enabled_houses
+
+
+async def challenge(world, **options):
+    return await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, **options)
+
+
+async def test_challenge_posts_accept_decline_withdraw_and_pings_the_opponent(world):
+    result = await challenge(world, variant="oware", first="me")
+    assert result.acknowledged and not result.ephemeral
+    message = result.response
+    assert message.content == f"{world.bob.mention}, you have been challenged!"
+    assert "to a game of **oware**; the challenger moves first" in message.embeds[0].description
+    assert "expires" in message.embeds[0].description
+    assert [b["label"] for b in buttons(message)] == ["Accept", "Decline", "Withdraw"]
+
+
+async def test_accepting_turns_the_challenge_into_the_board(world):
+    message = (await challenge(world, first="me")).response
+    accepted = await world.bob.click(message, label="Accept")
+    assert accepted.acknowledged
+    assert message.content.startswith(f"{world.alice.mention}, your move (wari, houses 1–6)")
+    assert message.embeds[0].title == "Wari · game #1"
+    assert cup_labels(message) == [f"{h} · 4" for h in range(1, 7)]
+    assert enabled_houses(message) == [1, 2, 3, 4, 5, 6]
+
+
+async def test_first_opponent_makes_the_challenged_member_player_a(world):
+    message = (await challenge(world, first="opponent")).response
+    await world.bob.click(message, label="Accept")
+    assert message.content.startswith(f"{world.bob.mention}, your move")
+
+
+async def test_only_the_challenged_member_may_accept_or_decline(world):
+    message = (await challenge(world)).response
+    for member in (world.carol, world.alice):
+        answer = await member.click(message, label="Accept")
+        assert answer.ephemeral
+    assert "between" in answer_text(await world.carol.click(message, label="Decline"))
+    assert "Only <@" in answer_text(await world.alice.click(message, label="Accept"))
+    assert [b["label"] for b in buttons(message)] == ["Accept", "Decline", "Withdraw"]  # still open
+
+
+def answer_text(result) -> str:
+    assert result.ephemeral
+    return result.response.content
+
+
+async def test_decline_closes_the_challenge_and_frees_the_channel(world):
+    message = (await challenge(world)).response
+    await world.bob.click(message, label="Decline")
+    assert message.content == f"{world.bob.mention} declined the challenge."
+    assert message.components == []
+    again = await challenge(world)
+    assert not again.ephemeral
+
+
+async def test_the_challenger_may_withdraw_but_not_the_opponent(world):
+    message = (await challenge(world)).response
+    assert "Only the challenger can withdraw" in answer_text(await world.bob.click(message, label="Withdraw"))
+    await world.alice.click(message, label="Withdraw")
+    assert message.content == f"{world.alice.mention} withdrew the challenge."
+    assert message.components == []
+
+
+async def test_a_challenge_expires_after_ten_minutes(world):
+    message = (await challenge(world)).response
+    await world.env.advance_time(9 * 60)
+    assert buttons(message)
+    await world.env.advance_time(75)
+    assert message.content == "⌛ This challenge expired without an answer."
+    assert message.components == []
+    assert not (await challenge(world)).ephemeral  # the channel is free again
+
+
+@pytest.mark.parametrize(
+    "options, reason",
+    [
+        ({"variant": "wari", "houses": 8}, "`houses` and `seeds` only apply to kalah"),
+        ({"variant": "oware", "seeds": 3}, "`houses` and `seeds` only apply to kalah"),
+    ],
+)
+async def test_options_that_do_not_fit_the_variant_are_refused(world, options, reason):
+    result = await challenge(world, **options)
+    assert result.ephemeral and reason in result.response.content
+
+
+async def test_kalah_with_ten_houses_fits_in_two_rows_of_buttons(world):
+    message = (await challenge(world, variant="kalah", houses=10, seeds=10, first="me")).response
+    await world.bob.click(message, label="Accept")
+    assert [len(row["components"]) for row in message.components] == [5, 5]
+    assert cup_labels(message)[0] == "1 · 10"
+    assert message.embeds[0].title == "Kalah 10x10 · game #1"
+
+
+async def test_refusals_are_ephemeral_and_clear(world):
+    yourself = await world.alice.slash(world.channel, "wari challenge", opponent=world.alice)
+    assert answer_text(yourself) == "You can't challenge yourself. Pick another member of this server."
+    me = await world.alice.slash(world.channel, "wari challenge", opponent=world.me)
+    assert "Playing against me is coming soon" in answer_text(me)
+    robot = world.guild.add_member(world.env.create_user("robot", bot=True))
+    assert answer_text(await world.alice.slash(world.channel, "wari challenge", opponent=robot)) == (
+        "Bots can't play Wari. Challenge a person instead."
+    )
+    await challenge(world)
+    busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert "already has an open challenge" in answer_text(busy)
+
+
+async def test_a_channel_with_a_live_game_refuses_new_challenges(world):
+    message = (await challenge(world)).response
+    await world.bob.click(message, label="Accept")
+    busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert "already has a game in progress" in answer_text(busy)
+
+
+async def test_a_thread_is_its_own_channel(world):
+    message = (await challenge(world)).response
+    await world.bob.click(message, label="Accept")
+    other = world.guild.create_text_channel("more-games")
+    result = await world.carol.slash(other, "wari challenge", opponent=world.mod)
+    assert not result.ephemeral

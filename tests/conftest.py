@@ -1,0 +1,61 @@
+"""Shared fixtures: a real bot on a real SQLite file, inside SimCord's simulated Discord."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import discord
+import pytest
+from simcord.builders import UserHandle
+
+from bot import create_bot
+
+
+@pytest.fixture
+def database_path(tmp_path):
+    return tmp_path / "wari.sqlite3"
+
+
+def make_bot(database_path):
+    """The bot as production builds it; a seeded RNG settles 'random' first players."""
+    return create_bot(database_path, rng=random.Random(2026))
+
+
+@pytest.fixture
+def simcord_bot(database_path):
+    return make_bot(database_path)
+
+
+@dataclass
+class World:
+    env: object
+    guild: object
+    channel: object
+    alice: object
+    bob: object
+    carol: object
+    mod: object
+    database_path: object
+
+    @property
+    def me(self) -> UserHandle:
+        """The bot's own user, to pick as an option."""
+        return UserHandle(self.env, self.env.backend.bot_user)
+
+    async def restart(self) -> None:
+        """A fresh bot process on the same database file, as after a deploy or a crash."""
+        await self.env.restart_bot(make_bot(self.database_path))
+
+
+@pytest.fixture
+async def world(simcord_env, database_path) -> World:
+    env = simcord_env
+    guild = env.create_guild("Wari Club")
+    channel = guild.create_text_channel("games")
+    moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_messages=True))
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    mod = guild.add_member(env.create_user("mod"), roles=[moderators])
+    return World(env, guild, channel, alice, bob, carol, mod, database_path)
