@@ -1,0 +1,154 @@
+"""User stories: playing a game on the board message, from the first press to the archive."""
+
+import random
+import sqlite3
+
+import pytest
+
+from bot.engine import Game, Player
+from bot.engine.notation import from_record
+
+from .helpers import board_code, cup_id, cup_labels, enabled_houses, press
+
+
+async def start_game(world, **options):
+    """Alice challenges Bob (Alice moves first unless told otherwise); Bob accepts."""
+    options.setdefault("first", "me")
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, **options)).response
+    await world.bob.click(message, label="Accept")
+    return message
+
+
+def archived(world) -> list[sqlite3.Row]:
+    with sqlite3.connect(world.database_path) as db:
+        db.row_factory = sqlite3.Row
+        return db.execute("SELECT * FROM games WHERE status != 'live' ORDER BY id").fetchall()
+
+
+async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
+    board = await start_game(world)
+    result = await press(world.alice, board, 5)
+    assert result.acknowledged and result.followups == []
+    assert board.content.startswith(f"{world.bob.mention}, your move (wari, houses 7–12)")
+    assert "**Last move:** `A(5,4)` <@" in board.embeds[0].description
+    assert board.embeds[0].footer.text == "Move 1"
+    # Bob's cups, in board order (12 on the left, as drawn), with their seeds.
+    assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
+
+
+async def test_the_worked_example_through_the_buttons(world):
+    board = await start_game(world)
+    for member, house in ((world.alice, 5), (world.bob, 7), (world.alice, 2), (world.bob, 12)):
+        await press(member, board, house)
+    assert "`B(12,5)+2`" in board.embeds[0].description
+    assert "captured 2 from house 5" in board.embeds[0].description
+    assert board_code(board).splitlines()[2:5] == [
+        "│    │  0 │  5 │  5 │  6 │  6 │  0 │    │",
+        "│  2 ├────┼────┼────┼────┼────┼────┤  0 │",
+        "│    │  5 │  1 │  6 │  6 │  0 │  6 │    │",
+    ]
+    assert enabled_houses(board) == [1, 2, 3, 4, 6]  # house 5 is empty: its button is disabled
+
+
+async def test_a_whole_game_to_the_end_is_archived_with_its_record(world):
+    board = await start_game(world, variant="oware")
+    shadow, rng = Game("oware"), random.Random(5)
+    players = {Player.A: world.alice, Player.B: world.bob}
+    while not shadow.is_over:
+        house = rng.choice(shadow.legal_moves)
+        assert sorted(enabled_houses(board)) == shadow.legal_moves
+        await press(players[shadow.to_move], board, house)
+        shadow.play(house)
+    assert board.components == []
+    assert board.embeds[0].title.endswith("· finished")
+    assert board.content.startswith("🏁 ")
+    (row,) = archived(world)
+    assert row["status"] == "finished" and row["result"] == shadow.outcome.result
+    assert row["reason"] == shadow.outcome.termination.value and row["finished_at"]
+    game, tags = from_record(row["record"])
+    assert game.moves == shadow.moves
+    assert (tags["PlayerA"], tags["PlayerB"]) == (str(world.alice.id), str(world.bob.id))
+
+
+async def test_the_other_player_is_told_whose_turn_it_is(world):
+    board = await start_game(world)
+    before = board_code(board)
+    # Bob presses one of Alice's cups: it is not his turn.
+    result = await press(world.bob, board, 3)
+    assert result.followups[0].ephemeral
+    assert result.followups[0].content == f"It's {world.alice.mention}'s turn."
+    assert board_code(board) == before
+
+
+async def test_someone_else_is_told_they_are_not_in_the_game(world):
+    board = await start_game(world)
+    result = await press(world.carol, board, 3)
+    assert result.followups[0].ephemeral and "You are not in this game" in result.followups[0].content
+
+
+async def test_a_double_click_plays_only_once(world):
+    board = await start_game(world)
+    first_id = cup_id(board, 6)
+    await world.alice.click(board, custom_id=first_id)
+    assert board.embeds[0].footer.text == "Move 1"
+    # Bob's board now; Alice clicks the same spot again: it is Bob's cup 7 and not her turn.
+    second = await press(world.alice, board, 7)
+    assert second.followups[0].content == f"It's {world.bob.mention}'s turn."
+    assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_reposting_the_board_makes_the_old_message_stale(world):
+    board = await start_game(world)
+    repost = (await world.carol.slash(world.channel, "wari board")).response
+    assert not repost.ephemeral and cup_labels(repost) == cup_labels(board)
+    old = await press(world.alice, board, 2)
+    assert old.followups[0].ephemeral
+    assert old.followups[0].content.startswith("This board is out of date: the game goes on here https://discord.com/channels/")
+    assert board.embeds[0].footer.text == "No move yet"
+    await press(world.alice, repost, 2)
+    assert repost.embeds[0].footer.text == "Move 1"
+
+
+async def test_surrender_ends_the_game_and_the_opponent_wins(world):
+    board = await start_game(world)
+    await press(world.alice, board, 4)
+    result = await world.bob.slash(world.channel, "wari surrender")
+    assert not result.ephemeral
+    assert result.response.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
+    assert board.components == []
+    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (surrender)."
+    (row,) = archived(world)
+    assert (row["result"], row["reason"]) == ("A", "surrender")
+    assert row["record"].rstrip().endswith("A(4,4) B(surrender)")
+
+
+async def test_only_players_may_surrender_and_only_in_a_game(world):
+    nothing = await world.alice.slash(world.channel, "wari surrender")
+    assert nothing.ephemeral and nothing.response.content.startswith("There is no game in this channel")
+    await start_game(world)
+    outsider = await world.carol.slash(world.channel, "wari surrender")
+    assert outsider.ephemeral and outsider.response.content == "You are not playing in this channel's game."
+
+
+async def test_a_moderator_may_abort_a_stuck_game(world):
+    board = await start_game(world)
+    refused = await world.carol.slash(world.channel, "wari abort")
+    assert refused.ephemeral and "Manage Messages" in refused.response.content
+    assert cup_labels(board)
+    done = await world.mod.slash(world.channel, "wari abort")
+    assert done.response.content == f"🛑 {world.mod.mention} aborted game #1. No winner."
+    assert board.content == "Game aborted by a moderator: no winner." and board.components == []
+    (row,) = archived(world)
+    assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "aborted")
+    again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
+    assert not again.ephemeral
+
+
+async def test_rules_are_ephemeral_for_the_asked_variant_or_the_game_in_the_channel(world):
+    asked = await world.carol.slash(world.channel, "wari rules", variant="kalah")
+    assert asked.ephemeral and asked.response.embeds[0].title == "How to play kalah"
+    assert "store" in asked.response.embeds[0].description
+    await start_game(world, variant="ouril")
+    here = await world.carol.slash(world.channel, "wari rules")
+    assert here.response.embeds[0].title == "How to play ouril"
+    assert "Single seeds" in here.response.embeds[0].description

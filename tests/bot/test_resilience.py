@@ -1,0 +1,88 @@
+"""User stories: restarts, Discord failures, races and a broken database lose nothing."""
+
+import asyncio
+
+import pytest
+
+from bot.engine import Player
+from bot.service import Refusal, StaleBoard
+
+from .helpers import board_code, cup_labels, enabled_houses, press
+from .test_game import start_game
+
+
+async def test_restart_in_the_middle_of_a_game_and_play_on(world):
+    board = await start_game(world)
+    await press(world.alice, board, 3)
+    before = board_code(board)
+    await world.restart()
+    assert world.env.bot.is_ready()
+    result = await press(world.bob, board, 9)  # a button drawn by the previous bot process
+    assert result.acknowledged and result.followups == []
+    assert board.embeds[0].footer.text == "Move 2" and board_code(board) != before
+    await press(world.alice, board, 1)
+    assert board.embeds[0].footer.text == "Move 3"
+
+
+async def test_restart_with_an_open_challenge_then_accept(world):
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
+    await world.restart()
+    await world.bob.click(message, label="Accept")
+    assert message.content.startswith(f"{world.alice.mention}, your move")
+
+
+async def test_a_challenge_still_expires_after_a_restart(world):
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)).response
+    await world.env.advance_time(5 * 60)
+    await world.restart()
+    await world.env.advance_time(5 * 60 + 30)
+    assert message.content == "⌛ This challenge expired without an answer."
+
+
+async def test_a_failed_board_edit_keeps_the_move_and_the_next_press_shows_the_right_board(world):
+    board = await start_game(world)
+    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500)
+    result = await press(world.alice, board, 6)
+    assert result.followups[0].ephemeral
+    assert result.followups[0].content.startswith("Your move `A(6,4)` was played, but I couldn't redraw the board.")
+    # The message still shows Alice's cups of the old position; the game has moved on.
+    assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
+    again = await press(world.alice, board, 6)
+    assert "now shows the current position" in again.followups[0].content
+    assert board.embeds[0].footer.text == "Move 1"
+    assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 5", "9 · 5", "8 · 5", "7 · 5"]  # Bob to move
+    await press(world.bob, board, 12)
+    assert board.embeds[0].footer.text == "Move 2"
+
+
+async def test_two_presses_at_once_apply_one_move(world):
+    board = await start_game(world)
+    service = world.env.bot.service
+    table = await service.table(world.channel.id)
+
+    async def alice_plays(house):
+        return await service.play(
+            channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
+            user_id=world.alice.id, house=house, now=table.row.updated_at,
+        )
+
+    outcomes = await asyncio.gather(alice_plays(1), alice_plays(2), alice_plays(3), return_exceptions=True)
+    played = [o for o in outcomes if not isinstance(o, BaseException)]
+    refused = [o for o in outcomes if isinstance(o, StaleBoard)]
+    assert len(played) == 1 and len(refused) == 2
+    stored = await service.table(world.channel.id)
+    assert stored.game.ply == 1 and stored.row.version == table.row.version + 1
+
+
+async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_nothing(world, caplog):
+    board = await start_game(world)
+    store = world.env.bot.store
+    await store._run("PRAGMA query_only = ON")  # every write now fails inside SQLite itself
+    result = await press(world.alice, board, 2)
+    assert result.followups[0].ephemeral
+    assert result.followups[0].content == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+    assert "cannot write to the database" in caplog.text
+    assert board.embeds[0].footer.text == "No move yet"
+    await store._run("PRAGMA query_only = OFF")
+    await press(world.alice, board, 2)
+    assert board.embeds[0].footer.text == "Move 1"
