@@ -42,8 +42,8 @@ def replay_line(line: str) -> dict[str, Any]:
             raise ValueError('"moves" must be a list of house numbers')
         rules = rules_for(request.get("variant", "wari"), request.get("houses"), request.get("seeds"))
         game = Game(rules, Player.parse(str(request.get("first", "A"))))
-    except ValueError as exc:  # json.JSONDecodeError is a ValueError too
-        return {"error": str(exc), "at": None}
+    except (ValueError, TypeError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
+        return {"error": str(exc) or exc.__class__.__name__, "at": None}
     states = [_state_json(game)]
     for index, house in enumerate(moves):
         try:

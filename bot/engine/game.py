@@ -137,6 +137,8 @@ class Game:
         self._reset(self._machine.start(self.first))
 
     def _reset(self, state: State) -> None:
+        #: The position the game started from (the opening, or a position string's).
+        self.start_state = state
         self._state = state
         self._plies: list[_Ply] = []
         self._seen: set[State] = set()
@@ -321,7 +323,8 @@ class Game:
         if rules.single_seed_rule and state[house - 1] == 1 and any(state[j] > 1 for j in own):
             return f"house {house} holds a single seed, which may be played only when no house of yours holds more"
         opponent_empty = not any(state[j] for j in range(rules.houses * mover.other, rules.houses * (mover.other + 1)))
-        if opponent_empty and not self.owes_extra_move:
+        feeds = self._machine.fed[house - 1][state[house - 1]] > 0
+        if opponent_empty and not feeds and not self.owes_extra_move:
             return f"{mover.other.name} has no seeds: you must play a move that sows into their row"
         if rules.grand_slam is GrandSlam.CAPTURE_AND_REPLAY:
             return "after your grand slam this extra move must leave your opponent at least one seed"

@@ -8,7 +8,8 @@ after the player marks an Ouril extra move owed after a grand slam::
     w1 wari 5,1,6,6,0,6,0,6,6,5,5,0 0:2 A
     w1 kalah/4x3 3,3,3,3,3,3,3,3 0:0 B
 
-Game record (like chess's PGN): tag lines, a blank line, then the moves in notation::
+Game record (like chess's PGN): tag lines whose values are JSON strings, a blank line, then
+the moves in notation. A game that did not start from the opening has a ``Position`` tag::
 
     [Format "wari-record/1"]
     [Variant "wari"]
@@ -26,8 +27,10 @@ record that does not describe a legal game is refused with the first move that d
 
 from __future__ import annotations
 
+import json
 import re
 
+from .core import machine_for
 from .game import Game, IllegalMoveError, Player
 from .rules import Rules, rules_for
 
@@ -47,7 +50,7 @@ POSITION_VERSION = "w1"
 RECORD_FORMAT = "wari-record/1"
 
 _MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\(surrender\)$")
-_TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
+_TAG = re.compile(r'^\[(\w+) ("(?:[^"\\]|\\.)*")\]$')
 
 
 class NotationError(ValueError):
@@ -97,15 +100,13 @@ def from_position(text: str) -> Game:
         raise NotationError(f"bad position string {text!r}: {rules.label} needs {rules.pits} houses and 2 scores")
     if sum(houses) + sum(scores) != rules.total_seeds:
         raise NotationError(f"bad position string {text!r}: the seeds do not add up to {rules.total_seeds}")
-    return Game.from_state(rules, (*houses, *scores, int(mover), int(fields[4].endswith("!"))))
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    owed = fields[4].endswith("!")
+    if fields[4] not in ("A", "B", "A!", "B!"):
+        raise NotationError(f"bad position string {text!r}: the player to move is A or B, with ! for an owed extra move")
+    opponent_row = houses[rules.houses * (1 - mover) : rules.houses * (2 - mover)]
+    if owed and (rules.name != "ouril" or any(opponent_row)):
+        raise NotationError(f"bad position string {text!r}: only an Ouril player whose opponent has no seed can owe an extra move")
+    return Game.from_state(rules, (*houses, *scores, int(mover), int(owed)))
 
 
 def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
@@ -120,7 +121,10 @@ def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
         "Result": outcome.result if outcome else "*",
         "Reason": outcome.termination.value if outcome else "",
     }
-    head = "\n".join(f'[{key} "{_quote(value)}"]' for key, value in tags.items())
+    if game.start_state != machine_for(game.rules).start(game.first):
+        tags["Position"] = position(Game.from_state(game.rules, game.start_state))
+    # Tag values are JSON strings: any name (quotes, newlines, emoji) round-trips exactly.
+    head = "\n".join(f"[{key} {json.dumps(value, ensure_ascii=False)}]" for key, value in tags.items())
     return f"{head}\n\n{' '.join(map(str, game.moves))}\n"
 
 
@@ -130,25 +134,31 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
     :raises NotationError: when a line cannot be read, a move is illegal or its notation does
         not match what the move does, or the stated result is not the replayed one.
     """
-    head, _, body = text.strip().partition("\n\n")
+    head, _, body = text.replace("\r\n", "\n").strip().partition("\n\n")
     tags: dict[str, str] = {}
     for line in head.splitlines():
         match = _TAG.match(line.strip())
         if not match:
             raise NotationError(f"bad tag line {line!r}")
-        tags[match[1]] = _unquote(match[2])
+        tags[match[1]] = json.loads(match[2])
     if tags.get("Format") != RECORD_FORMAT:
         raise NotationError(f"not a {RECORD_FORMAT} record (Format is {tags.get('Format')!r})")
     try:
         first = Player.parse(tags.get("First", ""))
     except ValueError as exc:
         raise NotationError(str(exc)) from None
-    game = Game(parse_rules_code(tags.get("Variant", "")), first)
+    rules = parse_rules_code(tags.get("Variant", ""))
+    game = from_position(tags["Position"]) if "Position" in tags else Game(rules, first)
+    if game.rules != rules:
+        raise NotationError(f"the Position tag is a {game.rules.label} position, not {rules.label}")
     for number, token in enumerate(body.split(), start=1):
         _replay(game, number, token)
     result = game.outcome.result if game.outcome else "*"
-    if tags.get("Result", "*") != result:
-        raise NotationError(f"the record says the result is {tags.get('Result')!r} but the moves give {result!r}")
+    reason = game.outcome.termination.value if game.outcome else ""
+    if (tags.get("Result", "*"), tags.get("Reason", "")) != (result, reason):
+        raise NotationError(
+            f"the record says {tags.get('Result')!r} ({tags.get('Reason')!r}) but the moves give {result!r} ({reason!r})"
+        )
     return game, tags
 
 

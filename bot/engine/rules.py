@@ -47,11 +47,11 @@ class Rules:
     seeds: int = 4
 
     def __post_init__(self) -> None:
-        if self.name not in _VARIANT_FIELDS:
+        if not isinstance(self.name, str) or self.name not in _VARIANT_FIELDS:
             raise ValueError(f"unknown variant {self.name!r}: choose one of {', '.join(VARIANTS)}")
         if self.name != "kalah":
             for what, value, default in (("houses", self.houses, 6), ("seeds", self.seeds, 4)):
-                if value != default:
+                if value != default or type(value) is not int:
                     raise ValueError(
                         f"{self.name} is played with 6 houses of 4 seeds; only kalah lets you choose {what}"
                     )
@@ -139,5 +139,7 @@ def rules_for(name: str = DEFAULT_VARIANT, houses: int | None = None, seeds: int
     :raises ValueError: for an unknown name or a parameter out of range; the message names the
         allowed values.
     """
-    key = name.strip().lower() if isinstance(name, str) else name
+    if not isinstance(name, str):
+        raise ValueError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}")
+    key = name.strip().lower()
     return Rules(key, 6 if houses is None else houses, 4 if seeds is None else seeds)

@@ -31,12 +31,15 @@ def test_replay_writes_one_state_per_prefix_and_stops_at_an_illegal_move():
         {"variant": "wari", "first": "A", "moves": [5, 7, 2, 12]},
         {"variant": "oware", "first": "B", "moves": [7, 1, 7]},
         "not json",
+        {"variant": []},
+        {"variant": "wari", "houses": 6.0},
         {"variant": "kalah", "houses": 1, "seeds": 1, "moves": [1]},
     ]
     stdin = "\n".join(g if isinstance(g, str) else json.dumps(g) for g in games) + "\n"
     done = run("replay", stdin=stdin)
     assert done.returncode == 0, done.stderr
-    first, second, bad, kalah = (json.loads(line) for line in done.stdout.splitlines())
+    first, second, bad, bad_type, bad_number, kalah = (json.loads(line) for line in done.stdout.splitlines())
+    assert bad_type["error"].startswith("unknown variant []") and bad_number["at"] is None
     assert len(first["states"]) == 5
     assert first["states"][-1] == {
         "pits": [5, 1, 6, 6, 0, 6, 0, 6, 6, 5, 5, 0], "stores": [0, 2], "to_move": "A",

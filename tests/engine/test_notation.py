@@ -81,5 +81,35 @@ def test_records_that_do_not_replay_are_refused_at_the_first_bad_move(moves, why
 
 def test_record_with_a_false_result_is_refused():
     text = record(worked_game()).replace('[Result "*"]', '[Result "A"]')
-    with pytest.raises(NotationError, match="result"):
+    with pytest.raises(NotationError, match="the record says 'A' \\(''\\) but the moves give '\\*'"):
         from_record(text)
+
+
+def test_record_with_a_false_reason_is_refused():
+    game = Game("oware")
+    game.surrender(Player.A)
+    with pytest.raises(NotationError, match="but the moves give 'B' \\('surrender'\\)"):
+        from_record(record(game).replace('"surrender"', '"cycle"'))
+
+
+def test_a_game_from_a_position_records_its_start_and_round_trips():
+    game = from_position("w1 oware 1,1,1,1,1,3,0,2,1,4,4,4 20:5 A")
+    game.play(6)
+    text = record(game, "Ama\nline two", "Kofi")
+    assert '[Position "w1 oware 1,1,1,1,1,3,0,2,1,4,4,4 20:5 A"]' in text
+    again, tags = from_record(text.replace("\n", "\r\n"))
+    assert again.outcome == game.outcome and tags["PlayerA"] == "Ama\nline two"
+    assert record(again, tags["PlayerA"], tags["PlayerB"]) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "w1 kalah 4,4,4,4,4,4,4,4,4,4,4,4 0:0 A!",  # only Ouril has extra moves
+        "w1 ouril 2,0,0,0,3,0,1,0,0,0,0,0 21:21 A!",  # B still has a seed
+        "w1 ouril 2,0,0,0,3,0,0,0,0,0,0,0 22:21 A!!",
+    ],
+)
+def test_impossible_extra_move_flags_are_refused(text):
+    with pytest.raises(NotationError):
+        from_position(text)

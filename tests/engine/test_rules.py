@@ -132,6 +132,13 @@ def test_wari_forbids_the_grand_slam():
     assert position(game) == f"w1 wari {SLAM}"
 
 
+def test_wari_feeding_move_that_takes_everything_back_says_so():
+    game = from_position("w1 wari 22,0,0,0,0,1,0,0,0,0,0,0 12:13 A")
+    assert game.legal_moves == [6]  # house 1 sows 2 into each of B's houses, then takes them all
+    with pytest.raises(IllegalMoveError, match="would capture every seed of your opponent"):
+        game.play(1)
+
+
 def test_oware_grand_slam_is_legal_but_captures_nothing():
     game = from_position(f"w1 oware {SLAM}")
     assert game.legal_moves == [1, 6]
