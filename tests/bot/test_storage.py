@@ -1,0 +1,106 @@
+"""Storage against real SQLite files: migrations, pragmas, refusals of broken files."""
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.storage import MIGRATIONS, Conflict, Store, StorageError
+
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "sub" / "wari.sqlite3")
+    yield store
+    await store.close()
+
+
+async def test_a_new_file_is_created_and_migrated_to_the_latest_schema(store):
+    assert store.path.exists()
+    assert await store.schema_version() == len(MIGRATIONS)
+    with sqlite3.connect(store.path) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"meta", "challenges", "games"} <= tables
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopening_does_not_migrate_again_and_keeps_data(tmp_path):
+    path = tmp_path / "wari.sqlite3"
+    first = await Store.open(path)
+    await first.set_meta("hello", "world")
+    await first.close()
+    again = await Store.open(path)
+    assert await again.get_meta("hello") == "world"
+    assert await again.schema_version() == len(MIGRATIONS)
+    await again.close()
+
+
+async def test_foreign_keys_are_on(store):
+    rows = await store._read("PRAGMA foreign_keys")
+    assert rows[0][0] == 1
+
+
+async def test_a_corrupt_file_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "wari.sqlite3"
+    path.write_bytes(b"this is not a database, just some text that got here somehow" * 100)
+    with pytest.raises(StorageError, match=r"cannot use the database .*wari.sqlite3: file is not a database"):
+        await Store.open(path)
+    assert path.read_bytes().startswith(b"this is not a database")  # left as it was
+
+
+async def test_a_database_from_a_newer_bot_is_refused(tmp_path):
+    path = tmp_path / "wari.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StorageError, match="newer than this bot knows"):
+        await Store.open(path)
+
+
+async def test_a_directory_in_place_of_the_file_is_refused(tmp_path):
+    with pytest.raises(StorageError, match="cannot"):
+        await Store.open(tmp_path)
+
+
+async def new_challenge(store, channel=10, **overrides):
+    fields = dict(guild_id=1, channel_id=channel, challenger_id=100, opponent_id=200, variant="wari",
+                  first="me", created_at=T0, expires_at=T0 + timedelta(minutes=10))
+    fields.update(overrides)
+    return await store.add_challenge(**fields)
+
+
+async def test_one_open_challenge_per_channel(store):
+    challenge = await new_challenge(store)
+    assert challenge.id and challenge.expires_at == T0 + timedelta(minutes=10)
+    with pytest.raises(Conflict):
+        await new_challenge(store)
+    assert await new_challenge(store, channel=11)
+
+
+async def test_accepting_moves_the_challenge_to_a_live_game_once(store):
+    challenge = await new_challenge(store)
+    game = await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
+    assert game.live and game.version == 0 and await store.challenge_in(10) is None
+    with pytest.raises(Conflict):
+        await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
+    with pytest.raises(Conflict):  # no challenge either while the game is live
+        await new_challenge(store)
+
+
+async def test_updates_check_the_version_and_archive_finished_games(store):
+    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    moved = await store.update_game(game, now=T0, record="R1")
+    assert moved.version == 1 and moved.record == "R1"
+    with pytest.raises(Conflict):
+        await store.update_game(game, now=T0, record="R1 again")  # written for version 0
+    done = await store.update_game(moved, now=T0 + timedelta(hours=1), record="R2", status="finished", result="B", reason="majority")
+    assert done.finished_at == T0 + timedelta(hours=1)
+    assert await store.live_game(10) is None
+    assert [row.id for row in await store.archived_games(10)] == [done.id]
+
+
+async def test_due_challenges_are_the_expired_ones(store):
+    await new_challenge(store, channel=1, expires_at=T0)
+    await new_challenge(store, channel=2, expires_at=T0 + timedelta(minutes=5))
+    assert [c.channel_id for c in await store.due_challenges(T0 + timedelta(minutes=1))] == [1]
