@@ -86,3 +86,16 @@ async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_not
     await store._run("PRAGMA query_only = OFF")
     await press(world.alice, board, 2)
     assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(world):
+    board = await start_game(world)
+    await press(world.alice, board, 1)
+    await press(world.bob, board, 7)
+    service = world.env.bot.service
+    table = await service.table(world.channel.id)
+    # The button of an empty house is disabled; a forged press still gets a clear refusal.
+    with pytest.raises(Refusal, match="You can't play house 1: house 1 is empty"):
+        await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=2, message_id=table.row.message_id,
+                           user_id=world.alice.id, house=1, now=table.row.updated_at)
+    assert (await service.table(world.channel.id)).row.version == table.row.version
