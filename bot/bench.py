@@ -1,0 +1,218 @@
+"""``python -m bot.bench``: benchmark the real bot end to end, through SimCord's simulated Discord.
+
+What is measured
+----------------
+The bot is built exactly as production builds it (:func:`bot.client.create_bot`, a real SQLite
+file) and attached to SimCord, which simulates the Discord gateway and REST API in-process. One
+server gets ``N`` text channels and ``2N`` members; in each channel one member challenges
+another (``/wari challenge``, challenger first) and the other presses *Accept*. Then the ``N``
+games are played to their end, interleaved round-robin: each step, in the next live game, the
+player to move presses a random legal cup on the board message (the legal cups are the enabled
+cup buttons, the player to move is the one mentioned at the start of the board's content).
+
+Each press is timed with :func:`time.perf_counter` around ``member.click(...)``. That one call
+covers the whole path of a real press: SimCord builds the ``INTERACTION_CREATE`` event,
+discord.py dispatches it to the cup button's :class:`~discord.ui.DynamicItem`, the cog defers,
+the service replays and checks the game and writes the move to SQLite (one transaction), the
+board is redrawn through the REST route for the original response, and SimCord waits until
+the bot has gone idle. The figure is therefore *per-press latency*, not the capacity of a
+deployed bot: SimCord forbids overlapping actor calls (``asyncio.gather`` of clicks raises
+``SetupError``), so the presses of the ``N`` games are interleaved one after another, never
+concurrent, and "presses/s" is simply presses divided by the wall time of the play phase (which
+also includes reading the board between presses). Network latency and Discord rate limits are
+not modelled.
+
+At the end every row of the ``games`` table must have status ``finished``; otherwise the exit
+status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import simcord
+
+from .client import create_bot
+from .engine import VARIANTS
+
+CUP_PREFIX = "wari:cup:"
+#: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
+MOVER = re.compile(r"<@!?(?P<id>[0-9]+)>, your move")
+
+
+@dataclass
+class LiveGame:
+    """One channel's game as the benchmark sees it: the board message and the two players."""
+
+    channel: simcord.ChannelHandle
+    board: simcord.ResponseMessage  # live: every read shows the board as it is now
+    players: dict[int, simcord.MemberActor]
+    game_id: int
+
+
+@dataclass
+class Figures:
+    games: int
+    setup_seconds: float
+    play_seconds: float
+    latencies: list[float] = field(default_factory=list)  # seconds, one per press
+
+
+def cup_buttons(board: simcord.ResponseMessage) -> list[dict]:
+    """The cup buttons on a board (none once the game is over)."""
+    return [
+        button
+        for row in board.components
+        for button in row.get("components", ())
+        if str(button.get("custom_id", "")).startswith(CUP_PREFIX)
+    ]
+
+
+def legal_cups(board: simcord.ResponseMessage) -> list[str]:
+    """Custom ids (``wari:cup:<game>:<ply>:<house>``) of the cups that may be pressed now."""
+    return [button["custom_id"] for button in cup_buttons(board) if not button.get("disabled")]
+
+
+def mover(game: LiveGame) -> simcord.MemberActor:
+    content = game.board.content or ""
+    match = MOVER.match(content)
+    if match is None or int(match["id"]) not in game.players:
+        raise RuntimeError(f"game #{game.game_id}: cannot tell whose move it is from {content!r}")
+    return game.players[int(match["id"])]
+
+
+async def open_games(env: simcord.Env, count: int, variant: str) -> list[LiveGame]:
+    """One server, ``count`` channels, two members per channel: challenge and accept in each."""
+    guild = env.create_guild("Wari bench")
+    games: list[LiveGame] = []
+    for index in range(1, count + 1):
+        channel = guild.create_text_channel(f"game-{index}")
+        challenger = guild.add_member(env.create_user(f"player{2 * index - 1}"))
+        opponent = guild.add_member(env.create_user(f"player{2 * index}"))
+        sent = await challenger.slash(channel, "wari challenge", opponent=opponent, first="me", variant=variant)
+        if sent.response is None or sent.ephemeral:
+            raise RuntimeError(f"challenge in #{channel.name} was refused: {sent.response and sent.response.content!r}")
+        board = sent.response
+        accepted = await opponent.click(board, label="Accept")
+        cups = legal_cups(board)
+        if not accepted.acknowledged or not cups:
+            raise RuntimeError(f"accepting the challenge in #{channel.name} did not start a game: {board.content!r}")
+        game_id = int(cups[0].split(":")[2])
+        games.append(LiveGame(channel, board, {challenger.id: challenger, opponent.id: opponent}, game_id))
+    return games
+
+
+async def play_all(games: Sequence[LiveGame], rng: random.Random) -> list[float]:
+    """Round-robin over the live games, one press each, until every board has no buttons left."""
+    latencies: list[float] = []
+    live = list(games)
+    while live:
+        still_live: list[LiveGame] = []
+        for game in live:
+            cups = legal_cups(game.board)
+            if not cups:
+                continue  # over: a finished board has no components
+            player, cup = mover(game), rng.choice(cups)
+            started = time.perf_counter()
+            result = await player.click(game.board, custom_id=cup)
+            latencies.append(time.perf_counter() - started)
+            if not result.acknowledged or result.followups:
+                answer = result.followups[0].content if result.followups else "no answer"
+                raise RuntimeError(f"game #{game.game_id}: press {cup} by {player.name} failed ({answer})")
+            still_live.append(game)
+        live = still_live
+    return latencies
+
+
+async def run_games(database: Path, count: int, variant: str, seed: int) -> Figures:
+    bot = create_bot(database, rng=random.Random(seed))
+    try:
+        async with simcord.run(bot) as env:
+            started = time.perf_counter()
+            games = await open_games(env, count, variant)
+            opened = time.perf_counter()
+            latencies = await play_all(games, random.Random(seed))
+            finished = time.perf_counter()
+    finally:
+        if hasattr(bot, "store"):
+            await bot.store.close()  # SimCord detaches the bot but does not close it; this checkpoints the WAL
+    return Figures(count, opened - started, finished - opened, latencies)
+
+
+def percentile(ordered: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile of already sorted values."""
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def stored_statuses(database: Path) -> dict[int, str]:
+    with sqlite3.connect(database) as db:
+        return dict(db.execute("SELECT id, status FROM games ORDER BY id"))
+
+
+def database_bytes(database: Path) -> int:
+    """The database with its write-ahead log, if one is left."""
+    return sum(path.stat().st_size for path in (database, Path(f"{database}-wal")) if path.exists())
+
+
+def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
+    """Print the figures; ``True`` if every stored game is finished."""
+    latencies = sorted(figures.latencies)
+    presses = len(latencies)
+    ms = [value * 1000 for value in latencies]
+    print(f"games:            {figures.games}")
+    print(f"setup:            {figures.setup_seconds:.2f} s (channels, members, challenges, accepts)")
+    print(f"presses:          {presses}")
+    print(f"wall time:        {figures.play_seconds:.2f} s (play phase)")
+    if presses:
+        print(f"throughput:       {presses / figures.play_seconds:.1f} presses/s (serialised by the simulator)")
+        print(f"per press:        p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms")
+    print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
+    unfinished = {game_id: status for game_id, status in statuses.items() if status != "finished"}
+    if len(statuses) == figures.games and not unfinished:
+        print(f"check:            all {figures.games} stored games have status 'finished'")
+        return True
+    print(f"check:            FAILED: {len(statuses)} stored games, {figures.games} expected; not finished: {unfinished}")
+    return False
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=50, help="games played at once, one channel each (default 50)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random presses (default 1)")
+    parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
+    parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.database is not None and args.database.exists():
+        parser.error(f"--database {args.database} already exists: give a new path, so that only this run's games are in it")
+    return args
+
+
+def bench(args: argparse.Namespace, database: Path) -> int:
+    figures = asyncio.run(run_games(database, args.games, args.variant, args.seed))
+    return 0 if report(figures, database, stored_statuses(database)) else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.database is not None:
+        return bench(args, args.database)
+    with tempfile.TemporaryDirectory(prefix="wari-bench-") as directory:
+        return bench(args, Path(directory) / "wari.sqlite3")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
