@@ -213,6 +213,11 @@ class Game:
         return [ply.record for ply in self._plies]
 
     @property
+    def seen_positions(self) -> frozenset[State]:
+        """States reached so far in this game; reaching one again ends it (see ``detects_cycles``)."""
+        return frozenset(self._seen)
+
+    @property
     def ply(self) -> int:
         """Number of moves played so far."""
         return len(self._plies)

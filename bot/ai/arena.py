@@ -1,0 +1,113 @@
+"""``python -m bot.ai.arena``: a match between two computer players, with its Elo difference.
+
+Colours alternate and each pair of games starts from the same varied opening (a few random
+plies), so neither side profits from the first move or a lucky start. Games run in parallel
+on every core; each player gets ``--time`` seconds per move.
+
+    python -m bot.ai.arena --a expert --b mcts --games 20 --time 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bot.engine import Game, Player, rules_for
+from bot.engine.rules import VARIANTS
+
+from . import LEVELS, make_player
+
+OPENING_PLIES = 2
+
+
+@dataclass(frozen=True)
+class GameResult:
+    points_a: float  # 1 win, 0.5 draw, 0 loss, for player --a
+    plies: int
+    reason: str
+    a_moved_first: bool
+
+
+def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_first: bool, seed: int) -> GameResult:
+    """One game of ``a`` against ``b``; ``a`` is player A when ``a_first``."""
+    game = Game(rules_for(variant), Player.A)
+    opening = random.Random(opening_seed)
+    for _ in range(OPENING_PLIES):
+        if not game.is_over:
+            game.play(opening.choice(game.legal_moves))
+    players = {Player.A: make_player(a if a_first else b, seed), Player.B: make_player(b if a_first else a, seed + 1)}
+    while not game.is_over:
+        game.play(players[game.to_move].choose(game, seconds).house)
+    side_a = Player.A if a_first else Player.B
+    winner = game.outcome.winner
+    points = 0.5 if winner is None else 1.0 if winner == side_a else 0.0
+    return GameResult(points, game.ply, game.outcome.termination.value, a_first)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that predicts an expected ``score`` (0..1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for a score fraction over ``n`` games (sane at 0% and 100%)."""
+    middle = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(middle - half, 0.0), min(middle + half, 1.0)
+
+
+def summary(a: str, b: str, results: list[GameResult]) -> str:
+    n = len(results)
+    wins = sum(r.points_a == 1 for r in results)
+    draws = sum(r.points_a == 0.5 for r in results)
+    losses = n - wins - draws
+    score = sum(r.points_a for r in results) / n
+    low, high = wilson(score, n)
+    bounds = f"95% interval [{elo(low):+.0f}, {elo(high):+.0f}]"
+    centre = elo(score)
+    return (
+        f"{a} vs {b}: {n} games, +{wins} ={draws} -{losses}, {a} scored {100 * score:.1f}% of points\n"
+        f"Elo difference {centre:+.0f} ({bounds})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.arena", description="A match between two computer players.")
+    parser.add_argument("--a", required=True, choices=list(LEVELS))
+    parser.add_argument("--b", required=True, choices=list(LEVELS))
+    parser.add_argument("--games", type=int, default=20, help="number of games (even: colours alternate)")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move for each player")
+    parser.add_argument("--variant", default="oware", choices=VARIANTS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games played at once")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    began = time.perf_counter()
+    jobs = [
+        (args.a, args.b, args.variant, args.time, args.seed * 1000 + g // 2, g % 2 == 0, args.seed * 7919 + g)
+        for g in range(args.games)
+    ]
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = []
+        for index, result in enumerate(pool.map(play_one, *zip(*jobs)), start=1):
+            results.append(result)
+            side = "A" if result.a_moved_first else "B"
+            print(f"game {index:3}: {args.a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})", flush=True)
+    print(summary(args.a, args.b, results))
+    print(f"variant {args.variant}, {args.time:g}s per move, {time.perf_counter() - began:.0f}s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""``expert``: iterative-deepening alpha-beta (negamax) with a transposition table.
+
+It searches raw states (:mod:`bot.engine.core`) until its time budget runs out and plays the
+best move of the deepest completed iteration. What makes it strong:
+
+- **Move ordering**: the transposition table's best move first, then captures (largest
+  first), then the rest by the seeds they sow; a killer-free but effective ordering for
+  sowing games, where most cut-offs come from captures.
+- **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
+- **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
+  on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
+  seeds (a *kroo*, the classic build-up that captures on the second lap), and vulnerable
+  houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture.
+- **Exact endgames**: game ends are scored as ±1000 + margin; when an iteration reaches the
+  end of every line the result is proven and the search stops early.
+
+Repetitions are handled along the search path (a repeated position ends the game as in the
+rules); the table ignores the path, the usual approximation.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.engine import Game
+from bot.engine.core import Machine, State, machine_for
+
+from .base import Decision, Progress, Strategy
+from .search import WIN, ended, final_score
+
+EXACT, LOWER, UPPER = 0, 1, 2
+INFINITY = 10**6
+#: How many capture-only plies the search follows past its horizon.
+QUIESCENCE_PLIES = 6
+
+
+class OutOfTime(Exception):
+    pass
+
+
+class ExpertPlayer(Strategy):
+    name = "expert"
+    summary = "iterative-deepening alpha-beta with a transposition table; exact in endgames it can see"
+
+    def __init__(self, seed: int | None = None, *, max_depth: int = 64, max_nodes: int | None = None) -> None:
+        super().__init__(seed)
+        self.max_depth = max_depth
+        #: With a node budget instead of a clock, the search is fully deterministic.
+        self.max_nodes = max_nodes
+
+    def choose(self, game: Game, seconds: float = 1.0, progress: Progress | None = None) -> Decision:
+        search = _Search(machine_for(game.rules), game.seen_positions, seconds, self.max_nodes, progress)
+        return search.run(game.state, self.max_depth, game.legal_moves)
+
+
+class _Search:
+    def __init__(self, machine: Machine, seen: frozenset[State], seconds: float, max_nodes: int | None, progress: Progress | None):
+        self.m = machine
+        self.path = set(seen)
+        self.deadline = time.perf_counter() + seconds
+        self.max_nodes = max_nodes
+        self.progress = progress
+        self.nodes = 0
+        self.table: dict[State, tuple[int, int, int, int]] = {}  # state -> (depth, flag, score, move)
+        self.reached_horizon = False
+
+    # -- driver ------------------------------------------------------------------------------
+
+    def run(self, root: State, max_depth: int, legal: list[int]) -> Decision:
+        began = time.perf_counter()
+        best = Decision(legal[0], 0, 0.0, (legal[0],))
+        if len(legal) == 1:
+            return Decision(legal[0], 0, 0.0, (legal[0],), seconds=time.perf_counter() - began)
+        for depth in range(1, max_depth + 1):
+            self.reached_horizon = False
+            try:
+                score, move = self.root(root, depth)
+            except OutOfTime:
+                break
+            exact = not self.reached_horizon
+            best = Decision(move + 1, depth, score, self.pv(root, move), self.nodes, time.perf_counter() - began, exact)
+            if exact or abs(score) >= WIN:
+                break  # proven: deeper search cannot change the result
+        return Decision(best.house, best.depth, best.score, best.pv, self.nodes, time.perf_counter() - began, best.exact)
+
+    def pv(self, root: State, first: int) -> tuple[int, ...]:
+        line, state, seen = [first + 1], self.m.play(root, first)[0], {root}
+        while len(line) < 24 and state not in seen:
+            seen.add(state)
+            entry = self.table.get(state)
+            if entry is None or entry[3] < 0 or entry[3] not in self.m.legal(state):
+                break
+            line.append(entry[3] + 1)
+            state = self.m.play(state, entry[3])[0]
+        return tuple(line)
+
+    def root(self, state: State, depth: int) -> tuple[int, int]:
+        alpha, best_move = -INFINITY, -1
+        for move in self.ordered(state, self.m.legal(state)):
+            child = self.m.play(state, move)[0]
+            score = self.child_score(state, child, depth, alpha, INFINITY)
+            if self.progress:
+                self.progress()
+            if score > alpha:
+                alpha, best_move = score, move
+        self.table[state] = (depth, EXACT, alpha, best_move)
+        return alpha, best_move
+
+    def child_score(self, state: State, child: State, depth: int, alpha: int, beta: int) -> int:
+        """The child's value from ``state``'s mover's side (the mover may move again)."""
+        turn = self.m.turn
+        self.path.add(state)
+        try:
+            if child[turn] == state[turn]:  # an extra turn: the same side moves again
+                return self.negamax(child, depth - 1, alpha, beta)
+            return -self.negamax(child, depth - 1, -beta, -alpha)
+        finally:
+            self.path.discard(state)
+
+    # -- the search -------------------------------------------------------------------------
+
+    def negamax(self, state: State, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self.check_budget()
+        m = self.m
+        mover = state[m.turn]
+        final = ended(m, state, self.path)
+        if final is not None:
+            return final_score(m, final, mover)
+        moves = m.legal(state)
+        if not moves:
+            return final_score(m, m.settle(state), mover)
+        if depth <= 0:
+            self.reached_horizon = True
+            return self.quiesce(state, moves, alpha, beta, QUIESCENCE_PLIES)
+        entry = self.table.get(state)
+        hint = -1
+        if entry is not None:
+            e_depth, flag, score, hint = entry
+            if e_depth >= depth:
+                if flag == EXACT:
+                    return score
+                if flag == LOWER and score >= beta:
+                    return score
+                if flag == UPPER and score <= alpha:
+                    return score
+        original_alpha, best, best_move = alpha, -INFINITY, -1
+        for move in self.ordered(state, moves, hint):
+            score = self.child_score(state, m.play(state, move)[0], depth, alpha, beta)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[state] = (depth, flag, best, best_move)
+        return best
+
+    def quiesce(self, state: State, moves: list[int], alpha: int, beta: int, plies: int) -> int:
+        """Past the horizon, follow captures only, so no exchange is cut off half-way.
+
+        The side to move may also stop ("stand pat") at the static evaluation.
+        """
+        stand = self.evaluate(state, moves)
+        if stand >= beta or plies == 0:
+            return stand
+        alpha = max(alpha, stand)
+        m = self.m
+        mover, turn = state[m.turn], m.turn
+        store = m.store[mover]
+        for move in moves:
+            child = m.play(state, move)[0]
+            if child[store] == state[store]:
+                continue  # not a capture
+            self.nodes += 1
+            final = ended(m, child, self.path)
+            if final is not None:
+                score = final_score(m, final, mover)
+            else:
+                replies = m.legal(child)
+                if not replies:
+                    score = final_score(m, m.settle(child), mover)
+                elif child[turn] == mover:
+                    score = self.quiesce(child, replies, alpha, beta, plies - 1)
+                else:
+                    score = -self.quiesce(child, replies, -beta, -alpha, plies - 1)
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+        return alpha
+
+    def check_budget(self) -> None:
+        if self.max_nodes is not None:
+            if self.nodes >= self.max_nodes:
+                raise OutOfTime
+        elif time.perf_counter() >= self.deadline:
+            raise OutOfTime
+
+    def ordered(self, state: State, moves: list[int], hint: int = -1) -> list[int]:
+        """Table move first, then captures by size, then the rest (bigger houses first)."""
+        m = self.m
+        mover = state[m.turn]
+        store = m.store[mover]
+
+        def key(move: int) -> tuple[int, int, int]:
+            child = m.play(state, move)[0]
+            gain = child[store] - state[store]
+            again = 1 if child[m.turn] == mover else 0
+            return (move == hint, gain * 2 + again, state[move])
+
+        return sorted(moves, key=key, reverse=True)
+
+    def evaluate(self, state: State, moves: list[int]) -> int:
+        """Estimated value for the player to move, in quarter seeds."""
+        m = self.m
+        mover = state[m.turn]
+        own, other = m.rows[mover], m.rows[1 - mover]
+        margin = state[m.store[mover]] - state[m.store[1 - mover]]
+        own_seeds = sum(state[own.start : own.stop])
+        other_seeds = sum(state[other.start : other.stop])
+        kroo = sum(1 for i in own if state[i] >= 12) - sum(1 for i in other if state[i] >= 12)
+        if m.rules.stores_on_path:
+            # Seeds left on one's side end in one's store; being able to move again matters.
+            return 4 * margin + 2 * (own_seeds - other_seeds) + len(moves)
+        weak = sum(1 for i in other if 0 < state[i] < 3) - sum(1 for i in own if 0 < state[i] < 3)
+        return 4 * margin + (own_seeds - other_seeds) // 2 + 2 * kroo + weak + len(moves) // 2

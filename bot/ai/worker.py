@@ -1,0 +1,17 @@
+"""The entry point a worker process runs: one computer move for a stored game.
+
+Everything crosses the process boundary as text (the game record), so the worker needs
+nothing from the parent but this module.
+"""
+
+from __future__ import annotations
+
+from bot.engine.notation import from_record
+
+from . import make_player
+
+
+def choose_move(level: str, record_text: str, seconds: float, seed: int) -> int:
+    """The house ``level`` plays in the game ``record_text`` describes."""
+    game, _ = from_record(record_text)
+    return make_player(level, seed).choose(game, seconds).house
