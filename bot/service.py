@@ -60,6 +60,15 @@ class Table:
         mover = self.game.to_move
         return None if mover is None else self.user(mover)
 
+    @property
+    def computer(self) -> Player | None:
+        """The side the bot itself plays, if any."""
+        return Player.parse(self.row.computer) if self.row.computer else None
+
+    @property
+    def computer_to_move(self) -> bool:
+        return self.row.live and self.computer is not None and self.game.to_move == self.computer
+
 
 class WariService:
     """Challenges and games, stored in a :class:`Store`."""
@@ -162,15 +171,40 @@ class WariService:
 
     # -- games ------------------------------------------------------------------------------
 
+    async def play_computer(
+        self, *, guild_id: int, channel_id: int, human_id: int, computer_id: int, level: str, rules: Rules, first: str, now: datetime
+    ) -> Table:
+        """Start a game against the bot itself at once. ``first``: me (the human), opponent, random."""
+        if first not in FIRST_CHOICES:
+            raise Refusal(f"`first` must be one of {', '.join(FIRST_CHOICES)}.")
+        async with self.lock(channel_id):
+            if await self.store.live_game(channel_id):
+                raise Refusal("This channel already has a game in progress. Finish it, or play in another channel or a thread.")
+            if first == "random":
+                first = self._rng.choice(("me", "opponent"))
+            a, b = (human_id, computer_id) if first == "me" else (computer_id, human_id)
+            text = record(Game(rules, Player.A), str(a), str(b))
+            try:
+                row = await self.store.create_game(
+                    guild_id=guild_id, channel_id=channel_id, player_a=a, player_b=b, variant=rules_code(rules),
+                    record=text, now=now, computer="B" if first == "me" else "A", computer_level=level,
+                )
+            except Conflict:
+                raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None
+            return Table.of(row)
+
     async def table(self, channel_id: int) -> Table | None:
         """The live game of a channel, if any."""
         row = await self.store.live_game(channel_id)
         return Table.of(row) if row else None
 
     async def play(
-        self, *, channel_id: int, game_id: int, ply: int, message_id: int, user_id: int, house: int, now: datetime
+        self, *, channel_id: int, game_id: int, ply: int, message_id: int | None, user_id: int, house: int, now: datetime
     ) -> tuple[Table, MoveRecord]:
-        """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``."""
+        """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``.
+
+        The computer, which presses no button, passes ``message_id=None``.
+        """
         async with self.lock(channel_id):
             table = await self.table(channel_id)
             if table is None or table.row.id != game_id:
@@ -178,7 +212,7 @@ class WariService:
             player = table.player(user_id)
             if player is None:
                 raise Refusal("You are not in this game. Start your own with `/wari challenge`.")
-            if ply != table.game.ply or message_id != table.row.message_id:
+            if ply != table.game.ply or (message_id is not None and message_id != table.row.message_id):
                 raise StaleBoard("This board is out of date.", table)
             if player != table.game.to_move:
                 raise Refusal(f"It's <@{table.user_to_move}>'s turn.")

@@ -61,7 +61,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_by_player_a ON games (player_a);
     CREATE INDEX games_by_player_b ON games (player_b);
     """,
+    # 2: games against the computer: which side it plays, and how strongly.
+    """
+    ALTER TABLE games ADD COLUMN computer TEXT CHECK (computer IN ('A', 'B'));
+    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    """,
 )
+
+
+_INSERT_GAME = """
+    INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, message_id, created_at, updated_at,
+                       computer, computer_level)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+"""
 
 
 class Written(NamedTuple):
@@ -124,6 +136,9 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    #: "A" or "B" when the bot itself plays that side; its level in ``computer_level``.
+    computer: str | None = None
+    computer_level: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -304,17 +319,47 @@ class Store:
         written = await self._write(
             ("DELETE FROM challenges WHERE id = ?", (challenge.id,)),
             (
-                """
-                INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, message_id, created_at, updated_at)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1
-                """,
+                _INSERT_GAME + " WHERE changes() = 1",
                 (challenge.guild_id, challenge.channel_id, player_a, player_b, challenge.variant, record,
-                 challenge.message_id, _now_text(now), _now_text(now)),
+                 challenge.message_id, _now_text(now), _now_text(now), None, None),
             ),
         )
         if written[1].rowcount != 1:
             raise Conflict("the challenge was already answered")
         return await self.get_game(written[1].lastrowid)
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        player_a: int,
+        player_b: int,
+        variant: str,
+        record: str,
+        now: datetime,
+        computer: str | None = None,
+        computer_level: str | None = None,
+    ) -> GameRow:
+        """Start a live game at once (against the computer: no challenge to accept).
+
+        :raises Conflict: if the channel has a live game or an open challenge.
+        """
+        (written,) = await self._write(
+            (
+                _INSERT_GAME + " WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)",
+                (guild_id, channel_id, player_a, player_b, variant, record, None, _now_text(now), _now_text(now),
+                 computer, computer_level, channel_id),
+            ),
+        )
+        if written.rowcount != 1:
+            raise Conflict("the channel has an open challenge")
+        return await self.get_game(written.lastrowid)
+
+    async def live_computer_games(self) -> list[GameRow]:
+        """Every live game the bot plays in, to resume its thinking after a restart."""
+        rows = await self._read("SELECT * FROM games WHERE status = 'live' AND computer IS NOT NULL ORDER BY id")
+        return [GameRow.from_row(row) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))

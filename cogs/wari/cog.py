@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from typing import TYPE_CHECKING
@@ -10,11 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.engine import VARIANTS, rules_for
 from bot.render import rules_text
 from bot.service import FIRST_CHOICES, Refusal, StaleBoard, Table
 from bot.storage import StorageError
 
+from .computer import Computer
 from .views import board_message, challenge_message
 
 if TYPE_CHECKING:
@@ -67,10 +70,21 @@ class WariCog(commands.Cog, name="Wari"):
         self.service = bot.service
 
     async def cog_load(self) -> None:
+        self.computer = Computer(self.bot)
         self.expire_challenges.start()
+        self._resuming = asyncio.get_running_loop().create_task(self._resume_computer())
 
     async def cog_unload(self) -> None:
         self.expire_challenges.cancel()
+        self._resuming.cancel()
+        self.computer.close()
+
+    async def _resume_computer(self) -> None:
+        await self.bot.wait_until_ready()
+        try:
+            await self.computer.resume()
+        except StorageError as exc:
+            log.error("could not resume the computer's games: %s", exc)
 
     # -- answering --------------------------------------------------------------------------
 
@@ -127,13 +141,12 @@ class WariCog(commands.Cog, name="Wari"):
         houses: app_commands.Range[int, 1, 10] | None = None,
         seeds: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
+        rules = self.rules_of(variant, houses, seeds)
         if opponent.bot:
             if self.bot.user and opponent.id == self.bot.user.id:
-                raise Refusal("Playing against me is coming soon! For now, challenge a friend from this server.")
-            raise Refusal("Bots can't play Wari. Challenge a person instead.")
-        if variant != "kalah" and (houses is not None or seeds is not None):
-            raise Refusal(f"`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds.")
-        rules = rules_for(variant, houses, seeds)
+                await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first)
+                return
+            raise Refusal("Bots can't play Wari. Challenge a person, or play me with `/wari play`.")
         challenge = await self.service.challenge(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -146,6 +159,54 @@ class WariCog(commands.Cog, name="Wari"):
         await interaction.response.send_message(**challenge_message(challenge))
         message = await interaction.original_response()
         await self.service.set_challenge_message(challenge, message.id)
+
+    @staticmethod
+    def rules_of(variant: str, houses: int | None, seeds: int | None):
+        if variant != "kalah" and (houses is not None or seeds is not None):
+            raise Refusal(f"`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds.")
+        return rules_for(variant, houses, seeds)
+
+    @wari.command(name="play", description="Play against me, the bot, at once")
+    @app_commands.describe(
+        level="How strongly I play (default: mcts)",
+        variant="Rule set (default: wari)",
+        first="Who moves first (default: random)",
+        houses="Kalah only: houses per player, 1-10 (default 6)",
+        seeds="Kalah only: seeds per house, 1-10 (default 4)",
+    )
+    @app_commands.choices(
+        level=[app_commands.Choice(name=f"{name}: {player.summary}"[:100], value=name) for name, player in LEVELS.items()],
+        variant=VARIANT_CHOICES,
+        first=[app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES],
+    )
+    @answering
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        level: str = DEFAULT_LEVEL,
+        variant: str = "wari",
+        first: str = "random",
+        houses: app_commands.Range[int, 1, 10] | None = None,
+        seeds: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:
+        await self.start_computer_game(interaction, level, self.rules_of(variant, houses, seeds), first)
+
+    async def start_computer_game(self, interaction: discord.Interaction, level: str, rules, first: str) -> None:
+        self.computer.check_capacity(interaction.channel_id)
+        table = await self.service.play_computer(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            human_id=interaction.user.id,
+            computer_id=self.bot.user.id,
+            level=level,
+            rules=rules,
+            first=first,
+            now=now(),
+        )
+        await interaction.response.send_message(**board_message(table))
+        message = await interaction.original_response()
+        table = await self.service.moved_board(table, message.id, now())
+        self.computer.schedule(table)
 
     @answering
     async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
@@ -208,6 +269,7 @@ class WariCog(commands.Cog, name="Wari"):
         except StaleBoard as stale:
             await self.refuse_stale(interaction, stale)
             return
+        self.computer.schedule(table)
         try:
             await interaction.edit_original_response(**board_message(table))
         except discord.HTTPException as exc:
@@ -247,6 +309,7 @@ class WariCog(commands.Cog, name="Wari"):
     @answering
     async def surrender(self, interaction: discord.Interaction) -> None:
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
+        self.computer.cancel(interaction.channel_id)
         await self.redraw(table)
         winner = table.user(table.game.outcome.winner)
         await interaction.response.send_message(f"🏳️ <@{interaction.user.id}> surrendered. <@{winner}> wins game #{table.row.id}!")
@@ -257,6 +320,7 @@ class WariCog(commands.Cog, name="Wari"):
         if not interaction.permissions.manage_messages:
             raise Refusal("Only members with the Manage Messages permission in this channel can abort a game.")
         table = await self.service.abort(interaction.channel_id, now())
+        self.computer.cancel(interaction.channel_id)
         await self.redraw(table)
         await interaction.response.send_message(f"🛑 <@{interaction.user.id}> aborted game #{table.row.id}. No winner.")
 

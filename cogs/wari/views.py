@@ -108,7 +108,7 @@ def board_view(table: Table) -> discord.ui.View | None:
     if mover is Player.B:
         houses.reverse()  # B's row is drawn right to left: keep the buttons in board order
     per_row = n if n <= BUTTONS_PER_ROW else -(-n // 2)
-    legal = set(game.legal_moves)
+    legal = set() if table.computer_to_move else set(game.legal_moves)
     view = discord.ui.View(timeout=None)
     for index, house in enumerate(houses):
         view.add_item(
@@ -148,13 +148,15 @@ def board_status(table: Table) -> str:
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, _names(table))
     mover = game.to_move
+    if table.computer_to_move:
+        return f"🤖 <@{table.user(mover)}> ({row.computer_level}) is thinking…"
     again = " again" if game.moves and game.moves[-1].player == mover else ""
     return f"<@{table.user(mover)}>, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
 
 
 def board_message(table: Table) -> dict[str, Any]:
     """Keyword arguments for ``send``/``edit`` that draw the board; pings only the mover."""
-    mover = table.user_to_move if table.row.live else None
+    mover = table.user_to_move if table.row.live and not table.computer_to_move else None
     return {
         "content": board_status(table),
         "embed": board_embed(table),

@@ -103,11 +103,9 @@ async def test_kalah_with_ten_houses_fits_in_two_rows_of_buttons(world):
 async def test_refusals_are_ephemeral_and_clear(world):
     yourself = await world.alice.slash(world.channel, "wari challenge", opponent=world.alice)
     assert answer_text(yourself) == "You can't challenge yourself. Pick another member of this server."
-    me = await world.alice.slash(world.channel, "wari challenge", opponent=world.me)
-    assert "Playing against me is coming soon" in answer_text(me)
     robot = world.guild.add_member(world.env.create_user("robot", bot=True))
     assert answer_text(await world.alice.slash(world.channel, "wari challenge", opponent=robot)) == (
-        "Bots can't play Wari. Challenge a person instead."
+        "Bots can't play Wari. Challenge a person, or play me with `/wari play`."
     )
     await challenge(world)
     busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)

@@ -104,3 +104,19 @@ async def test_due_challenges_are_the_expired_ones(store):
     await new_challenge(store, channel=1, expires_at=T0)
     await new_challenge(store, channel=2, expires_at=T0 + timedelta(minutes=5))
     assert [c.channel_id for c in await store.due_challenges(T0 + timedelta(minutes=1))] == [1]
+
+
+async def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(MIGRATIONS[0])
+        db.execute("PRAGMA user_version = 1")
+        db.execute(
+            "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, created_at, updated_at)"
+            " VALUES (1, 10, 100, 200, 'wari', 'R', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')"
+        )
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS) >= 2
+    game = await store.live_game(10)
+    assert (game.record, game.computer, game.computer_level) == ("R", None, None)
+    await store.close()

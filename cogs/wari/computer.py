@@ -1,0 +1,106 @@
+"""The bot as a player: searches run in worker processes, never on the event loop.
+
+A process pool sized to the machine does the thinking, so a bot that thinks hard never slows
+other channels' button presses. At most :attr:`Computer.capacity` games may have the bot
+thinking at once; beyond that new games against the bot are refused politely. A game that
+ends, is surrendered or aborted cancels its search (a running search's answer is dropped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.ai.worker import choose_move
+from bot.service import Refusal, StaleBoard, Table
+
+if TYPE_CHECKING:
+    from bot.client import WariBot
+
+log = logging.getLogger(__name__)
+
+#: Seconds the searching levels think per move; the simple levels answer at once anyway.
+THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
+
+
+class Computer:
+    """Plays the bot's moves in every channel where it is a player."""
+
+    def __init__(self, bot: WariBot, workers: int | None = None) -> None:
+        self.bot = bot
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        # "spawn": a fresh interpreter per worker, not a fork of a process with threads.
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self.capacity = 4 * self.workers
+        self.tasks: dict[int, asyncio.Task] = {}
+
+    def check_capacity(self, channel_id: int) -> None:
+        """Refuse a new game against the bot when too many searches are under way."""
+        if len(self.tasks) >= self.capacity and channel_id not in self.tasks:
+            raise Refusal("I'm thinking in too many games right now. Try again in a minute, or challenge a friend!")
+
+    def busy_in(self, channel_id: int) -> bool:
+        return channel_id in self.tasks
+
+    def schedule(self, table: Table) -> None:
+        """Start thinking if it is the bot's turn in ``table`` (and it is not thinking already)."""
+        channel_id = table.row.channel_id
+        if not table.computer_to_move or channel_id in self.tasks:
+            return
+        task = asyncio.get_running_loop().create_task(self._play_turns(table), name=f"wari-computer-{channel_id}")
+        self.tasks[channel_id] = task
+        task.add_done_callback(lambda _: self.tasks.pop(channel_id, None) if self.tasks.get(channel_id) is task else None)
+
+    def cancel(self, channel_id: int) -> None:
+        task = self.tasks.pop(channel_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def _play_turns(self, table: Table) -> None:
+        """Think and move until it is the human's turn or the game is over."""
+        cog = self.bot.get_cog("Wari")
+        try:
+            while table.computer_to_move:
+                level = table.row.computer_level or "mcts"
+                seconds = THINKING_TIME.get(level, 0.0)
+                seed = table.row.id * 1000 + table.game.ply
+                text = table.row.record
+                future: Future = self.pool.submit(choose_move, level, text, seconds, seed)
+                try:
+                    house = await asyncio.wrap_future(future)
+                except asyncio.CancelledError:
+                    future.cancel()  # a queued search never starts; a running one is ignored
+                    raise
+                try:
+                    table, _ = await self.bot.service.play(
+                        channel_id=table.row.channel_id,
+                        game_id=table.row.id,
+                        ply=table.game.ply,
+                        message_id=None,
+                        user_id=table.user(table.computer),
+                        house=house,
+                        now=discord.utils.utcnow(),
+                    )
+                except StaleBoard:
+                    return  # the game ended or moved on meanwhile (surrender, abort, repost)
+                await cog.redraw(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer could not move in game %s; it will retry after a restart", table.row.id)
+
+    async def resume(self) -> None:
+        """After a restart: think again in every game where it is the bot's turn."""
+        for row in await self.bot.store.live_computer_games():
+            self.schedule(Table.of(row))
+
+    def close(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)

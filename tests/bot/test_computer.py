@@ -1,0 +1,89 @@
+"""User stories: playing the bot itself, which thinks in worker processes."""
+
+from bot.engine import Game
+from bot.engine.notation import from_record
+
+from .helpers import enabled_houses, press
+
+
+async def play_bot(world, **options):
+    return (await world.alice.slash(world.channel, "wari play", **options)).response
+
+
+def stored_game(world):
+    import sqlite3
+
+    with sqlite3.connect(world.database_path) as db:
+        (text,) = db.execute("SELECT record FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    return from_record(text)[0]
+
+
+async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
+    board = await play_bot(world, level="greedy", first="me")
+    assert board.content.startswith(f"{world.alice.mention}, your move")
+    await press(world.alice, board, 3)
+    # The bot (B) has moved by the time the press settles: it is Alice's turn again.
+    assert board.content.startswith(f"{world.alice.mention}, your move")
+    game = stored_game(world)
+    assert game.ply == 2 and str(game.moves[0]) == "A(3,4)" and game.moves[1].player.name == "B"
+    assert "**Last move:** `B(" in board.embeds[0].description
+
+
+async def test_challenging_the_bot_plays_it_at_the_default_level(world):
+    result = await world.alice.slash(world.channel, "wari challenge", opponent=world.me, first="opponent")
+    assert not result.ephemeral
+    game = stored_game(world)
+    assert game.ply == 1  # the bot moved first, at once
+    assert result.response.content.startswith(f"{world.alice.mention}, your move")
+
+
+async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world):
+    from cogs.wari.views import board_message
+    from bot.service import Table
+
+    board = await play_bot(world, level="random", first="opponent")
+    table = await world.env.bot.service.table(world.channel.id)
+    # Rebuild the message as drawn when it was the bot's turn (before its move).
+    thinking_game = Game(table.game.rules)
+    thinking = Table(table.row, thinking_game)
+    drawn = board_message(thinking)
+    assert drawn["content"] == f"🤖 <@{world.env.bot.user.id}> (random) is thinking…"
+    assert all(cup.item.disabled for cup in drawn["view"].children)
+    assert board.content.startswith(f"{world.alice.mention}, your move")
+
+
+async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
+    board = await play_bot(world, level="low", variant="kalah", houses=3, seeds=2, first="me")
+    for _ in range(100):
+        if not board.components:
+            break
+        await press(world.alice, board, min(enabled_houses(board)))
+    assert board.components == [] and board.content.startswith("🏁 ")
+    assert stored_game(world).is_over
+
+
+async def test_surrender_against_the_bot(world):
+    board = await play_bot(world, level="greedy", first="me")
+    result = await world.alice.slash(world.channel, "wari surrender")
+    assert result.response.content == f"🏳️ {world.alice.mention} surrendered. <@{world.env.bot.user.id}> wins game #1!"
+    assert board.components == []
+
+
+async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
+    board = await play_bot(world, level="greedy", first="me")
+    service = world.env.bot.service
+    table = await service.table(world.channel.id)
+    # Alice's move is stored but the process dies before the bot could answer.
+    await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
+                       user_id=world.alice.id, house=2, now=table.row.updated_at)
+    await world.restart()
+    game = stored_game(world)
+    assert game.ply == 2 and game.moves[1].player.name == "B"
+    assert board.content.startswith(f"{world.alice.mention}, your move")
+
+
+async def test_a_busy_bot_says_so(world):
+    computer = world.env.bot.get_cog("Wari").computer
+    computer.capacity = 0
+    result = await world.alice.slash(world.channel, "wari play")
+    assert result.ephemeral and "thinking in too many games right now" in result.response.content
