@@ -60,10 +60,11 @@ class MctsPlayer(Strategy):
                     break
             elif iterations & 15 == 0 and time.perf_counter() >= deadline:
                 break
+            expanded = len(root.children)
             self._iterate(machine, root, history)
             iterations += 1
-            if progress and iterations % 500 == 0:
-                progress()
+            if progress and (len(root.children) > expanded or iterations % 1000 == 0):
+                progress()  # each root move's first look, then a dot per thousand playouts
         best = max(root.children.items(), key=lambda item: item[1].visits)
         move, child = best
         return Decision(

@@ -1,0 +1,408 @@
+"""``python -m bot.terminal`` (the ``wari`` command): the classic text game in a terminal.
+
+You play against a friend at the same keyboard or against any computer level. The board is
+drawn after every move with :func:`bot.render.board_text` (B's row on top, read right to left;
+A's row below; B's prisoners in the left cup, A's in the right one), followed by the last move
+in words and a prompt naming the player to move.
+
+- Against the computer you are always player **A** (houses 1..n, the bottom row, nearest to
+  you) and the computer is **B**; ``--first`` (or the question asked at the start) only decides
+  who moves first.
+- At your turn type the number of a house of yours to empty it, or ``s`` to surrender. Anything
+  else is refused with the reason (not a number, no such house, not your house, an empty house,
+  or the variant's rule that forbids it, in the engine's words) and asked again.
+- While the computer searches it shows ``THINKING`` and a dot each time its search reports
+  progress (the ``progress`` callback of :meth:`bot.ai.Strategy.choose`).
+- End of input (Ctrl-D) at any prompt prints ``Goodbye.`` and exits with status 0; Ctrl-C
+  prints ``Interrupted. Goodbye.`` and exits with status 130 (128 + SIGINT, the shell's
+  convention). Neither shows a traceback.
+
+When standard input is not a terminal (a pipe or a file), every line read is echoed after its
+prompt so that the transcript reads as it would on screen.
+
+>>> import io
+>>> out = io.StringIO()
+>>> play(io.StringIO("5\\n"), out, parse_args(["--opponent", "human", "--first", "A"]))
+0
+>>> "A(5,4): Player A sowed 4 seeds from house 5." in out.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
+from .ai import DEFAULT_LEVEL, LEVELS, Strategy, make_player
+from .engine import VARIANTS, Game, Outcome, Player, Rules, rules_for
+from .render import board_text, describe_move, houses_of, result_text
+
+__all__ = ["Options", "TerminalGame", "build_parser", "main", "parse_args", "play"]
+
+HUMAN = "human"
+#: Exit statuses of :func:`main` / :func:`play`.
+EXIT_OK, EXIT_INTERRUPTED = 0, 130
+GOODBYE = "Goodbye."
+
+_SURRENDER = {"s", "surrender"}
+_QUIT = {"q", "quit", "exit"}
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line chose (see :func:`build_parser`)."""
+
+    rules: Rules
+    #: ``"human"`` for two players at one keyboard, else a level of :data:`bot.ai.LEVELS` (B).
+    opponent: str = DEFAULT_LEVEL
+    #: Seconds the computer may think per move.
+    seconds: float = 1.0
+    #: Seeds the computer player and a random first player, for reproducible games.
+    seed: int | None = None
+    #: ``Player.A``, ``Player.B``, ``"random"``, or ``None`` to ask.
+    first: Player | str | None = None
+
+
+class _EndOfInput(Exception):
+    """The input stream ended (Ctrl-D): leave quietly."""
+
+
+class TerminalGame:
+    """One session of the text game, reading ``stdin`` and writing ``stdout``.
+
+    ``game`` may be a game already set up (for example from a position string); otherwise a new
+    one is started after asking who moves first. :meth:`run` returns the exit status.
+    """
+
+    def __init__(
+        self,
+        stdin: TextIO,
+        stdout: TextIO,
+        options: Options,
+        *,
+        echo: bool = False,
+        game: Game | None = None,
+    ) -> None:
+        self.stdin, self.stdout, self.options, self.echo = stdin, stdout, options, echo
+        self.game = game
+        self.computer: Strategy | None = None
+        if options.opponent != HUMAN:
+            self.computer = make_player(options.opponent, options.seed)
+        #: How each player is named in sentences ("you" / "the computer", or "Player A" / "Player B").
+        self.names: tuple[str, str] = ("Player A", "Player B") if self.computer is None else ("you", "the computer")
+
+    # -- input and output ---------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and return the next line, stripped; :class:`_EndOfInput` at the end."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise _EndOfInput
+        if self.echo:
+            self.stdout.write(line if line.endswith("\n") else line + "\n")
+            self.stdout.flush()
+        return line.strip()
+
+    # -- the session --------------------------------------------------------------------------
+
+    def run(self) -> int:
+        try:
+            if self.game is None:
+                first = self.choose_first()
+                if first is None:
+                    self.say(GOODBYE)
+                    return EXIT_OK
+                self.game = Game(self.options.rules, first)
+            self.introduce()
+            self.show_position()
+            while not self.game.is_over:
+                mover = self.game.to_move
+                if self.computer is not None and mover is Player.B:
+                    self.computer_moves()
+                elif not self.human_moves(mover):
+                    break
+            self.show_result()
+            return EXIT_OK
+        except _EndOfInput:
+            # The prompt is still on its line: finish it first.
+            self.say()
+            self.say(GOODBYE)
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self.say()
+            self.say(f"Interrupted. {GOODBYE}")
+            return EXIT_INTERRUPTED
+
+    def choose_first(self) -> Player | None:
+        """The first player from the options, at random, or asked; ``None`` to quit."""
+        first = self.options.first
+        if first == "random":
+            return random.Random(self.options.seed).choice((Player.A, Player.B))
+        if first is not None:
+            return Player(first)
+        if self.computer is None:
+            question = "Who moves first? [1] player A [2] player B [q] quit: "
+        else:
+            question = "Who moves first? [1] you [2] the computer [q] quit: "
+        while True:
+            answer = self.ask(question).lower()
+            if answer == "1":
+                return Player.A
+            if answer == "2":
+                return Player.B
+            if answer in _QUIT:
+                return None
+            self.say("Please type 1, 2 or q.")
+
+    def introduce(self) -> None:
+        rules = self.game.rules
+        a, b = (f"houses {houses_of(rules, p)}, the {row} row" for p, row in ((Player.A, "bottom"), (Player.B, "top")))
+        title = rules.label.capitalize()
+        if self.computer is None:
+            self.say(f"{title} for two players: Player A has {a}; Player B has {b}.")
+        else:
+            self.say(f"{title} against the computer ({self.computer.name}): you are A ({a}), the computer is B ({b}).")
+        if rules.stores_on_path:
+            self.say("A's store is the cup on the right of the board, B's the cup on the left.")
+        else:
+            self.say("A's prisoners go in the cup on the right of the board, B's in the cup on the left.")
+        self.say("Type the number of a house to empty it, or s to surrender. Ctrl-D leaves the game.")
+
+    def who(self, player: Player) -> str:
+        """The player in a sentence with their letter: ``you (A)``, ``the computer (B)``, ``Player A``."""
+        return self.names[player] if self.computer is None else f"{self.names[player]} ({player.name})"
+
+    def row_title(self, player: Player) -> str:
+        if self.computer is None:
+            return self.names[player]
+        if player is Player.A:
+            return "You (A)"
+        return f"The computer (B, {self.computer.name})"
+
+    def show_position(self) -> None:
+        """The board framed by who owns each row, with their prisoners (Kalah: store)."""
+        game = self.game
+        cup = "store" if game.rules.stores_on_path else "prisoners"
+        self.say()
+        for player in (Player.B, None, Player.A):
+            if player is None:
+                self.say(board_text(game))
+            else:
+                houses = houses_of(game.rules, player)
+                self.say(f"{self.row_title(player)} · houses {houses} · {cup}: {game.scores[player]}")
+
+    def show_move(self) -> None:
+        move = self.game.moves[-1]
+        text = describe_move(move, self.names[move.player], self.game.rules)
+        notation, _, words = text.partition(" ")
+        if notation.startswith("`"):
+            text = f"{notation.strip('`')}: {words}"
+        else:
+            text = _sentence(text)
+        self.say()
+        self.say(f"Move {self.game.ply} · {text}")
+
+    # -- the moves ----------------------------------------------------------------------------
+
+    def computer_moves(self) -> None:
+        game = self.game
+        self.stdout.write(f"{self.row_title(Player.B)} is THINKING")
+        self.stdout.flush()
+
+        def dot() -> None:
+            self.stdout.write(".")
+            self.stdout.flush()
+
+        decision = self.computer.choose(game.copy(), self.options.seconds, dot)
+        self.say(f" and empties house {decision.house}.")
+        game.play(decision.house)
+        self.show_move()
+        self.show_position()
+
+    def human_moves(self, mover: Player) -> bool:
+        """Ask ``mover`` for a house until one is legal and play it; ``False`` after a surrender."""
+        game = self.game
+        rules = game.rules
+        own = houses_of(rules, mover)
+        first, last = 1 + rules.houses * mover, rules.houses * (mover + 1)
+        if self.computer is None:
+            prompt = f"{self.names[mover]}, your move (houses {own}, or s to surrender): "
+        else:
+            prompt = f"Your move (houses {own}, or s to surrender): "
+        while True:
+            answer = self.ask(prompt)
+            house, problem = self.parse_house(answer, mover, first, last)
+            if problem:
+                self.say(problem)
+                continue
+            if house is None:  # surrender
+                game.surrender(mover)
+                self.show_move()
+                return False
+            game.play(house)
+            self.show_move()
+            self.show_position()
+            return True
+
+    def parse_house(self, answer: str, mover: Player, first: int, last: int) -> tuple[int | None, str | None]:
+        """``(house, None)`` for a legal house, ``(None, None)`` to surrender, else ``(None, why)``."""
+        game = self.game
+        pits = game.rules.pits
+        you = "you" if self.computer is not None else self.names[mover]
+        you_play = f"{you} {'play' if you == 'you' else 'plays'} houses {first} to {last}"
+        word = answer.lower()
+        if word in _SURRENDER:
+            return None, None
+        if not answer:
+            return None, f"Please type a house number ({first} to {last}), or s to surrender."
+        if word in _QUIT:
+            return None, "To give up, type s to surrender; to leave without finishing, press Ctrl-D."
+        if not _INTEGER.fullmatch(answer):
+            return None, f"{answer!r} is not a number: type a house number from {first} to {last}, or s to surrender."
+        house = int(answer)
+        if not 1 <= house <= pits:
+            return None, f"There is no house {house}: houses are numbered 1 to {pits} ({you_play})."
+        if game.rules.owner(house) != mover:
+            whose = "yours" if you == "you" else f"{you}'s"
+            return None, f"House {house} is not {whose}: {you_play}."
+        if not game.board[house - 1]:
+            return None, f"House {house} is empty: choose a house with seeds in it."
+        reason = game.why_illegal(house)
+        if reason:
+            return None, f"House {house} cannot be played now. {_sentence(reason)}."
+        return house, None
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def show_result(self) -> None:
+        outcome: Outcome = self.game.outcome
+        self.say()
+        self.say(f"Game over. {self.result_line(outcome)}")
+        a, b = outcome.scores
+        self.say(f"Final score: {self.who(Player.A)} {a}, {self.who(Player.B)} {b}.")
+
+    def result_line(self, outcome: Outcome) -> str:
+        text = result_text(outcome, self.names)
+        if outcome.winner is not None and self.names[outcome.winner] == "you":
+            text = text.replace("you wins", "you win", 1)
+        return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"the thinking time must be more than 0 and at most 3600 seconds, not {text}")
+    return value
+
+
+def _first(text: str) -> Player | str:
+    key = text.strip().lower()
+    if key == "random":
+        return "random"
+    try:
+        return Player.parse(key)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"choose A, B or random, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    levels = "\n".join(f"  {name:<8} {player.summary}" for name, player in LEVELS.items())
+    parser = argparse.ArgumentParser(
+        prog="wari",
+        description="Play Wari (or Oware, Awari, Ouril, Kalah) in the terminal, against a friend or the computer.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "Against the computer you are player A (houses 1-6, the bottom row) and the computer\n"
+            "is B. At your turn type a house number, or s to surrender.\n\n"
+            f"Computer levels, weakest first:\n{levels}\n\n"
+            "Ctrl-D at any prompt leaves the game (exit status 0); Ctrl-C interrupts it (status 130)."
+        ),
+    )
+    parser.add_argument("--variant", default="wari", type=str.lower, choices=VARIANTS, help="rule set (default: wari)")
+    parser.add_argument("--houses", type=int, help="kalah only: houses per player, 1 to 10 (default 6)")
+    parser.add_argument("--seeds", type=int, help="kalah only: seeds per house, 1 to 10 (default 4)")
+    parser.add_argument(
+        "--opponent",
+        default=DEFAULT_LEVEL,
+        type=str.lower,
+        choices=(HUMAN, *LEVELS),
+        help=f"'human' for two players at one keyboard, or a computer level (default: {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--time", dest="seconds", type=_seconds, default=1.0, metavar="SECONDS",
+        help="thinking time per computer move (default: 1.0)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for the computer's random choices and a random first player (reproducible games)"
+    )
+    parser.add_argument(
+        "--first", type=_first, metavar="{A,B,random}",
+        help="who moves first; A is you against the computer (default: ask)",
+    )
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> Options:
+    """Options from command-line words; errors exit through argparse (status 2) with usage."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        rules = rules_for(args.variant, args.houses, args.seeds)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return Options(rules=rules, opponent=args.opponent, seconds=args.seconds, seed=args.seed, first=args.first)
+
+
+def play(stdin: TextIO, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None) -> int:
+    """Play one session on these streams and return the exit status (see the module docstring)."""
+    return TerminalGame(stdin, stdout, options or parse_args([]), echo=echo, game=game).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        options = parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error already explained on stderr
+        return exc.code if isinstance(exc.code, int) else 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    for stream in (sys.stdout, sys.stderr):
+        try:  # never die on a terminal that cannot draw the board's box characters
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    echo = not sys.stdin.isatty()
+    try:
+        return play(sys.stdin, sys.stdout, options, echo=echo)
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): nothing more can be shown.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
