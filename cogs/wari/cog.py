@@ -34,6 +34,15 @@ VARIANT_CHOICES = [
 ]
 assert [choice.value for choice in VARIANT_CHOICES] == list(VARIANTS)
 FIRST_NAMES = {"random": "Random", "me": "Me", "opponent": "My opponent"}
+FIRST_CHOICE_LIST = [app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES]
+LEVEL_CHOICES = [app_commands.Choice(name=f"{name}: {player.summary}"[:100], value=name) for name, player in LEVELS.items()]
+#: The options every way of starting a game shares.
+GAME_OPTIONS = {
+    "variant": "Rule set (default: wari)",
+    "first": "Who moves first (default: random)",
+    "houses": "Kalah only: houses per player, 1-10 (default 6)",
+    "seeds": "Kalah only: seeds per house, 1-10 (default 4)",
+}
 
 DATABASE_TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
 UNEXPECTED = "Something went wrong on my side and nothing was changed. Please try again."
@@ -120,17 +129,8 @@ class WariCog(commands.Cog, name="Wari"):
     # -- /wari challenge --------------------------------------------------------------------
 
     @wari.command(name="challenge", description="Challenge a member of this server to a game")
-    @app_commands.describe(
-        opponent="Who you want to play",
-        variant="Rule set (default: wari)",
-        first="Who moves first (default: random)",
-        houses="Kalah only: houses per player, 1-10 (default 6)",
-        seeds="Kalah only: seeds per house, 1-10 (default 4)",
-    )
-    @app_commands.choices(
-        variant=VARIANT_CHOICES,
-        first=[app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES],
-    )
+    @app_commands.describe(opponent="Who you want to play", **GAME_OPTIONS)
+    @app_commands.choices(variant=VARIANT_CHOICES, first=FIRST_CHOICE_LIST)
     @answering
     async def challenge(
         self,
@@ -167,18 +167,8 @@ class WariCog(commands.Cog, name="Wari"):
         return rules_for(variant, houses, seeds)
 
     @wari.command(name="play", description="Play against me, the bot, at once")
-    @app_commands.describe(
-        level="How strongly I play (default: mcts)",
-        variant="Rule set (default: wari)",
-        first="Who moves first (default: random)",
-        houses="Kalah only: houses per player, 1-10 (default 6)",
-        seeds="Kalah only: seeds per house, 1-10 (default 4)",
-    )
-    @app_commands.choices(
-        level=[app_commands.Choice(name=f"{name}: {player.summary}"[:100], value=name) for name, player in LEVELS.items()],
-        variant=VARIANT_CHOICES,
-        first=[app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES],
-    )
+    @app_commands.describe(level=f"How strongly I play (default: {DEFAULT_LEVEL})", **GAME_OPTIONS)
+    @app_commands.choices(level=LEVEL_CHOICES, variant=VARIANT_CHOICES, first=FIRST_CHOICE_LIST)
     @answering
     async def play(
         self,
