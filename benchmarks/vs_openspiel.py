@@ -1,0 +1,107 @@
+"""Our ``expert`` (or any level) against OpenSpiel's C++ MCTS bot on OpenSpiel's ``oware``.
+
+OpenSpiel is a public, well-known game-AI library; its ``MCTSBot`` (UCT with random
+rollouts, in C++) is a fair peer. It takes a simulation count, not a clock, so the count is
+calibrated first to fill the same time per move as our player gets.
+
+Needs ``pip install open-spiel`` (not a project dependency; it is large)::
+
+    python benchmarks/vs_openspiel.py --level expert --games 10 --time 1
+
+Our engine referees: both programs' moves are played on a ``bot.engine.Game("oware")`` and on
+the OpenSpiel state, and any disagreement about legality or the end is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - depends on the machine
+    sys.exit("vs_openspiel: needs OpenSpiel: pip install open-spiel")
+
+from bot.ai import LEVELS, make_player
+from bot.ai.arena import elo, wilson
+from bot.engine import Game, Player
+
+
+def house_of(action: int, player: int) -> int:
+    """OpenSpiel numbers each player's houses 0..5 from their own left."""
+    return action + 1 + 6 * player
+
+
+def make_mcts(game, simulations: int, seed: int):
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
+
+
+def calibrate(game, seconds: float) -> int:
+    """How many simulations OpenSpiel's MCTS runs in ``seconds`` from the start position."""
+    trial = 1000
+    bot = make_mcts(game, trial, 1)
+    began = time.perf_counter()
+    bot.step(game.new_initial_state())
+    rate = trial / (time.perf_counter() - began)
+    return max(1, int(rate * seconds))
+
+
+def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: int) -> tuple[float, int, str]:
+    spiel_game = pyspiel.load_game("oware")
+    state = spiel_game.new_initial_state()
+    referee = Game("oware", Player.A)
+    ours = make_player(level, seed)
+    theirs = make_mcts(spiel_game, simulations, seed)
+    our_side = 0 if ours_first else 1
+    while not referee.is_over:
+        player = int(referee.to_move)
+        legal = sorted(house_of(a, player) for a in state.legal_actions())
+        if legal != referee.legal_moves:
+            raise RuntimeError(f"legal moves disagree at ply {referee.ply}: OpenSpiel {legal}, ours {referee.legal_moves}")
+        if player == our_side:
+            house = ours.choose(referee, seconds).house
+        else:
+            house = house_of(theirs.step(state), player)
+        referee.play(house)
+        state.apply_action(house - 1 - 6 * player)
+        if state.is_terminal() != referee.is_over:
+            note = f"end disagrees at ply {referee.ply}: OpenSpiel terminal={state.is_terminal()}"
+            print(note, file=sys.stderr)
+            if state.is_terminal():
+                break
+    a, b = referee.scores
+    mine, other = (a, b) if our_side == 0 else (b, a)
+    points = 1.0 if mine > other else 0.5 if mine == other else 0.0
+    reason = referee.outcome.termination.value if referee.outcome else "openspiel-end"
+    return points, referee.ply, reason
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", default="expert", choices=list(LEVELS))
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    simulations = calibrate(pyspiel.load_game("oware"), args.time)
+    print(f"OpenSpiel MCTSBot: {simulations} simulations per move (~{args.time:g}s), uct_c 2, solver on")
+    results = []
+    for g in range(args.games):
+        points, plies, reason = play(args.level, g % 2 == 0, args.time, simulations, args.seed + g)
+        results.append(points)
+        print(f"game {g + 1:3}: {args.level} as {'A' if g % 2 == 0 else 'B'} scored {points:g} ({plies} plies, {reason})", flush=True)
+    n, score = len(results), sum(results) / len(results)
+    low, high = wilson(score, n)
+    wins, draws = results.count(1.0), results.count(0.5)
+    print(f"{args.level} vs OpenSpiel MCTS: {n} games, +{wins} ={draws} -{n - wins - draws}, {100 * score:.1f}% of points")
+    print(f"Elo difference {elo(score):+.0f} (95% interval [{elo(low):+.0f}, {elo(high):+.0f}])")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
