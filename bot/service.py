@@ -51,6 +51,9 @@ class Table:
         return self.row.players[player]
 
     def player(self, user_id: int) -> Player | None:
+        """The side ``user_id`` plays; a person is never the player of a computer side."""
+        if self.exhibition:
+            return None
         if user_id == self.row.player_a:
             return Player.A
         return Player.B if user_id == self.row.player_b else None
@@ -60,14 +63,19 @@ class Table:
         mover = self.game.to_move
         return None if mover is None else self.user(mover)
 
-    @property
-    def computer(self) -> Player | None:
-        """The side the bot itself plays, if any."""
-        return Player.parse(self.row.computer) if self.row.computer else None
+    def level(self, player: Player) -> str | None:
+        """The computer level playing ``player``'s side, or ``None`` for a person."""
+        return (self.row.level_a, self.row.level_b)[player]
 
     @property
     def computer_to_move(self) -> bool:
-        return self.row.live and self.computer is not None and self.game.to_move == self.computer
+        mover = self.game.to_move
+        return self.row.live and mover is not None and self.level(mover) is not None
+
+    @property
+    def exhibition(self) -> bool:
+        """The computer plays both sides (moves come one per "Next move" press)."""
+        return self.row.level_a is not None and self.row.level_b is not None
 
 
 class WariService:
@@ -177,17 +185,29 @@ class WariService:
         """Start a game against the bot itself at once. ``first``: me (the human), opponent, random."""
         if first not in FIRST_CHOICES:
             raise Refusal(f"`first` must be one of {', '.join(FIRST_CHOICES)}.")
+        if first == "random":
+            first = self._rng.choice(("me", "opponent"))
+        if first == "me":
+            return await self._create(guild_id, channel_id, (human_id, computer_id), (None, level), rules, now)
+        return await self._create(guild_id, channel_id, (computer_id, human_id), (level, None), rules, now)
+
+    async def exhibition(
+        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime
+    ) -> Table:
+        """Two computer levels play each other in the channel."""
+        return await self._create(guild_id, channel_id, (computer_id, computer_id), levels, rules, now)
+
+    async def _create(
+        self, guild_id: int, channel_id: int, players: tuple[int, int], levels: tuple[str | None, str | None], rules: Rules, now: datetime
+    ) -> Table:
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
                 raise Refusal("This channel already has a game in progress. Finish it, or play in another channel or a thread.")
-            if first == "random":
-                first = self._rng.choice(("me", "opponent"))
-            a, b = (human_id, computer_id) if first == "me" else (computer_id, human_id)
-            text = record(Game(rules, Player.A), str(a), str(b))
+            text = record(Game(rules, Player.A), *map(str, players))
             try:
                 row = await self.store.create_game(
-                    guild_id=guild_id, channel_id=channel_id, player_a=a, player_b=b, variant=rules_code(rules),
-                    record=text, now=now, computer="B" if first == "me" else "A", computer_level=level,
+                    guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
+                    variant=rules_code(rules), record=text, now=now, levels=levels,
                 )
             except Conflict:
                 raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None
@@ -199,30 +219,41 @@ class WariService:
         return Table.of(row) if row else None
 
     async def play(
-        self, *, channel_id: int, game_id: int, ply: int, message_id: int | None, user_id: int, house: int, now: datetime
+        self, *, channel_id: int, game_id: int, ply: int, message_id: int, user_id: int, house: int, now: datetime
     ) -> tuple[Table, MoveRecord]:
-        """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``.
-
-        The computer, which presses no button, passes ``message_id=None``.
-        """
+        """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``."""
         async with self.lock(channel_id):
-            table = await self.table(channel_id)
-            if table is None or table.row.id != game_id:
-                raise StaleBoard("This game is over.", table)
+            table = await self._current(channel_id, game_id)
             player = table.player(user_id)
             if player is None:
                 raise Refusal("You are not in this game. Start your own with `/wari challenge`.")
-            if ply != table.game.ply or (message_id is not None and message_id != table.row.message_id):
+            if ply != table.game.ply or message_id != table.row.message_id:
                 raise StaleBoard("This board is out of date.", table)
             if player != table.game.to_move:
                 raise Refusal(f"It's <@{table.user_to_move}>'s turn.")
-            game = table.game
-            try:
-                move = game.play(house)
-            except IllegalMoveError as exc:
-                raise Refusal(f"You can't play house {house}: {exc}.") from None
-            table = await self._save(table, game, now)
-            return table, move
+            return await self._apply(table, house, now)
+
+    async def computer_move(self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime) -> tuple[Table, MoveRecord]:
+        """The computer's move ``house``, found by a search of the position after move ``ply``."""
+        async with self.lock(channel_id):
+            table = await self._current(channel_id, game_id)
+            if ply != table.game.ply or not table.computer_to_move:
+                raise StaleBoard("The game moved on while the computer was thinking.", table)
+            return await self._apply(table, house, now)
+
+    async def _current(self, channel_id: int, game_id: int) -> Table:
+        table = await self.table(channel_id)
+        if table is None or table.row.id != game_id:
+            raise StaleBoard("This game is over.", table)
+        return table
+
+    async def _apply(self, table: Table, house: int, now: datetime) -> tuple[Table, MoveRecord]:
+        game = table.game
+        try:
+            move = game.play(house)
+        except IllegalMoveError as exc:
+            raise Refusal(f"You can't play house {house}: {exc}.") from None
+        return await self._save(table, game, now), move
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
         async with self.lock(channel_id):

@@ -61,17 +61,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_by_player_a ON games (player_a);
     CREATE INDEX games_by_player_b ON games (player_b);
     """,
-    # 2: games against the computer: which side it plays, and how strongly.
+    # 2: the bot as a player: the computer level of each side it plays (NULL: a person).
     """
-    ALTER TABLE games ADD COLUMN computer TEXT CHECK (computer IN ('A', 'B'));
-    ALTER TABLE games ADD COLUMN computer_level TEXT;
+    ALTER TABLE games ADD COLUMN level_a TEXT;
+    ALTER TABLE games ADD COLUMN level_b TEXT;
     """,
 )
 
 
 _INSERT_GAME = """
     INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, message_id, created_at, updated_at,
-                       computer, computer_level)
+                       level_a, level_b)
     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 """
 
@@ -136,9 +136,9 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
-    #: "A" or "B" when the bot itself plays that side; its level in ``computer_level``.
-    computer: str | None = None
-    computer_level: str | None = None
+    #: The computer level playing side A / B, or ``None`` for a person.
+    level_a: str | None = None
+    level_b: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -338,10 +338,9 @@ class Store:
         variant: str,
         record: str,
         now: datetime,
-        computer: str | None = None,
-        computer_level: str | None = None,
+        levels: tuple[str | None, str | None] = (None, None),
     ) -> GameRow:
-        """Start a live game at once (against the computer: no challenge to accept).
+        """Start a live game at once (the computer plays ``levels``: no challenge to accept).
 
         :raises Conflict: if the channel has a live game or an open challenge.
         """
@@ -349,7 +348,7 @@ class Store:
             (
                 _INSERT_GAME + " WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)",
                 (guild_id, channel_id, player_a, player_b, variant, record, None, _now_text(now), _now_text(now),
-                 computer, computer_level, channel_id),
+                 *levels, channel_id),
             ),
         )
         if written.rowcount != 1:
@@ -358,7 +357,7 @@ class Store:
 
     async def live_computer_games(self) -> list[GameRow]:
         """Every live game the bot plays in, to resume its thinking after a restart."""
-        rows = await self._read("SELECT * FROM games WHERE status = 'live' AND computer IS NOT NULL ORDER BY id")
+        rows = await self._read("SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL) ORDER BY id")
         return [GameRow.from_row(row) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cog import WariCog
-from .views import ChallengeButton, CupButton
+from .views import ChallengeButton, CupButton, NextMoveButton
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -15,8 +15,8 @@ __all__ = ["WariCog", "setup", "teardown"]
 
 async def setup(bot: WariBot) -> None:
     await bot.add_cog(WariCog(bot))
-    bot.add_dynamic_items(CupButton, ChallengeButton)
+    bot.add_dynamic_items(CupButton, ChallengeButton, NextMoveButton)
 
 
 async def teardown(bot: WariBot) -> None:
-    bot.remove_dynamic_items(CupButton, ChallengeButton)
+    bot.remove_dynamic_items(CupButton, ChallengeButton, NextMoveButton)

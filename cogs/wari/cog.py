@@ -198,6 +198,36 @@ class WariCog(commands.Cog, name="Wari"):
         table = await self.service.moved_board(table, message.id, now())
         self.computer.schedule(table)
 
+    @wari.command(name="exhibition", description="Watch two computer levels play each other, one move per press")
+    @app_commands.describe(level_a="Who plays A (moves first)", level_b="Who plays B", variant="Rule set (default: wari)")
+    @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES)
+    @answering
+    async def exhibition(self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari") -> None:
+        self.computer.check_capacity(interaction.channel_id)
+        table = await self.service.exhibition(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            computer_id=self.bot.user.id,
+            levels=(level_a, level_b),
+            rules=rules_for(variant),
+            now=now(),
+        )
+        await interaction.response.send_message(**board_message(table))
+        message = await interaction.original_response()
+        await self.service.moved_board(table, message.id, now())
+
+    @answering
+    async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
+        """An exhibition's Next move button: one computer move, shown in place."""
+        await interaction.response.defer()
+        table = await self.service.table(interaction.channel_id)
+        if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != interaction.message.id:
+            await self.refuse_stale(interaction, StaleBoard("This board is out of date.", table))
+            return
+        moved = await self.computer.play_one(table)
+        if moved is not None:
+            await interaction.edit_original_response(**board_message(moved))
+
     @answering
     async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""

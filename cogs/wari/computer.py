@@ -49,54 +49,63 @@ class Computer:
         return channel_id in self.tasks
 
     def schedule(self, table: Table) -> None:
-        """Start thinking if it is the bot's turn in ``table`` (and it is not thinking already)."""
-        channel_id = table.row.channel_id
-        if not table.computer_to_move or channel_id in self.tasks:
-            return
-        task = asyncio.get_running_loop().create_task(self._play_turns(table), name=f"wari-computer-{channel_id}")
+        """Start thinking if it is the bot's turn against a person (and it is not thinking already)."""
+        if table.computer_to_move and not table.exhibition and table.row.channel_id not in self.tasks:
+            self._start(table.row.channel_id, self._play_turns(table))
+
+    async def play_one(self, table: Table) -> Table | None:
+        """One move of an exhibition; ``None`` if the game ended or moved on meanwhile."""
+        if table.row.channel_id in self.tasks:
+            raise Refusal("I'm already thinking about the next move. Watch the board!")
+        try:
+            return await self._start(table.row.channel_id, self._move(table))
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():
+                raise
+            return None  # the exhibition was aborted: its search was cancelled
+
+    def _start(self, channel_id: int, work) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(work, name=f"wari-computer-{channel_id}")
         self.tasks[channel_id] = task
         task.add_done_callback(lambda _: self.tasks.pop(channel_id, None) if self.tasks.get(channel_id) is task else None)
+        return task
 
     def cancel(self, channel_id: int) -> None:
         task = self.tasks.pop(channel_id, None)
         if task is not None:
             task.cancel()
 
-    async def _play_turns(self, table: Table) -> None:
-        """Think and move until it is the human's turn or the game is over."""
-        cog = self.bot.get_cog("Wari")
+    async def _move(self, table: Table) -> Table | None:
+        """Search in a worker process, then play the move found (if the game is still there)."""
+        level = table.level(table.game.to_move) or "mcts"
+        seed = table.row.id * 1000 + table.game.ply
+        future: Future = self.pool.submit(choose_move, level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
-            while table.computer_to_move:
-                level = table.row.computer_level or "mcts"
-                seconds = THINKING_TIME.get(level, 0.0)
-                seed = table.row.id * 1000 + table.game.ply
-                text = table.row.record
-                future: Future = self.pool.submit(choose_move, level, text, seconds, seed)
-                try:
-                    house = await asyncio.wrap_future(future)
-                except asyncio.CancelledError:
-                    future.cancel()  # a queued search never starts; a running one is ignored
-                    raise
-                try:
-                    table, _ = await self.bot.service.play(
-                        channel_id=table.row.channel_id,
-                        game_id=table.row.id,
-                        ply=table.game.ply,
-                        message_id=None,
-                        user_id=table.user(table.computer),
-                        house=house,
-                        now=discord.utils.utcnow(),
-                    )
-                except StaleBoard:
-                    return  # the game ended or moved on meanwhile (surrender, abort, repost)
-                await cog.redraw(table)
+            house = await asyncio.wrap_future(future)
         except asyncio.CancelledError:
+            future.cancel()  # a queued search never starts; a running one is ignored
             raise
+        try:
+            table, _ = await self.bot.service.computer_move(
+                channel_id=table.row.channel_id, game_id=table.row.id, ply=table.game.ply, house=house, now=discord.utils.utcnow()
+            )
+        except StaleBoard:
+            return None  # surrendered, aborted or otherwise moved on
+        return table
+
+    async def _play_turns(self, table: Table | None) -> None:
+        """Think and move until it is the person's turn or the game is over."""
+        game_id = table.row.id if table else None
+        try:
+            while table is not None and table.computer_to_move:
+                table = await self._move(table)
+                if table is not None:
+                    await self.bot.get_cog("Wari").redraw(table)
         except Exception:
-            log.exception("the computer could not move in game %s; it will retry after a restart", table.row.id)
+            log.exception("the computer could not move in game %s; it will retry after a restart", game_id)
 
     async def resume(self) -> None:
-        """After a restart: think again in every game where it is the bot's turn."""
+        """After a restart: think again in every game where it is the bot's turn against a person."""
         for row in await self.bot.store.live_computer_games():
             self.schedule(Table.of(row))
 

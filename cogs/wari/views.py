@@ -63,6 +63,23 @@ class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(
         await _safely(interaction, _cog(interaction).press_cup(interaction, self.game_id, self.ply, self.house))
 
 
+class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
+    """An exhibition's "Next move": anyone watching may ask the computer for the next move."""
+
+    def __init__(self, game_id: int, ply: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Next move", emoji="▶️", style=discord.ButtonStyle.primary, custom_id=f"wari:next:{game_id}:{ply}")
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> NextMoveButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).next_move(interaction, self.game_id, self.ply))
+
+
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)"
 ):
@@ -94,7 +111,10 @@ class ChallengeButton(
 
 
 def _names(table: Table) -> tuple[str, str]:
-    return f"<@{table.row.player_a}>", f"<@{table.row.player_b}>"
+    """How each side is called: its member, with the level when the computer plays it."""
+    return tuple(
+        f"<@{table.user(side)}>" + (f" ({table.level(side)})" if table.level(side) else "") for side in (Player.A, Player.B)
+    )
 
 
 def board_view(table: Table) -> discord.ui.View | None:
@@ -103,13 +123,16 @@ def board_view(table: Table) -> discord.ui.View | None:
     mover = game.to_move
     if not table.row.live or mover is None:
         return None
+    view = discord.ui.View(timeout=None)
+    if table.exhibition:
+        view.add_item(NextMoveButton(table.row.id, game.ply))
+        return view
     n = game.rules.houses
     houses = list(range(1 + n * mover, n * (mover + 1) + 1))
     if mover is Player.B:
         houses.reverse()  # B's row is drawn right to left: keep the buttons in board order
     per_row = n if n <= BUTTONS_PER_ROW else -(-n // 2)
     legal = set() if table.computer_to_move else set(game.legal_moves)
-    view = discord.ui.View(timeout=None)
     for index, house in enumerate(houses):
         view.add_item(
             CupButton(table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal, row=index // per_row)
@@ -148,8 +171,10 @@ def board_status(table: Table) -> str:
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, _names(table))
     mover = game.to_move
+    if table.exhibition:
+        return f"🤖 Exhibition: {row.level_a} (A) against {row.level_b} (B). {mover.name} ({table.level(mover)}) to move: press **Next move**."
     if table.computer_to_move:
-        return f"🤖 <@{table.user(mover)}> ({row.computer_level}) is thinking…"
+        return f"🤖 <@{table.user(mover)}> ({table.level(mover)}) is thinking…"
     again = " again" if game.moves and game.moves[-1].player == mover else ""
     return f"<@{table.user(mover)}>, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
 

@@ -3,7 +3,7 @@
 from bot.engine import Game
 from bot.engine.notation import from_record
 
-from .helpers import enabled_houses, press
+from .helpers import buttons, enabled_houses, press
 
 
 async def play_bot(world, **options):
@@ -87,3 +87,36 @@ async def test_a_busy_bot_says_so(world):
     computer.capacity = 0
     result = await world.alice.slash(world.channel, "wari play")
     assert result.ephemeral and "thinking in too many games right now" in result.response.content
+
+
+async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
+    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low")).response
+    assert board.content.startswith("🤖 Exhibition: greedy (A) against low (B). A (greedy) to move")
+    assert [b["label"] for b in buttons(board)] == ["Next move"]
+    assert f"<@{world.env.bot.user.id}> (greedy)" in board.embeds[0].description
+    await world.carol.click(board, label="Next move")
+    assert board.embeds[0].footer.text == "Move 1" and "B (low) to move" in board.content
+    await world.alice.click(board, label="Next move")  # anyone watching may press
+    game = stored_game(world)
+    assert game.ply == 2 and str(game.moves[1]).startswith("B(7,")  # low plays its lowest house
+    # People are not players of an exhibition: cups and surrender are not theirs.
+    refused = await world.alice.slash(world.channel, "wari surrender")
+    assert refused.ephemeral
+
+
+async def test_an_exhibition_runs_to_the_end_and_survives_a_restart(world):
+    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="random", level_b="greedy", variant="kalah")).response
+    for presses in range(400):
+        if not board.components:
+            break
+        if presses == 5:
+            await world.restart()
+        await world.carol.click(board, label="Next move")
+    assert board.components == [] and board.content.startswith("🏁 ")
+    assert stored_game(world).is_over
+
+
+async def test_a_moderator_can_stop_an_exhibition(world):
+    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="mcts", level_b="expert")).response
+    await world.mod.slash(world.channel, "wari abort")
+    assert board.components == [] and board.content == "Game aborted by a moderator: no winner."
