@@ -193,10 +193,7 @@ class WariCog(commands.Cog, name="Wari"):
             first=first,
             now=now(),
         )
-        await interaction.response.send_message(**board_message(table))
-        message = await interaction.original_response()
-        table = await self.service.moved_board(table, message.id, now())
-        self.computer.schedule(table)
+        self.computer.schedule(await self.post_board(interaction, table))
 
     @wari.command(name="exhibition", description="Watch two computer levels play each other, one move per press")
     @app_commands.describe(level_a="Who plays A (moves first)", level_b="Who plays B", variant="Rule set (default: wari)")
@@ -212,9 +209,7 @@ class WariCog(commands.Cog, name="Wari"):
             rules=rules_for(variant),
             now=now(),
         )
-        await interaction.response.send_message(**board_message(table))
-        message = await interaction.original_response()
-        await self.service.moved_board(table, message.id, now())
+        await self.post_board(interaction, table)
 
     @answering
     async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
@@ -321,9 +316,13 @@ class WariCog(commands.Cog, name="Wari"):
         table = await self.service.table(interaction.channel_id)
         if table is None:
             raise Refusal("There is no game in this channel. Start one with `/wari challenge`.")
+        await self.post_board(interaction, table)
+
+    async def post_board(self, interaction: discord.Interaction, table: Table) -> Table:
+        """Answer with the board as a new message, which becomes the game's board from now on."""
         await interaction.response.send_message(**board_message(table))
         message = await interaction.original_response()
-        await self.service.moved_board(table, message.id, now())
+        return await self.service.moved_board(table, message.id, now())
 
     @wari.command(name="surrender", description="Give up this channel's game: your opponent wins")
     @answering
