@@ -3,19 +3,25 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# setuptools' notice about editable installs is not for our users: keep the install quiet.
+PIP_INSTALL := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet
 
-.PHONY: run test bench clean
+.PHONY: run test bench sandbox clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-sandbox: pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e '.[sandbox]'
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
@@ -23,6 +29,9 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
+
+sandbox: $(VENV)/.installed-sandbox
+	$(BIN)/python -m bot.sandbox
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bot.engine bench

@@ -1,0 +1,377 @@
+"""``python -m bot.sandbox``: play the real bot in a local browser page, without Discord.
+
+The bot is built exactly as production builds it (:func:`bot.client.create_bot`, a real SQLite
+file) and attached to SimCord's simulated Discord, whose *Preview* serves one channel as a
+Discord-like page on 127.0.0.1: its messages, a composer for slash commands, clickable buttons
+and a picker to act as either member. No token, no network beyond loopback.
+
+The simulated server is made anew at every start, always the same: the server "Wari Sandbox"
+with the channel #games, the members Ama (its owner, so ``/wari abort`` can be tried too) and
+Kofi, and the bot itself, named Wari. Games are stored by channel and member ids, so those
+ids must not change from one run to the next: the server's id is pinned, and the channel and
+members are made before the bot starts, in a fixed order, while SimCord's virtual
+clock still stands at its fixed starting instant; SimCord draws ids from that clock, so they
+come out the same every time. The clock is then moved to the wall-clock time, so messages get
+real timestamps and ids never used by an earlier run. The ids are also recorded in the
+database, and a change (say, after a SimCord upgrade) is reported at start.
+
+A game that was going on when the sandbox stopped continues: at start one of its players
+runs ``/wari board``, which posts the board again (the old message went with the old run).
+
+The database is ``data/sandbox.sqlite3`` by default, never the production one.
+:func:`open_sandbox` starts everything from Python (the tests drive it that way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.util
+import json
+import logging
+import os
+import random
+import signal
+import sys
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .client import WariBot, create_bot
+from .config import PROJECT_ROOT
+from .storage import StorageError
+
+if TYPE_CHECKING:
+    import simcord
+    from simcord.builders import ChannelHandle, GuildHandle, UserHandle
+    from simcord.preview import Preview
+
+log = logging.getLogger("bot.sandbox")  # not "__main__" under python -m
+
+PROG = "wari-sandbox"
+DEFAULT_DATABASE = PROJECT_ROOT / "data" / "sandbox.sqlite3"
+
+#: The simulated server's id, pinned (a snowflake of 2025; SimCord's own ids are of 2026 on).
+GUILD_ID = 1_325_000_000_000_000_001
+GUILD_NAME = "Wari Sandbox"
+CHANNEL_NAME = "games"
+CHANNEL_TOPIC = "Type /wari to see the commands: challenge a member, read the rules, …"
+#: (username, display name) of the two members; the first owns the server.
+MEMBERS = (("ama", "Ama"), ("kofi", "Kofi"))
+BOT_NAME = "Wari"
+#: Meta key under which the ids of the simulated server are recorded in the database.
+WORLD_KEY = "sandbox_world"
+
+#: What ``pip install "simcord[preview]"`` brings that the sandbox needs at run time.
+NEEDED_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
+INSTALL_HINT = "run `make sandbox`, or `pip install -e '.[sandbox]'`"
+
+
+class SandboxUnavailable(RuntimeError):
+    """A module the sandbox needs is not installed; ``str()`` says which and what to do."""
+
+
+def missing_modules() -> list[str]:
+    """The modules of :data:`NEEDED_MODULES` that cannot be imported."""
+    missing = []
+    for name in NEEDED_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def require_sandbox() -> None:
+    """:raises SandboxUnavailable: if ``simcord[preview]`` is not (fully) installed."""
+    missing = missing_modules()
+    if missing:
+        raise SandboxUnavailable(f"the sandbox needs simcord[preview] (missing: {', '.join(missing)}): {INSTALL_HINT}")
+    try:
+        import simcord  # noqa: F401  (it checks the discord.py version on import)
+    except ImportError as exc:
+        raise SandboxUnavailable(f"the sandbox cannot load SimCord ({exc}): {INSTALL_HINT}") from exc
+
+
+@dataclass
+class Sandbox:
+    """A running sandbox: the simulated Discord, the bot in it, and the browser page."""
+
+    env: simcord.Env
+    bot: WariBot
+    guild: GuildHandle
+    channel: ChannelHandle
+    ama: simcord.MemberActor
+    kofi: simcord.MemberActor
+    database_path: Path
+    #: The board of a game from an earlier run, posted again at start (a live message), if any.
+    resumed_board: simcord.ResponseMessage | None = None
+    #: The browser page's session (set once it serves).
+    preview: Preview = field(init=False, repr=False)
+
+    @property
+    def url(self) -> str:
+        """The page's address; its ``#fragment`` is the session's key (loopback only)."""
+        return self.preview.url
+
+    @property
+    def members(self) -> tuple[simcord.MemberActor, simcord.MemberActor]:
+        return (self.ama, self.kofi)
+
+    @property
+    def bot_user(self) -> UserHandle:
+        """The bot's own user, to pick as the ``opponent`` option."""
+        from simcord.builders import UserHandle
+
+        return UserHandle(self.env, self.env.backend.bot_user)
+
+    def world_ids(self) -> dict[str, Any]:
+        return {
+            "guild": self.guild.id,
+            "channel": self.channel.id,
+            "members": [member.id for member in self.members],
+            "bot": self.bot_user.id,
+        }
+
+
+def _build_world(env: simcord.Env) -> tuple[GuildHandle, ChannelHandle, simcord.MemberActor, simcord.MemberActor]:
+    """The server, channel and members, always in this order (see the module docstring)."""
+    (ama_name, ama_display), (kofi_name, kofi_display) = MEMBERS
+    ama_user = env.create_user(ama_name, global_name=ama_display)
+    # Ama owns the server (so she may /wari abort), rather than a third, synthetic owner.
+    guild = env.create_guild(GUILD_NAME, id=GUILD_ID, owner=ama_user)
+    channel = guild.create_text_channel(CHANNEL_NAME, topic=CHANNEL_TOPIC)
+    ama = guild.add_member(ama_user)  # the owner is a member already: this only gives us her actor
+    kofi = guild.add_member(env.create_user(kofi_name, global_name=kofi_display))
+    # Backend methods are SimCord internals (simcord is pinned to 3.x in pyproject.toml).
+    env.backend.edit_bot_profile(BOT_NAME)
+    return guild, channel, ama, kofi
+
+
+def _set_clock_to_now(env: simcord.Env) -> None:
+    """Move the virtual clock (still at SimCord's fixed start) to the wall-clock time.
+
+    Done before the bot starts, so no timer sees the jump.
+    """
+    ahead = (datetime.now(UTC) - env.now()).total_seconds()
+    if ahead > 0:
+        env.backend.advance_clock(ahead)
+
+
+async def _restore_commands(sandbox: Sandbox) -> None:
+    """Register the bot's slash commands if this run's simulated Discord lacks them.
+
+    Discord keeps a bot's global commands between runs, and the bot syncs them only when they
+    changed (it keeps a digest in the database). SimCord's Discord is new at every start, so
+    after a restart it has none although the bot rightly thinks they are synced: the sandbox
+    plays Discord's memory here and registers the bot's own command tree.
+    """
+    if not sandbox.ama.available_commands(sandbox.channel):
+        await sandbox.bot.tree.sync()
+        log.info("slash commands registered again in the simulated Discord (it starts empty at every run)")
+
+
+async def _check_world(sandbox: Sandbox) -> None:
+    """Record the simulated server's ids in the database, or say if they changed."""
+    store = sandbox.bot.store
+    ids = json.dumps(sandbox.world_ids(), sort_keys=True)
+    recorded = await store.get_meta(WORLD_KEY)
+    if recorded != ids:
+        if recorded is not None:
+            log.warning(
+                "the simulated server's ids differ from those recorded in %s (was SimCord upgraded?): "
+                "games of earlier runs are out of reach; delete the file to start afresh",
+                sandbox.database_path,
+            )
+        await store.set_meta(WORLD_KEY, ids)
+
+
+async def _resume(sandbox: Sandbox) -> None:
+    """Post the board of a game from an earlier run again, and mention a challenge still open."""
+    by_id = {member.id: member for member in sandbox.members}
+    table = await sandbox.bot.service.table(sandbox.channel.id)
+    if table is not None:
+        candidates = (table.user_to_move, table.row.player_a, table.row.player_b)
+        actor = next((by_id[user] for user in candidates if user in by_id), sandbox.ama)
+        result = await actor.slash(sandbox.channel, "wari board")
+        if result.acknowledged and result.response is not None and not result.response.ephemeral:
+            sandbox.resumed_board = result.response
+            log.info("game #%s of an earlier run continues: %s ran /wari board to show it", table.row.id, actor.name)
+        else:
+            log.warning("game #%s of an earlier run is live, but /wari board did not show it", table.row.id)
+    challenge = await sandbox.bot.store.challenge_in(sandbox.channel.id)
+    if challenge is not None:
+        log.info(
+            "a challenge of an earlier run is still open, but its message went with that run: "
+            "#%s takes no new challenge until it expires at %s UTC",
+            sandbox.channel.name,
+            challenge.expires_at.astimezone(UTC).strftime("%H:%M:%S"),
+        )
+
+
+@contextlib.asynccontextmanager
+async def open_sandbox(
+    database_path: str | Path = DEFAULT_DATABASE,
+    *,
+    port: int | None = None,
+    check_errors: bool = True,
+    rng: random.Random | None = None,
+) -> AsyncIterator[Sandbox]:
+    """Start the bot in SimCord's simulated Discord with its browser Preview; stop it on exit.
+
+    ``port`` pins the page's loopback port (default: any free one). ``rng`` is the bot's (it
+    draws random first players; tests pass a seeded one). With ``check_errors``,
+    errors the bot raised in SimCord are raised as an ``ExceptionGroup`` on a clean exit.
+    Only one sandbox (one SimCord ``Env``) may run per event loop.
+
+    :raises SandboxUnavailable: if ``simcord[preview]`` is missing.
+    :raises StorageError: if the database cannot be opened.
+    """
+    require_sandbox()
+    import simcord
+
+    database_path = Path(database_path)
+    try:
+        database_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot open the database {database_path}: {exc.strerror or exc}") from exc
+    bot = create_bot(database_path, rng=rng)
+    env = simcord.Env(bot, check_errors=check_errors)
+    guild, channel, ama, kofi = _build_world(env)
+    _set_clock_to_now(env)
+    started = False
+    try:
+        await env.start()
+        started = True
+        with env.time_context():
+            sandbox = Sandbox(env, bot, guild, channel, ama, kofi, database_path)
+            await _restore_commands(sandbox)
+            await _check_world(sandbox)
+            await _resume(sandbox)
+            async with env.preview(channel, viewers=[ama, kofi], layout="channel", port=port) as preview:
+                sandbox.preview = preview
+                yield sandbox
+            if check_errors:
+                env.raise_errors()
+    finally:
+        try:
+            if started:
+                await env.shutdown()
+        finally:
+            # SimCord detaches the bot but does not close it: close it as a stopping process
+            # would (its cogs are unloaded and the database is closed).
+            await bot.close()
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.sandbox",
+        description="Play the real Wari bot in a local browser page: SimCord's simulated Discord, no token needed.",
+    )
+    parser.add_argument(
+        "--database",
+        type=Path,
+        default=DEFAULT_DATABASE,
+        metavar="PATH",
+        help="the sandbox's SQLite file (default: data/sandbox.sqlite3; never the bot's own)",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=None, help="serve the page on this loopback port (default: any free one)"
+    )
+    return parser
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}")
+    return value
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+async def serve(database_path: Path, port: int | None) -> str:
+    """Run the sandbox until Ctrl-C (or SIGTERM) or "End preview session"; returns the last words."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for number in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(number, stop.set)
+    try:
+        async with open_sandbox(database_path, port=port, check_errors=False) as sandbox:
+            ama, kofi = (display for _, display in MEMBERS)
+            print(
+                f"Wari sandbox: the real bot in SimCord's simulated Discord; nothing leaves this machine.\n"
+                f"  Server {GUILD_NAME!r}, channel #{CHANNEL_NAME}: {ama} (the owner) and {kofi}, and the bot, {BOT_NAME}.\n"
+                f"  Pick who you are at the top of the page; type / in the message box for the commands.\n"
+                f"  Database: {_shown(database_path)} (games survive a restart of the sandbox).\n"
+                f"\n"
+                f"  Open {sandbox.url}\n"
+                f"\n"
+                f"Press Ctrl-C to stop.",
+                flush=True,
+            )
+            closed = asyncio.ensure_future(sandbox.preview.wait_closed())
+            stopping = asyncio.ensure_future(stop.wait())
+            try:
+                await asyncio.wait({closed, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                closed.cancel()
+                stopping.cancel()
+            # A second Ctrl-C while shutting down interrupts at once.
+            for number in signals:
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.remove_signal_handler(number)
+            return "Wari sandbox stopped." if stop.is_set() else "The page's session was ended: Wari sandbox stopped."
+    finally:
+        for number in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(number)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    try:
+        require_sandbox()
+    except SandboxUnavailable as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    import discord
+    from simcord import SetupError
+
+    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    discord.utils.setup_logging(level=getattr(logging, level, logging.INFO), root=True)
+    logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLogger().level))  # "logging in using static token"…
+    try:
+        last_words = asyncio.run(serve(options.database, options.port))
+    except StorageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except SetupError as exc:  # e.g. "preview could not bind port 8000"
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
+        last_words = "Wari sandbox interrupted."
+    print(last_words, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,399 @@
+"""``make sandbox``: the real bot in SimCord's simulated Discord, with its browser page.
+
+The sandbox is started from Python (:func:`bot.sandbox.open_sandbox`) and driven through the
+same members a person switches between on the page; the command line is run as a process. The
+last test opens the page in a real headless Chromium when the machine has one (skipped
+otherwise); ``WARI_SANDBOX_SCREENSHOT=docs/sandbox.png`` makes it keep its screenshot there, the
+one the README shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import os
+import random
+import queue
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.engine.notation import from_record
+from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
+
+from .helpers import cup_labels, press
+
+ROOT = Path(__file__).resolve().parents[2]
+URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")
+
+
+@pytest.fixture
+def database_path(tmp_path):
+    return tmp_path / "sandbox.sqlite3"
+
+
+async def challenge_and_accept(sandbox):
+    """Ama challenges Kofi and moves first; Kofi accepts. Returns the board message (live)."""
+    challenge = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi, first="me")
+    assert challenge.acknowledged and not challenge.ephemeral
+    accepted = await sandbox.kofi.click(challenge.response, label="Accept")
+    assert accepted.acknowledged
+    return challenge.response
+
+
+def stored_games(database_path) -> list[sqlite3.Row]:
+    with sqlite3.connect(database_path) as db:
+        db.row_factory = sqlite3.Row
+        return db.execute("SELECT * FROM games ORDER BY id").fetchall()
+
+
+async def get_page(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(url.split("#", 1)[0]) as response:
+        return response.status, await response.text()
+
+
+async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
+    async with open_sandbox(database_path) as sandbox:
+        assert URL.fullmatch(sandbox.url)
+        status, page = await get_page(sandbox.url)
+        assert status == 200 and "<html" in page.lower()
+        assert sandbox.guild.id == GUILD_ID and sandbox.bot.get_guild(GUILD_ID).me.name == BOT_NAME
+        assert "wari challenge" in sandbox.kofi.available_commands(sandbox.channel)
+
+        board = await challenge_and_accept(sandbox)
+        assert board.content.startswith(f"{sandbox.ama.mention}, your move")
+        result = await press(sandbox.ama, board, 5)
+        assert result.acknowledged and result.followups == []
+        assert board.content.startswith(f"{sandbox.kofi.mention}, your move")
+        assert board.embeds[0].footer.text == "Move 1"
+
+        # The page shows the board as it is now, to the member it is shown to.
+        snapshot = await sandbox.preview.snapshot()
+        assert snapshot["viewerId"] == str(sandbox.ama.id)
+        assert [viewer["name"] for viewer in snapshot["viewers"]] == ["Ama", "Kofi"]
+        assert any("your move" in json.dumps(message) for message in snapshot["messages"].values())
+        assert not [item for item in snapshot["diagnostics"] if item.get("severity") != "info"]
+
+    (game,) = stored_games(database_path)
+    assert (game["status"], game["player_a"], game["player_b"]) == ("live", sandbox.ama.id, sandbox.kofi.id)
+    assert "A(5,4)" in game["record"]
+
+
+async def test_the_simulated_clock_runs_on_wall_clock_time(database_path):
+    async with open_sandbox(database_path) as sandbox:
+        assert abs((sandbox.env.now() - datetime.now(UTC)).total_seconds()) < 60
+        board = await challenge_and_accept(sandbox)
+        assert abs((board.message.created_at - datetime.now(UTC)).total_seconds()) < 60
+
+
+async def test_a_game_continues_after_the_sandbox_restarts(database_path):
+    async with open_sandbox(database_path) as first:
+        ids = first.world_ids()
+        old_board = await challenge_and_accept(first)
+        await press(first.ama, old_board, 5)
+        old_board_id = old_board.id
+        assert first.resumed_board is None
+
+    async with open_sandbox(database_path) as again:
+        # Same server, channel, members and bot: the stored game is theirs.
+        assert again.world_ids() == ids
+        assert "wari challenge" in again.ama.available_commands(again.channel)
+        # The board came back at start (posted by Kofi, whose move it is), as it was.
+        board = again.resumed_board
+        assert board is not None and board.id != old_board_id
+        assert board.content.startswith(f"{again.kofi.mention}, your move")
+        assert board.embeds[0].footer.text == "Move 1"
+        assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
+        await press(again.kofi, board, 7)
+        assert board.embeds[0].footer.text == "Move 2"
+        assert board.content.startswith(f"{again.ama.mention}, your move")
+
+    (game,) = stored_games(database_path)
+    assert game["status"] == "live" and "A(5,4) B(7,5)" in game["record"]
+
+
+async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(database_path):
+    async with open_sandbox(database_path) as sandbox:
+        started = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.bot_user, first="me")
+        assert started.acknowledged and not started.ephemeral
+        board = started.response
+        await press(sandbox.ama, board, 5)
+        # The bot has answered by the time the press settles: Ama's turn again.
+        assert board.content.startswith(f"{sandbox.ama.mention}, your move")
+        assert board.embeds[0].footer.text == "Move 2"
+
+    async with open_sandbox(database_path) as again:
+        board = again.resumed_board
+        assert board is not None and board.content.startswith(f"{again.ama.mention}, your move")
+        await press(again.ama, board, 1)
+        assert board.embeds[0].footer.text == "Move 4"
+
+    (game,) = stored_games(database_path)
+    assert game["player_b"] == sandbox.bot_user.id and len(from_record(game["record"])[0].moves) == 4
+
+
+async def test_a_change_of_the_simulated_ids_is_reported(database_path, caplog):
+    async with open_sandbox(database_path) as sandbox:
+        ids = sandbox.world_ids()
+    with sqlite3.connect(database_path) as db:
+        (recorded,) = db.execute("SELECT value FROM meta WHERE key = ?", (WORLD_KEY,)).fetchone()
+        assert json.loads(recorded) == ids
+        db.execute("UPDATE meta SET value = ? WHERE key = ?", (json.dumps({**ids, "channel": 1}), WORLD_KEY))
+    async with open_sandbox(database_path):
+        pass
+    assert "the simulated server's ids differ from those recorded" in caplog.text
+    caplog.clear()
+    async with open_sandbox(database_path):  # recorded anew: said once
+        pass
+    assert "ids differ" not in caplog.text
+
+
+async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
+    async with open_sandbox(database_path) as sandbox:
+        board = await challenge_and_accept(sandbox)
+        wrong = await press(sandbox.kofi, board, 3)
+        assert wrong.followups[0].ephemeral
+        assert wrong.followups[0].content == f"It's {sandbox.ama.mention}'s turn."
+
+        gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
+        assert gave_up.response.content.startswith(f"🏳️ {sandbox.kofi.mention} surrendered. {sandbox.ama.mention} wins")
+        assert board.components == []
+
+        # Ama owns the server, so she may abort; Kofi may not.
+        await challenge_and_accept(sandbox)
+        refused = await sandbox.kofi.slash(sandbox.channel, "wari abort")
+        assert refused.ephemeral and "Manage Messages" in refused.response.content
+        aborted = await sandbox.ama.slash(sandbox.channel, "wari abort")
+        assert aborted.response.content.startswith(f"🛑 {sandbox.ama.mention} aborted game #2")
+
+    assert [row["status"] for row in stored_games(database_path)] == ["finished", "aborted"]
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
+    database = tmp_path / "cli.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.sandbox", "--database", str(database)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=lambda: [*map(lines.put, process.stdout), lines.put(None)], daemon=True)
+    reader.start()
+    out = []
+    try:
+        url = None
+        while url is None:
+            line = lines.get(timeout=60)
+            assert line is not None, "".join(out) + process.stderr.read()
+            out.append(line)
+            if match := URL.search(line):
+                url = match.group()
+        assert f"Database: {database}" in "".join(out)
+        status, _ = asyncio.run(get_page(url))
+        assert status == 200
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    reader.join(timeout=10)
+    out.extend(iter(lambda: lines.get(timeout=10), None))
+    err = process.stderr.read()
+    assert process.returncode == 0, err
+    assert "Wari sandbox stopped." in "".join(out)
+    assert "Traceback" not in err
+    assert database.exists()
+
+
+@pytest.mark.parametrize("module", ["simcord", "PIL"])
+def test_without_simcord_preview_the_command_says_what_to_do_in_one_line(module):
+    code = f"import sys; sys.modules[{module!r}] = None; from bot.sandbox import main; sys.exit(main([]))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith(f"wari-sandbox: the sandbox needs simcord[preview] (missing: {module}): run `make sandbox`")
+
+
+# -- a real browser -----------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: Set to a path (docs/sandbox.png) to keep the browser test's screenshot there.
+SCREENSHOT_ENV = "WARI_SANDBOX_SCREENSHOT"
+
+
+class Page:
+    """Just enough of the Chrome DevTools Protocol to drive the page: evaluate, wait, capture."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        self.ids = itertools.count(1)
+
+    async def call(self, method: str, **params):
+        number = next(self.ids)
+        await self.socket.send_json({"id": number, "method": method, "params": params})
+        async for message in self.socket:
+            data = json.loads(message.data)
+            if data.get("id") == number:
+                if "error" in data:
+                    raise RuntimeError(f"{method}: {data['error']}")
+                return data["result"]
+        raise RuntimeError("the browser closed the connection")
+
+    async def js(self, expression: str):
+        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    async def until(self, expression: str, what: str, timeout: float = 15):
+        """Wait until ``expression`` is truthy in the page."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = await self.js(expression)
+            if value:
+                return value
+            await asyncio.sleep(0.1)
+        text = await self.js("document.body.innerText")
+        raise AssertionError(f"timed out waiting for {what}; the page shows:\n{text[-1500:]}")
+
+    async def idle(self) -> None:
+        """Wait until the page has finished its last action (it ignores clicks meanwhile)."""
+        await self.until(
+            "(() => { const s = document.getElementById('action-status');"
+            " return !!s && !s.textContent.endsWith('…') && !document.querySelector('[aria-busy=true]') })()",
+            "the page to be idle",
+        )
+
+    async def click(self, selector: str, text: str) -> None:
+        """Click the first enabled element matching ``selector`` whose text starts with ``text``."""
+        await self.idle()
+        found = await self.js(
+            f"(() => {{ const e = [...document.querySelectorAll({json.dumps(selector)})]"
+            f".find(e => e.innerText.trim().startsWith({json.dumps(text)}) && !e.disabled);"
+            f" if (e) e.click(); return !!e }})()"
+        )
+        assert found, f"no {selector} {text!r} on the page"
+
+    async def view_as(self, name: str) -> None:
+        await self.idle()
+        chosen = await self.js(
+            "(() => { const s = document.getElementById('viewer-picker');"
+            f" const o = [...s.options].find(o => o.text === {json.dumps(name)}); if (!o) return false;"
+            " s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true })()"
+        )
+        assert chosen, f"{name} is not offered in the viewer picker"
+        await self.idle()
+
+
+@contextlib.asynccontextmanager
+async def browser_page(tmp_path, url: str):
+    """Headless Chromium showing ``url``, driven through the DevTools protocol."""
+    profile = tmp_path / "chromium-profile"
+    process = await asyncio.create_subprocess_exec(
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--remote-debugging-port=0",
+        "about:blank",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while not (port_file.exists() and port_file.read_text().count("\n") >= 1):
+            if time.monotonic() > deadline or process.returncode is not None:
+                pytest.fail("headless Chromium did not start")
+            await asyncio.sleep(0.1)
+        port = int(port_file.read_text().split()[0])
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/json/list") as response:
+                target = next(item for item in await response.json() if item["type"] == "page")
+            async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as socket:
+                page = Page(socket)
+                await page.call("Emulation.setDeviceMetricsOverride", width=1100, height=860, deviceScaleFactor=1, mobile=False)
+                await page.call("Page.navigate", url=url)
+                await page.until("document.getElementById('viewer-picker')?.options.length === 2", "the viewer picker")
+                yield page
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), 10)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+def mover(sandbox, board):
+    """The member whose move it is, from the mention that starts the board's content."""
+    return next(member for member in sandbox.members if board.content.startswith(f"{member.mention}, your move"))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium)")
+async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_path):
+    async with open_sandbox(database_path, rng=random.Random(7)) as sandbox, browser_page(tmp_path, sandbox.url) as page:
+        # Ama types /wari challenge in the message box, picks Kofi as the opponent and sends.
+        await page.idle()
+        await page.js("document.querySelector('textarea').focus()")
+        await page.call("Input.insertText", text="/wari chal")
+        await page.until("!!document.querySelector('.command-entry')", "the command suggestions")
+        await page.click(".command-entry", "/wari challenge")
+        members = "[...document.querySelectorAll('[role=option]')].some(e => e.innerText.startsWith('Kofi'))"
+        await page.until(members, "the members to pick from")
+        await page.click("[role=option]", "Kofi")
+        await page.click("button.send-message", "")
+        await page.until("document.body.innerText.includes('you have been challenged')", "the challenge")
+        assert sandbox.channel.last_message.content == f"{sandbox.kofi.mention}, you have been challenged!"
+
+        # Kofi accepts; then whoever is to move presses a cup, four times.
+        await page.view_as("Kofi")
+        await page.click("button.component-button", "Accept")
+        await page.until("document.body.innerText.includes('No move yet')", "the board")
+        board = sandbox.channel.last_message
+        for moves in range(1, 5):
+            await page.view_as(mover(sandbox, board).user.global_name)
+            await page.click("button.component-button", "")  # the first cup the page lets them press
+            await page.until(f"document.body.innerText.includes('Move {moves}')", f"move {moves}")
+            board = sandbox.channel.last_message
+            assert board.embeds[0].footer.text == f"Move {moves}"
+
+        # The one who just moved presses again: only they see the refusal.
+        await page.click("button.component-button", "")
+        await page.until("document.body.innerText.includes('Only you can see this')", "the refusal")
+        assert f"It's @{mover(sandbox, board).user.global_name}'s turn." in await page.js("document.body.innerText")
+        await page.idle()
+        png = base64.b64decode((await page.call("Page.captureScreenshot", format="png"))["data"])
+
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "sandbox.png").write_bytes(png)
+    if keep := os.environ.get(SCREENSHOT_ENV):
+        Path(keep).write_bytes(png)
+    (game,) = stored_games(database_path)
+    assert game["status"] == "live" and len(from_record(game["record"])[0].moves) == 4
