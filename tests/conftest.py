@@ -17,9 +17,29 @@ def database_path(tmp_path):
     return tmp_path / "wari.sqlite3"
 
 
-def make_bot(database_path):
+#: Every bot a test built; their databases and worker pools are closed after the test.
+_BOTS: list = []
+
+
+def make_bot(database_path, **options):
     """The bot as production builds it; a seeded RNG settles 'random' first players."""
-    return create_bot(database_path, rng=random.Random(2026))
+    options.setdefault("rng", random.Random(2026))
+    bot = create_bot(database_path, **options)
+    _BOTS.append(bot)
+    return bot
+
+
+@pytest.fixture(autouse=True)
+async def close_bots():
+    """SimCord detaches a bot without closing it: close what it opened, as a shutdown would."""
+    yield
+    while _BOTS:
+        bot = _BOTS.pop()
+        cog = bot.get_cog("Wari")
+        if cog is not None:
+            cog.computer.close()
+        if hasattr(bot, "store"):
+            await bot.store.close()
 
 
 @pytest.fixture
