@@ -120,3 +120,33 @@ async def test_a_moderator_can_stop_an_exhibition(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="mcts", level_b="expert")).response
     await world.mod.slash(world.channel, "wari abort")
     assert board.components == [] and board.content == "Game aborted by a moderator: no winner."
+
+
+async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world, monkeypatch):
+    import asyncio
+
+    from bot.engine import rules_for
+    from cogs.wari import computer as computer_module
+
+    monkeypatch.setitem(computer_module.THINKING_TIME, "expert", 0.5)
+    cog = world.env.bot.get_cog("Wari")
+    service = world.env.bot.service
+    table = await service.play_computer(
+        guild_id=world.guild.id, channel_id=world.channel.id, human_id=world.alice.id,
+        computer_id=world.env.bot.user.id, level="expert", rules=rules_for("wari"), first="opponent",
+        now=discord_now(),
+    )
+    cog.computer.schedule(table)
+    task = cog.computer.tasks[world.channel.id]
+    await service.surrender(world.channel.id, world.alice.id, discord_now())
+    cog.computer.cancel(world.channel.id)
+    await asyncio.sleep(1.0)  # longer than the search: its answer would have arrived by now
+    assert task.cancelled() and world.channel.id not in cog.computer.tasks
+    game = stored_game(world)
+    assert [str(move) for move in game.moves] == ["B(surrender)"]
+
+
+def discord_now():
+    import discord
+
+    return discord.utils.utcnow()
