@@ -55,6 +55,11 @@ class Machine:
         self.half = rules.total_seeds // 2
         self.most_captured = 3 * n  # a capture takes at most 3 seeds a house
         self.rows = (range(0, n), range(n, 2 * n))
+        # The rules' flags, read once: they are looked at on every move.
+        self.kalah = rules.stores_on_path
+        self.single_seed = rules.single_seed_rule
+        self.slam = rules.grand_slam
+        self.stranded_to_opponent = rules.stranded_seeds_to_opponent
         self._build_tables(rules.total_seeds)
 
     # -- tables ------------------------------------------------------------------------------
@@ -115,13 +120,12 @@ class Machine:
         mover = state[self.turn]
         own, opponent = self.rows[mover], self.rows[1 - mover]
         moves = [i for i in own if state[i]]
-        rules = self.rules
-        if rules.stores_on_path or not moves:
+        if self.kalah or not moves:
             return moves
-        if rules.single_seed_rule and max(state[own.start : own.stop]) > 1:
+        if self.single_seed and max(state[own.start : own.stop]) > 1:
             moves = [i for i in moves if state[i] > 1]
         waiting = sum(state[opponent.start : opponent.stop])
-        slam = rules.grand_slam
+        slam = self.slam
         if slam is GrandSlam.NO_CAPTURE or (slam is GrandSlam.CAPTURE_AND_REPLAY and not state[self.extra]):
             if waiting:  # must feed: only an empty opponent's row restricts the choice
                 return moves
@@ -155,7 +159,7 @@ class Machine:
 
     def play(self, state: State, i: int) -> tuple[State, Effect]:
         """Empty house ``i`` (assumed legal) and return the new state and what happened."""
-        if self.rules.stores_on_path:
+        if self.kalah:
             return self._play_kalah(state, i)
         k = state[i]
         mover = state[self.turn]
@@ -165,7 +169,7 @@ class Machine:
         taken = self._chain(sown, last, opponent) if last in opponent else []
         slam = bool(taken) and sum(s for _, s in taken) == sum(sown[j] for j in opponent)
         replay = False
-        if slam and self.rules.grand_slam is GrandSlam.NO_CAPTURE:
+        if slam and self.slam is GrandSlam.NO_CAPTURE:
             taken = []
         if not taken and not state[self.extra]:
             return sown, Effect((), slam, False, last)
@@ -174,7 +178,7 @@ class Machine:
             board[j] = 0
         board[self.store[mover]] += sum(s for _, s in taken)
         board[self.extra] = 0
-        if slam and self.rules.grand_slam is GrandSlam.CAPTURE_AND_REPLAY and board[self.store[mover]] <= self.half:
+        if slam and self.slam is GrandSlam.CAPTURE_AND_REPLAY and board[self.store[mover]] <= self.half:
             board[self.turn] = mover
             board[self.extra] = 1
             replay = True
@@ -204,7 +208,7 @@ class Machine:
         player who cannot feed takes their own row, and the opponent's row is empty then; in
         Kalah the player to move has nothing left and the opponent sweeps their row).
         """
-        if not self.rules.stranded_seeds_to_opponent:
+        if not self.stranded_to_opponent:
             return self.share_rows(state)
         board = list(state)
         board[self.store[1 - state[self.turn]]] += sum(state[: self.pits])
@@ -238,10 +242,11 @@ class Machine:
         if depth == 1:
             return len(moves)
         total = 0
-        play, majority, cycles = self.play, self.majority, self.rules.detects_cycles
+        play, cycles = self.play, not self.kalah
+        store_a, store_b, half = self.store[0], self.store[1], self.half
         for i in moves:
             child = play(state, i)[0]
-            if majority(child):
+            if child[store_a] > half or child[store_b] > half:  # majority: the game is over
                 continue
             if cycles:
                 if child in seen:
