@@ -27,7 +27,7 @@ class Decision:
     pv: tuple[int, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
-    #: The search saw every line to the end of the game: ``score`` is exact.
+    #: The search proved the result (every line to the end, or a forced win or loss).
     exact: bool = False
     notes: dict = field(default_factory=dict, compare=False)
 

@@ -77,7 +77,8 @@ class _Search:
                 score, move = self.root(root, depth)
             except OutOfTime:
                 break
-            exact = not self.reached_horizon
+            # Evaluations stay far below WIN, so a score beyond it comes from game ends only.
+            exact = not self.reached_horizon or abs(score) >= WIN
             best = Decision(move + 1, depth, score, self.pv(root, move), self.nodes, time.perf_counter() - began, exact)
             if exact or abs(score) >= WIN:
                 break  # proven: deeper search cannot change the result

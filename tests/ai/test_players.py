@@ -1,0 +1,106 @@
+"""The computer players: legal, reproducible, and each true to its name."""
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.ai import LEVELS, make_player
+from bot.ai.arena import elo, wilson
+from bot.ai.expert import ExpertPlayer
+from bot.ai.mcts import MctsPlayer
+from bot.engine import VARIANTS, Game, rules_for
+from bot.engine.notation import from_position
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_level_plays_legal_moves_to_the_end_of_a_game(level, variant):
+    game = Game(variant)
+    players = [make_player(level, seed=3), make_player("random", seed=4)]
+    while not game.is_over:
+        decision = players[game.ply % 2].choose(game, seconds=0.01)
+        assert decision.house in game.legal_moves
+        game.play(decision.house)
+    assert game.outcome is not None
+
+
+def test_unknown_level_names_the_levels():
+    with pytest.raises(ValueError, match="choose one of random, low, again, greedy, mcts, expert"):
+        make_player("grandmaster")
+
+
+def test_low_plays_the_lowest_legal_house():
+    game = from_position("w1 wari 0,0,3,1,0,2,4,4,4,4,4,4 9:9 A")
+    assert make_player("low").choose(game).house == 3
+
+
+def test_again_prefers_an_extra_turn_in_kalah():
+    game = Game("kalah")  # house 3 (4 seeds) ends in the store
+    assert make_player("again").choose(game).house == 3
+    assert make_player("again").choose(Game("wari")).house == 1  # no stores: as low
+
+
+def test_greedy_takes_the_biggest_capture():
+    game = from_position("w1 oware 1,1,1,1,1,3,1,2,1,4,4,4 12:12 A")  # house 6 takes 7 seeds
+    decision = make_player("greedy", seed=1).choose(game)
+    assert decision.house == 6 and decision.score == 7
+
+
+def test_expert_sees_a_forced_win_and_says_it_is_proven():
+    # A's house 6 captures 5 and reaches 25: the game is won at once.
+    game = from_position("w1 oware 1,1,1,1,1,3,0,2,1,4,4,4 20:5 A")
+    decision = ExpertPlayer(seed=1).choose(game, seconds=2)
+    assert decision.house == 6 and decision.score >= 1000
+    assert decision.pv[0] == 6
+
+
+def test_expert_plays_an_endgame_exactly():
+    game = from_position("w1 wari 0,0,0,0,1,1,0,0,0,0,0,1 22:23 A")
+    decision = ExpertPlayer(seed=1).choose(game, seconds=5)
+    assert decision.exact  # every line was searched to the end of the game
+
+
+def test_searches_with_a_node_budget_are_reproducible():
+    game = Game("oware")
+    game.play(3)
+    first = ExpertPlayer(max_nodes=3000).choose(game, seconds=60)
+    again = ExpertPlayer(max_nodes=3000).choose(game, seconds=60)
+    assert (first.house, first.depth, first.score, first.pv) == (again.house, again.depth, again.score, again.pv)
+    assert first.nodes >= 3000 and first.depth >= 2
+    a = MctsPlayer(seed=9, max_iterations=300).choose(game)
+    b = MctsPlayer(seed=9, max_iterations=300).choose(game)
+    assert (a.house, a.score, a.pv, a.nodes) == (b.house, b.score, b.pv, b.nodes) and a.nodes == 300
+
+
+def test_searching_players_report_progress():
+    dots = []
+    ExpertPlayer(seed=1).choose(Game("wari"), seconds=0.1, progress=lambda: dots.append("."))
+    assert len(dots) >= 6  # every root move at least once
+
+
+def test_the_choice_leaves_the_game_unchanged():
+    game = Game("ouril")
+    game.play(2)
+    before = (game.state, game.ply, game.seen_positions)
+    for level in LEVELS:
+        make_player(level, seed=1).choose(game, seconds=0.02)
+    assert (game.state, game.ply, game.seen_positions) == before
+
+
+def test_elo_and_its_interval():
+    assert elo(0.5) == 0 and round(elo(0.76)) == 200
+    low, high = wilson(1.0, 20)
+    assert 0.8 < low < 1.0 and high == 1.0
+
+
+def test_arena_prints_the_match_and_the_elo_difference():
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.ai.arena", "--a", "greedy", "--b", "random", "--games", "4", "--time", "0.01", "--jobs", "1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("game ")]) == 4
+    assert any(line.startswith("greedy vs random: 4 games, +") for line in lines)
+    assert any(line.startswith("Elo difference ") for line in lines)
