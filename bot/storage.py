@@ -10,8 +10,11 @@ at start-up, each in its own transaction.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,14 +25,15 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 MIGRATIONS: tuple[str, ...] = (
-    # 1: the first schema.
+    # 1: the first schema. AUTOINCREMENT: an id is never reused, so a button left on an old
+    # message can never name a newer challenge or game.
     """
     CREATE TABLE meta (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
     CREATE TABLE challenges (
-        id            INTEGER PRIMARY KEY,
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
         guild_id      INTEGER NOT NULL,
         channel_id    INTEGER NOT NULL UNIQUE,
         challenger_id INTEGER NOT NULL,
@@ -41,7 +45,7 @@ MIGRATIONS: tuple[str, ...] = (
         expires_at    TEXT NOT NULL
     );
     CREATE TABLE games (
-        id          INTEGER PRIMARY KEY,
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
         guild_id    INTEGER NOT NULL,
         channel_id  INTEGER NOT NULL,
         player_a    INTEGER NOT NULL,
@@ -162,6 +166,7 @@ class Store:
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._db = connection
         self.path = path
+        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -190,22 +195,39 @@ class Store:
         await self._db.close()
 
     async def _migrate(self) -> None:
-        version = await self.schema_version()
-        if version > len(MIGRATIONS):
-            raise sqlite3.DatabaseError(f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})")
-        for number in range(version + 1, len(MIGRATIONS) + 1):
-            script = MIGRATIONS[number - 1]
-            statements = [part.strip() for part in script.split(";") if part.strip()]
-            await self._run("BEGIN IMMEDIATE")
-            try:
-                for statement in statements:
-                    await self._run(statement)
+        while True:
+            async with self._transaction():
+                # Read inside the transaction: another process may be migrating the same file.
+                version = await self.schema_version()
+                if version > len(MIGRATIONS):
+                    raise sqlite3.DatabaseError(f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})")
+                if version == len(MIGRATIONS):
+                    return
+                number = version + 1
+                for statement in (part.strip() for part in MIGRATIONS[number - 1].split(";")):
+                    if statement:
+                        await self._run(statement)
                 await self._run(f"PRAGMA user_version = {number}")
+            log.info("database %s migrated to schema version %d", self.path, number)
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """One immediate transaction at a time on this connection, rolled back on any failure.
+
+        Every channel shares the connection, and SQLite has one transaction per connection, so
+        writers queue here. The rollback runs even when the writer is cancelled meanwhile.
+        """
+        async with self._write_lock:
+            try:
+                await self._run("BEGIN IMMEDIATE")
+                yield
                 await self._run("COMMIT")
             except BaseException:
-                await self._run("ROLLBACK")
+                # The connection runs statements in order, so this ROLLBACK also undoes a BEGIN
+                # still queued when the writer was cancelled; "no transaction" means nothing to undo.
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await asyncio.shield(self._run("ROLLBACK"))
                 raise
-            log.info("database %s migrated to schema version %d", self.path, number)
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -223,15 +245,10 @@ class Store:
         """Run ``statements`` in one immediate transaction; translate failures."""
         written = []
         try:
-            await self._run("BEGIN IMMEDIATE")
-            try:
+            async with self._transaction():
                 for sql, params in statements:
                     async with self._db.execute(sql, params) as cursor:
                         written.append(Written(cursor.rowcount, cursor.lastrowid))
-                await self._run("COMMIT")
-            except BaseException:
-                await self._run("ROLLBACK")
-                raise
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from exc
         except sqlite3.Error as exc:

@@ -120,3 +120,38 @@ async def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path):
     game = await store.live_game(10)
     assert (game.record, game.level_a, game.level_b) == ("R", None, None)
     await store.close()
+
+
+async def test_writes_in_many_channels_at_once_all_succeed(store):
+    import asyncio
+
+    made = await asyncio.gather(*(new_challenge(store, channel=c) for c in range(100, 108)))
+    assert sorted(c.channel_id for c in made) == list(range(100, 108))
+
+
+async def test_a_cancelled_write_leaves_the_database_usable(store):
+    import asyncio
+
+    task = asyncio.ensure_future(new_challenge(store, channel=1))
+    await asyncio.sleep(0)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert await new_challenge(store, channel=2)
+    assert not store._db.in_transaction
+
+
+async def test_ids_are_never_reused(store):
+    first = await new_challenge(store, channel=1)
+    await store.delete_challenge(first.id)
+    second = await new_challenge(store, channel=1)
+    assert second.id > first.id
+
+
+async def test_two_processes_opening_a_new_file_at_once_both_start(tmp_path):
+    import asyncio
+
+    path = tmp_path / "wari.sqlite3"
+    stores = await asyncio.gather(Store.open(path), Store.open(path))
+    assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 2
+    for s in stores:
+        await s.close()
