@@ -122,16 +122,16 @@ class WariService:
     async def set_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
         await self.store.set_challenge_message(challenge.id, message_id)
 
-    async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
+    async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
         challenge = await self.store.get_challenge(challenge_id)
-        if challenge is None or challenge.expires_at <= now:
+        if challenge is None or challenge.channel_id != channel_id or challenge.expires_at <= now:
             raise Refusal("This challenge is no longer open.")
         return challenge
 
     async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> Table:
         """The challenged member accepts: the game starts, its first player settled."""
         async with self.lock(channel_id):
-            challenge = await self._open_challenge(challenge_id, now)
+            challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != challenge.opponent_id:
                 raise Refusal(self._not_yours(challenge, user_id))
             a, b = challenge.challenger_id, challenge.opponent_id
@@ -153,7 +153,7 @@ class WariService:
 
     async def _close_challenge(self, challenge_id: int, user_id: int, channel_id: int, now: datetime, by: str) -> ChallengeRow:
         async with self.lock(channel_id):
-            challenge = await self._open_challenge(challenge_id, now)
+            challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != getattr(challenge, f"{by}_id"):
                 raise Refusal(self._not_yours(challenge, user_id))
             if not await self.store.delete_challenge(challenge.id):
@@ -273,10 +273,15 @@ class WariService:
             return Table(row, table.game)
 
     async def moved_board(self, table: Table, message_id: int, now: datetime) -> Table:
-        """Record that the board now lives in ``message_id``; older messages become stale."""
+        """Record that the board now lives in ``message_id``; older messages become stale.
+
+        Returns the game as it is now, which may be ahead of ``table`` (the computer may have
+        moved while the message was being posted): the caller redraws if so.
+        """
         async with self.lock(table.row.channel_id):
-            row = await self._update(table.row, now=now, message_id=message_id)
-            return Table(row, table.game)
+            current = await self._current(table.row.channel_id, table.row.id)
+            row = await self._update(current.row, now=now, message_id=message_id)
+            return Table(row, current.game)
 
     async def _live(self, channel_id: int) -> Table:
         table = await self.table(channel_id)

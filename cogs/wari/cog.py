@@ -221,7 +221,7 @@ class WariCog(commands.Cog, name="Wari"):
             return
         moved = await self.computer.play_one(table)
         if moved is not None:
-            await interaction.edit_original_response(**board_message(moved))
+            await self.show_move(interaction, moved)
 
     @answering
     async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
@@ -284,14 +284,21 @@ class WariCog(commands.Cog, name="Wari"):
         except StaleBoard as stale:
             await self.refuse_stale(interaction, stale)
             return
-        self.computer.schedule(table)
+        try:
+            await self.show_move(interaction, table)
+        finally:
+            self.computer.schedule(table)  # after our redraw, so the bot's board is drawn last
+
+    async def show_move(self, interaction: discord.Interaction, table: Table) -> None:
+        """Redraw the pressed board; if Discord refuses, say that the move counts all the same."""
         try:
             await interaction.edit_original_response(**board_message(table))
         except discord.HTTPException as exc:
-            log.warning("move %s in game %s saved, but the board could not be redrawn: %s", move, game_id, exc)
+            move = table.game.moves[-1]
+            log.warning("move %s in game %s saved, but the board could not be redrawn: %s", move, table.row.id, exc)
             await self.tell(
                 interaction,
-                f"Your move `{move}` was played, but I couldn't redraw the board. Press any cup or use `/wari board` to see it.",
+                f"The move `{move}` was played, but I couldn't redraw the board. Press any button or use `/wari board` to see it.",
             )
 
     async def refuse_stale(self, interaction: discord.Interaction, stale: StaleBoard) -> None:
@@ -316,22 +323,26 @@ class WariCog(commands.Cog, name="Wari"):
         table = await self.service.table(interaction.channel_id)
         if table is None:
             raise Refusal("There is no game in this channel. Start one with `/wari challenge`.")
-        await self.post_board(interaction, table)
+        self.computer.schedule(await self.post_board(interaction, table))
 
     async def post_board(self, interaction: discord.Interaction, table: Table) -> Table:
         """Answer with the board as a new message, which becomes the game's board from now on."""
         await interaction.response.send_message(**board_message(table))
         message = await interaction.original_response()
-        return await self.service.moved_board(table, message.id, now())
+        current = await self.service.moved_board(table, message.id, now())
+        if current.game.ply != table.game.ply:  # the computer moved while we were posting
+            await interaction.edit_original_response(**board_message(current))
+        return current
 
     @wari.command(name="surrender", description="Give up this channel's game: your opponent wins")
     @answering
     async def surrender(self, interaction: discord.Interaction) -> None:
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
         self.computer.cancel(interaction.channel_id)
-        await self.redraw(table)
         winner = table.user(table.game.outcome.winner)
+        # Answer first: the redraw is a separate REST call that may be slow.
         await interaction.response.send_message(f"🏳️ <@{interaction.user.id}> surrendered. <@{winner}> wins game #{table.row.id}!")
+        await self.redraw(table)
 
     @wari.command(name="abort", description="Moderators: end this channel's stuck game with no winner")
     @answering
@@ -340,8 +351,8 @@ class WariCog(commands.Cog, name="Wari"):
             raise Refusal("Only members with the Manage Messages permission in this channel can abort a game.")
         table = await self.service.abort(interaction.channel_id, now())
         self.computer.cancel(interaction.channel_id)
-        await self.redraw(table)
         await interaction.response.send_message(f"🛑 <@{interaction.user.id}> aborted game #{table.row.id}. No winner.")
+        await self.redraw(table)
 
     @wari.command(name="rules", description="How to play (only you see the answer)")
     @app_commands.describe(variant="Rule set (default: this channel's game, else wari)")

@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 import discord
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds the searching levels think per move; the simple levels answer at once anyway.
 THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
+#: Seconds before a failed computer move is tried again; the pause doubles up to the maximum.
+RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
 
 
 class Computer:
@@ -35,8 +38,7 @@ class Computer:
     def __init__(self, bot: WariBot, workers: int | None = None) -> None:
         self.bot = bot
         self.workers = workers or max(1, os.cpu_count() or 1)
-        # "spawn": a fresh interpreter per worker, not a fork of a process with threads.
-        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = self._new_pool()
         self.capacity = 4 * self.workers
         self.tasks: dict[int, asyncio.Task] = {}
 
@@ -49,9 +51,13 @@ class Computer:
         return channel_id in self.tasks
 
     def schedule(self, table: Table) -> None:
-        """Start thinking if it is the bot's turn against a person (and it is not thinking already)."""
+        """Start thinking if it is the bot's turn against a person (and it is not thinking already).
+
+        A task already running for the channel re-reads the game after each move, so a turn
+        that comes up while it finishes is not lost.
+        """
         if table.computer_to_move and not table.exhibition and table.row.channel_id not in self.tasks:
-            self._start(table.row.channel_id, self._play_turns(table))
+            self._start(table.row.channel_id, self._play_turns(table.row.channel_id, table.row.id))
 
     async def play_one(self, table: Table) -> Table | None:
         """One move of an exhibition; ``None`` if the game ended or moved on meanwhile."""
@@ -79,12 +85,7 @@ class Computer:
         """Search in a worker process, then play the move found (if the game is still there)."""
         level = table.level(table.game.to_move) or "mcts"
         seed = table.row.id * 1000 + table.game.ply
-        future: Future = self.pool.submit(choose_move, level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
-        try:
-            house = await asyncio.wrap_future(future)
-        except asyncio.CancelledError:
-            future.cancel()  # a queued search never starts; a running one is ignored
-            raise
+        house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
             table, _ = await self.bot.service.computer_move(
                 channel_id=table.row.channel_id, game_id=table.row.id, ply=table.game.ply, house=house, now=discord.utils.utcnow()
@@ -93,16 +94,43 @@ class Computer:
             return None  # surrendered, aborted or otherwise moved on
         return table
 
-    async def _play_turns(self, table: Table | None) -> None:
-        """Think and move until it is the person's turn or the game is over."""
-        game_id = table.row.id if table else None
-        try:
-            while table is not None and table.computer_to_move:
-                table = await self._move(table)
-                if table is not None:
-                    await self.bot.get_cog("Wari").redraw(table)
-        except Exception:
-            log.exception("the computer could not move in game %s; it will retry after a restart", game_id)
+    async def _search(self, level: str, record_text: str, seconds: float, seed: int) -> int:
+        for attempt in (1, 2):
+            future: Future = self.pool.submit(choose_move, level, record_text, seconds, seed)
+            try:
+                return await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                future.cancel()  # a queued search never starts; a running one is ignored
+                raise
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.error("a search worker died; starting a new process pool")
+                self.pool = self._new_pool()
+        raise AssertionError("unreachable")
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # "spawn": a fresh interpreter per worker, not a fork of a process with threads.
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def _play_turns(self, channel_id: int, game_id: int) -> None:
+        """Think and move while it is the bot's turn; retry after failures, with a growing pause."""
+        pause = RETRY_PAUSE
+        while True:
+            try:
+                table = await self.bot.service.table(channel_id)
+                if table is None or table.row.id != game_id or not table.computer_to_move:
+                    return
+                moved = await self._move(table)
+                if moved is not None:
+                    await self.bot.get_cog("Wari").redraw(moved)
+                pause = RETRY_PAUSE
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the computer could not move in game %s; trying again in %d s", game_id, pause)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, MAX_RETRY_PAUSE)
 
     async def resume(self) -> None:
         """After a restart: think again in every game where it is the bot's turn against a person."""

@@ -150,3 +150,31 @@ def discord_now():
     import discord
 
     return discord.utils.utcnow()
+
+
+async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch):
+    import asyncio
+
+    from cogs.wari import computer as computer_module
+
+    monkeypatch.setattr(computer_module, "RETRY_PAUSE", 0.2)
+    board = await play_bot(world, level="greedy", first="me")
+    service, store = world.env.bot.service, world.env.bot.store
+    table = await service.table(world.channel.id)
+    await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
+                       user_id=world.alice.id, house=4, now=table.row.updated_at)
+    await store._run("PRAGMA query_only = ON")  # the bot's move cannot be saved for now
+    world.env.bot.get_cog("Wari").computer.schedule(await service.table(world.channel.id))
+
+    async def until(condition):
+        for _ in range(200):
+            if condition():
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    assert await until(lambda: "the computer could not move" in caplog.text)
+    assert stored_game(world).ply == 1
+    await store._run("PRAGMA query_only = OFF")
+    assert await until(lambda: stored_game(world).ply == 2)
+    assert await until(lambda: board.content.startswith(f"{world.alice.mention}, your move"))

@@ -44,7 +44,7 @@ async def test_a_failed_board_edit_keeps_the_move_and_the_next_press_shows_the_r
     world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500)
     result = await press(world.alice, board, 6)
     assert result.followups[0].ephemeral
-    assert result.followups[0].content.startswith("Your move `A(6,4)` was played, but I couldn't redraw the board.")
+    assert result.followups[0].content.startswith("The move `A(6,4)` was played, but I couldn't redraw the board.")
     # The message still shows Alice's cups of the old position; the game has moved on.
     assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
     again = await press(world.alice, board, 6)
@@ -99,3 +99,13 @@ async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(w
         await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=2, message_id=table.row.message_id,
                            user_id=world.alice.id, house=1, now=table.row.updated_at)
     assert (await service.table(world.channel.id)).row.version == table.row.version
+
+
+async def test_a_challenge_button_only_works_in_its_own_channel(world):
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)).response
+    challenge = await world.env.bot.store.challenge_in(world.channel.id)
+    other = world.guild.create_text_channel("elsewhere")
+    with pytest.raises(Refusal, match="no longer open"):
+        await world.env.bot.service.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
+    await world.bob.click(message, label="Accept")
+    assert message.content.startswith("<@")  # still accepted where it was posted
