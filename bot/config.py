@@ -32,7 +32,9 @@ class Settings:
     challenge_timeout: int = 600
 
 
-def _int(environ: dict[str, str], name: str, default: int | None, *, minimum: int = 1) -> int | None:
+def _int(
+    environ: dict[str, str], name: str, default: int | None, *, minimum: int = 1, maximum: int | None = None
+) -> int | None:
     raw = environ.get(name, "").strip()
     if not raw:
         return default
@@ -42,6 +44,8 @@ def _int(environ: dict[str, str], name: str, default: int | None, *, minimum: in
         raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
     if value < minimum:
         raise SettingsError(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise SettingsError(f"{name} must be at most {maximum}, not {value}")
     return value
 
 
@@ -69,5 +73,5 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
         database_path=Path(path) if path else DEFAULT_DATABASE,
         dev_guild_id=_int(environ, "DEV_GUILD_ID", None),
         log_level=level,
-        challenge_timeout=_int(environ, "CHALLENGE_TIMEOUT", 600),
+        challenge_timeout=_int(environ, "CHALLENGE_TIMEOUT", 600, maximum=7 * 24 * 3600),
     )

@@ -32,6 +32,7 @@ def test_settings_come_from_the_environment_with_defaults():
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be a whole number"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
         ({"DISCORD_TOKEN": "t", "CHALLENGE_TIMEOUT": "0"}, "CHALLENGE_TIMEOUT must be at least 1"),
+        ({"DISCORD_TOKEN": "t", "CHALLENGE_TIMEOUT": "99999999999"}, "CHALLENGE_TIMEOUT must be at most 604800"),
     ],
 )
 def test_bad_settings_are_named(environ, message):
