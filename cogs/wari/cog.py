@@ -142,6 +142,7 @@ class WariCog(commands.Cog, name="Wari"):
         seeds: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         rules = self.rules_of(variant, houses, seeds)
+        await self.close_expired_challenges()  # an expired one must not block the channel
         if opponent.bot:
             if self.bot.user and opponent.id == self.bot.user.id:
                 await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first)
@@ -183,6 +184,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     async def start_computer_game(self, interaction: discord.Interaction, level: str, rules, first: str) -> None:
         self.computer.check_capacity(interaction.channel_id)
+        await self.close_expired_challenges()
         table = await self.service.play_computer(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -245,10 +247,15 @@ class WariCog(commands.Cog, name="Wari"):
     async def expire_challenges(self) -> None:
         """Close challenges nobody answered in time (the deadline is stored, so restarts are fine)."""
         try:
-            for challenge in await self.service.expire_due(now()):
-                await self.edit_message(challenge.channel_id, challenge.message_id, challenge_message(challenge, "⌛ This challenge expired without an answer."))
+            await self.close_expired_challenges()
         except Exception:
             log.exception("could not expire challenges; will try again")
+
+    async def close_expired_challenges(self) -> None:
+        """Remove the challenges past their time and say so on their messages."""
+        for challenge in await self.service.expire_due(now()):
+            closing = "⌛ This challenge expired without an answer."
+            await self.edit_message(challenge.channel_id, challenge.message_id, challenge_message(challenge, closing))
 
     @expire_challenges.before_loop
     async def _wait_until_ready(self) -> None:

@@ -125,3 +125,13 @@ async def test_a_thread_is_its_own_channel(world):
     other = world.guild.create_text_channel("more-games")
     result = await world.carol.slash(other, "wari challenge", opponent=world.mod)
     assert not result.ephemeral
+
+
+async def test_an_expired_challenge_does_not_block_the_channel_before_the_sweep(world):
+    message = (await challenge(world)).response
+    world.env.bot.get_cog("Wari").expire_challenges.cancel()  # as if the sweep had not come yet
+    await world.env.advance_time(11 * 60)
+    assert buttons(message)  # not swept
+    again = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert not again.ephemeral
+    assert message.content == "⌛ This challenge expired without an answer." and message.components == []
