@@ -74,8 +74,13 @@ class Table:
 
     @property
     def exhibition(self) -> bool:
-        """The computer plays both sides (moves come one per "Next move" press)."""
+        """The computer plays both sides."""
         return self.row.level_a is not None and self.row.level_b is not None
+
+    @property
+    def paced_by_button(self) -> bool:
+        """An exhibition that moves once per "Next move" press (not on its own)."""
+        return self.exhibition and not self.row.autoplay
 
 
 class WariService:
@@ -192,13 +197,20 @@ class WariService:
         return await self._create(guild_id, channel_id, (computer_id, human_id), (level, None), rules, now)
 
     async def exhibition(
-        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime
+        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime, autoplay: bool = False
     ) -> Table:
         """Two computer levels play each other in the channel."""
-        return await self._create(guild_id, channel_id, (computer_id, computer_id), levels, rules, now)
+        return await self._create(guild_id, channel_id, (computer_id, computer_id), levels, rules, now, autoplay)
 
     async def _create(
-        self, guild_id: int, channel_id: int, players: tuple[int, int], levels: tuple[str | None, str | None], rules: Rules, now: datetime
+        self,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[int, int],
+        levels: tuple[str | None, str | None],
+        rules: Rules,
+        now: datetime,
+        autoplay: bool = False,
     ) -> Table:
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
@@ -207,7 +219,7 @@ class WariService:
             try:
                 row = await self.store.create_game(
                     guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
-                    variant=rules_code(rules), record=text, now=now, levels=levels,
+                    variant=rules_code(rules), record=text, now=now, levels=levels, autoplay=autoplay,
                 )
             except Conflict:
                 raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None

@@ -69,14 +69,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN level_a TEXT;
     ALTER TABLE games ADD COLUMN level_b TEXT;
+    ALTER TABLE games ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
     """,
 )
 
 
 _INSERT_GAME = """
     INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, message_id, created_at, updated_at,
-                       level_a, level_b)
-    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                       level_a, level_b, autoplay)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 """
 
 
@@ -143,6 +144,8 @@ class GameRow:
     #: The computer level playing side A / B, or ``None`` for a person.
     level_a: str | None = None
     level_b: str | None = None
+    #: An exhibition that plays on its own (else one move per "Next move" press).
+    autoplay: int = 0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -338,7 +341,7 @@ class Store:
             (
                 _INSERT_GAME + " WHERE changes() = 1",
                 (challenge.guild_id, challenge.channel_id, player_a, player_b, challenge.variant, record,
-                 challenge.message_id, _now_text(now), _now_text(now), None, None),
+                 challenge.message_id, _now_text(now), _now_text(now), None, None, 0),
             ),
         )
         if written[1].rowcount != 1:
@@ -356,6 +359,7 @@ class Store:
         record: str,
         now: datetime,
         levels: tuple[str | None, str | None] = (None, None),
+        autoplay: bool = False,
     ) -> GameRow:
         """Start a live game at once (the computer plays ``levels``: no challenge to accept).
 
@@ -365,7 +369,7 @@ class Store:
             (
                 _INSERT_GAME + " WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)",
                 (guild_id, channel_id, player_a, player_b, variant, record, None, _now_text(now), _now_text(now),
-                 *levels, channel_id),
+                 *levels, int(autoplay), channel_id),
             ),
         )
         if written.rowcount != 1:

@@ -197,11 +197,23 @@ class WariCog(commands.Cog, name="Wari"):
         )
         self.computer.schedule(await self.post_board(interaction, table))
 
-    @wari.command(name="exhibition", description="Watch two computer levels play each other, one move per press")
-    @app_commands.describe(level_a="Who plays A (moves first)", level_b="Who plays B", variant="Rule set (default: wari)")
-    @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES)
+    @wari.command(name="exhibition", description="Watch two computer levels play each other")
+    @app_commands.describe(
+        level_a="Who plays A (moves first)",
+        level_b="Who plays B",
+        variant="Rule set (default: wari)",
+        pace="One move per press of Next move (default), or on its own every few seconds",
+    )
+    @app_commands.choices(
+        level_a=LEVEL_CHOICES,
+        level_b=LEVEL_CHOICES,
+        variant=VARIANT_CHOICES,
+        pace=[app_commands.Choice(name="Next move button", value="button"), app_commands.Choice(name="On its own", value="auto")],
+    )
     @answering
-    async def exhibition(self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari") -> None:
+    async def exhibition(
+        self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
+    ) -> None:
         self.computer.check_capacity(interaction.channel_id)
         table = await self.service.exhibition(
             guild_id=interaction.guild_id,
@@ -210,8 +222,9 @@ class WariCog(commands.Cog, name="Wari"):
             levels=(level_a, level_b),
             rules=rules_for(variant),
             now=now(),
+            autoplay=pace == "auto",
         )
-        await self.post_board(interaction, table)
+        self.computer.schedule(await self.post_board(interaction, table))
 
     @answering
     async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
 #: Seconds before a failed computer move is tried again; the pause doubles up to the maximum.
 RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
+#: Seconds between the moves of an exhibition that plays on its own.
+EXHIBITION_PACE = 6
 
 
 class Computer:
@@ -56,7 +58,7 @@ class Computer:
         A task already running for the channel re-reads the game after each move, so a turn
         that comes up while it finishes is not lost.
         """
-        if table.computer_to_move and not table.exhibition and table.row.channel_id not in self.tasks:
+        if table.computer_to_move and not table.paced_by_button and table.row.channel_id not in self.tasks:
             self._start(table.row.channel_id, self._play_turns(table.row.channel_id, table.row.id))
 
     async def play_one(self, table: Table) -> Table | None:
@@ -121,6 +123,8 @@ class Computer:
                 table = await self.bot.service.table(channel_id)
                 if table is None or table.row.id != game_id or not table.computer_to_move:
                     return
+                if table.exhibition and table.game.ply:
+                    await asyncio.sleep(EXHIBITION_PACE)  # let the watchers follow each move
                 moved = await self._move(table)
                 if moved is not None:
                     await self.bot.get_cog("Wari").redraw(moved)
@@ -133,7 +137,7 @@ class Computer:
                 pause = min(2 * pause, MAX_RETRY_PAUSE)
 
     async def resume(self) -> None:
-        """After a restart: think again in every game where it is the bot's turn against a person."""
+        """After a restart: think again where it is the bot's turn (not in button-paced exhibitions)."""
         for row in await self.bot.store.live_computer_games():
             self.schedule(Table.of(row))
 

@@ -125,8 +125,9 @@ def board_view(table: Table) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     if table.exhibition:
-        view.add_item(NextMoveButton(table.row.id, game.ply))
-        return view
+        if table.paced_by_button:
+            view.add_item(NextMoveButton(table.row.id, game.ply))
+        return view  # an exhibition on its own has no buttons
     n = game.rules.houses
     houses = list(range(1 + n * mover, n * (mover + 1) + 1))
     if mover is Player.B:
@@ -172,7 +173,8 @@ def board_status(table: Table) -> str:
         return "🏁 " + result_text(game.outcome, _names(table))
     mover = game.to_move
     if table.exhibition:
-        return f"🤖 Exhibition: {row.level_a} (A) against {row.level_b} (B). {mover.name} ({table.level(mover)}) to move: press **Next move**."
+        how = "press **Next move**" if table.paced_by_button else "it plays on its own"
+        return f"🤖 Exhibition: {row.level_a} (A) against {row.level_b} (B). {mover.name} ({table.level(mover)}) to move: {how}."
     if table.computer_to_move:
         return f"🤖 <@{table.user(mover)}> ({table.level(mover)}) is thinking…"
     again = " again" if game.moves and game.moves[-1].player == mover else ""

@@ -178,3 +178,19 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
     await store._run("PRAGMA query_only = OFF")
     assert await until(lambda: stored_game(world).ply == 2)
     assert await until(lambda: board.content.startswith(f"{world.alice.mention}, your move"))
+
+
+async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_after_a_restart(world):
+    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low", pace="auto")).response
+    assert board.components == [] and "it plays on its own" in board.content
+    assert stored_game(world).ply == 1  # the first move comes at once
+    await world.env.advance_time(6)
+    assert stored_game(world).ply == 2  # then one every 6 seconds
+    await world.restart()
+    await world.env.advance_time(6)
+    assert stored_game(world).ply == 3
+    for _ in range(300):
+        if stored_game(world).is_over:
+            break
+        await world.env.advance_time(6)
+    assert stored_game(world).is_over and board.content.startswith("🏁 ")

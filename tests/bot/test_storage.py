@@ -118,7 +118,7 @@ async def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path):
     store = await Store.open(path)
     assert await store.schema_version() == len(MIGRATIONS) >= 2
     game = await store.live_game(10)
-    assert (game.record, game.level_a, game.level_b) == ("R", None, None)
+    assert (game.record, game.level_a, game.level_b, game.autoplay) == ("R", None, None, 0)
     await store.close()
 
 
