@@ -10,12 +10,14 @@ import discord
 
 from . import create_bot
 from .config import SettingsError, load_settings
-from .storage import StorageError
+from .storage import StorageError, Store
 
 log = logging.getLogger("bot")
 
 
 async def _run(settings) -> None:
+    # Check the database before connecting, so a broken file fails fast with one clear line.
+    await (await Store.open(settings.database_path)).close()
     bot = create_bot(
         settings.database_path, dev_guild_id=settings.dev_guild_id, challenge_timeout=settings.challenge_timeout
     )

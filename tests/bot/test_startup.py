@@ -78,3 +78,13 @@ async def test_commands_are_synced_once_then_only_when_they_change(world):
     await world.restart()
     assert len(syncs()) == 1  # same commands, same database: no needless global sync
     assert "wari challenge" in world.alice.available_commands(world.channel)
+
+
+def test_a_broken_database_file_stops_the_bot_with_one_clear_line(tmp_path):
+    broken = tmp_path / "wari.sqlite3"
+    broken.write_bytes(b"not a database at all" * 200)
+    environ = {**os.environ, "DISCORD_TOKEN": "MTIz.not-a-real-token", "DATABASE_PATH": str(broken)}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "not-a-real-token" not in done.stderr + done.stdout
+    assert f"cannot use the database {broken}: file is not a database" in done.stderr
