@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Game, Player
+from bot.engine import Game
 from bot.engine.notation import from_position
 from bot.render import board_text, result_text
 from bot.terminal import EXIT_INTERRUPTED, main, parse_args, play
@@ -185,7 +185,7 @@ def test_greedy_opponent_is_reproducible_with_a_seed():
     assert screen.count("The computer (B, greedy) is THINKING") == sum(1 for m in moves if m[1] == "B")
     # Every move shown is the one replayed on a shadow board, and so is the board after it.
     game = Game("wari", "B")
-    for number, player, house, seeds in moves:
+    for _number, player, house, seeds in moves:
         assert game.to_move.name == player and game.board[int(house) - 1] == int(seeds)
         game.play(int(house))
         assert board_text(game) in screen

@@ -66,8 +66,8 @@ class Machine:
 
     def _path(self, i: int) -> list[int]:
         """The slots seeds from house ``i`` are dropped into, in order, for one lap."""
-        n, mover = self.n, 0 if i < self.n else 1
-        if self.rules.stores_on_path:
+        mover = 0 if i < self.n else 1
+        if self.kalah:
             own, other = self.rows[mover], self.rows[1 - mover]
             lap = [*own, self.store[mover], *other]
             start = lap.index(i)
@@ -174,7 +174,7 @@ class Machine:
         if not taken and not state[self.extra]:
             return sown, Effect((), slam, False, last)
         board = list(sown)
-        for j, seeds in taken:
+        for j, _ in taken:
             board[j] = 0
         board[self.store[mover]] += sum(s for _, s in taken)
         board[self.extra] = 0

@@ -9,7 +9,7 @@ from bot.ai import LEVELS, make_player
 from bot.ai.arena import elo, wilson
 from bot.ai.expert import ExpertPlayer
 from bot.ai.mcts import MctsPlayer
-from bot.engine import VARIANTS, Game, rules_for
+from bot.engine import VARIANTS, Game
 from bot.engine.notation import from_position
 
 

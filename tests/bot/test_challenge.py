@@ -2,8 +2,6 @@
 
 import pytest
 
-from bot.engine import Player
-from bot.engine.notation import from_record
 
 from .helpers import buttons, cup_labels, enabled_houses
 

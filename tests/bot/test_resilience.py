@@ -4,10 +4,9 @@ import asyncio
 
 import pytest
 
-from bot.engine import Player
 from bot.service import Refusal, StaleBoard
 
-from .helpers import board_code, cup_labels, enabled_houses, press
+from .helpers import board_code, cup_labels, press
 from .test_game import start_game
 
 
@@ -56,7 +55,7 @@ async def test_a_failed_board_edit_keeps_the_move_and_the_next_press_shows_the_r
 
 
 async def test_two_presses_at_once_apply_one_move(world):
-    board = await start_game(world)
+    await start_game(world)
     service = world.env.bot.service
     table = await service.table(world.channel.id)
 
