@@ -218,6 +218,8 @@ def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
     reader.join(timeout=10)
     out.extend(iter(lambda: lines.get(timeout=10), None))
     err = process.stderr.read()
+    process.stdout.close()
+    process.stderr.close()
     assert process.returncode == 0, err
     assert "Wari sandbox stopped." in "".join(out)
     assert "Traceback" not in err
