@@ -23,6 +23,10 @@ from .storage import ChallengeRow, Conflict, GameRow, Store
 
 FIRST_CHOICES = ("random", "me", "opponent")
 
+CHANNEL_BUSY = "This channel already has a game in progress. Finish it, or play in another channel or a thread."
+CHALLENGE_CLOSED = "This challenge is no longer open."
+NO_GAME = "There is no game in this channel. Start one with `/wari challenge`."
+
 
 class Refusal(Exception):
     """Something a user asked for that cannot be done; ``str()`` is the message to show them."""
@@ -107,7 +111,7 @@ class WariService:
             raise Refusal("You can't challenge yourself. Pick another member of this server.")
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
-                raise Refusal("This channel already has a game in progress. Finish it, or play in another channel or a thread.")
+                raise Refusal(CHANNEL_BUSY)
             if await self.store.challenge_in(channel_id):
                 raise Refusal("This channel already has an open challenge. Wait until it is answered or expires.")
             try:
@@ -130,7 +134,7 @@ class WariService:
     async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
         challenge = await self.store.get_challenge(challenge_id)
         if challenge is None or challenge.channel_id != channel_id or challenge.expires_at <= now:
-            raise Refusal("This challenge is no longer open.")
+            raise Refusal(CHALLENGE_CLOSED)
         return challenge
 
     async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> Table:
@@ -147,7 +151,7 @@ class WariService:
             try:
                 row = await self.store.start_game(challenge, player_a=a, player_b=b, record=text, now=now)
             except Conflict:
-                raise Refusal("This challenge is no longer open.") from None
+                raise Refusal(CHALLENGE_CLOSED) from None
             return Table.of(row)
 
     async def decline(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> ChallengeRow:
@@ -162,7 +166,7 @@ class WariService:
             if user_id != getattr(challenge, f"{by}_id"):
                 raise Refusal(self._not_yours(challenge, user_id))
             if not await self.store.delete_challenge(challenge.id):
-                raise Refusal("This challenge is no longer open.")
+                raise Refusal(CHALLENGE_CLOSED)
             return challenge
 
     @staticmethod
@@ -214,7 +218,7 @@ class WariService:
     ) -> Table:
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
-                raise Refusal("This channel already has a game in progress. Finish it, or play in another channel or a thread.")
+                raise Refusal(CHANNEL_BUSY)
             text = record(Game(rules, Player.A), *map(str, players))
             try:
                 row = await self.store.create_game(
@@ -269,7 +273,7 @@ class WariService:
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
         async with self.lock(channel_id):
-            table = await self._live(channel_id)
+            table = await self.live_table(channel_id)
             player = table.player(user_id)
             if player is None:
                 raise Refusal("You are not playing in this channel's game.")
@@ -280,7 +284,7 @@ class WariService:
     async def abort(self, channel_id: int, now: datetime) -> Table:
         """End a stuck game with no winner (moderators only: the cog checks permissions)."""
         async with self.lock(channel_id):
-            table = await self._live(channel_id)
+            table = await self.live_table(channel_id)
             row = await self._update(table.row, now=now, status="aborted", reason="aborted")
             return Table(row, table.game)
 
@@ -295,10 +299,11 @@ class WariService:
             row = await self._update(current.row, now=now, message_id=message_id)
             return Table(row, current.game)
 
-    async def _live(self, channel_id: int) -> Table:
+    async def live_table(self, channel_id: int) -> Table:
+        """The live game of a channel; a :class:`Refusal` if there is none."""
         table = await self.table(channel_id)
         if table is None:
-            raise Refusal("There is no game in this channel. Start one with `/wari challenge`.")
+            raise Refusal(NO_GAME)
         return table
 
     async def _save(self, table: Table, game: Game, now: datetime) -> Table:

@@ -265,6 +265,11 @@ class Store:
         except sqlite3.Error as exc:
             raise StorageError(f"cannot read the database {self.path}: {exc}") from exc
 
+    async def _one(self, kind, sql: str, params: tuple):
+        """The first row of a query as a ``kind`` (:class:`ChallengeRow`, :class:`GameRow`), or ``None``."""
+        rows = await self._read(sql, params)
+        return kind.from_row(rows[0]) if rows else None
+
     # -- meta -----------------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
@@ -308,12 +313,10 @@ class Store:
         return await self.get_challenge(cursor.lastrowid)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        rows = await self._read("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-        return ChallengeRow.from_row(rows[0]) if rows else None
+        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
 
     async def challenge_in(self, channel_id: int) -> ChallengeRow | None:
-        rows = await self._read("SELECT * FROM challenges WHERE channel_id = ?", (channel_id,))
-        return ChallengeRow.from_row(rows[0]) if rows else None
+        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE channel_id = ?", (channel_id,))
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         await self._write(("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)))
@@ -382,12 +385,10 @@ class Store:
         return [GameRow.from_row(row) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
-        return GameRow.from_row(rows[0]) if rows else None
+        return await self._one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        rows = await self._read("SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,))
-        return GameRow.from_row(rows[0]) if rows else None
+        return await self._one(GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,))
 
     async def update_game(
         self,

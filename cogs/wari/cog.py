@@ -340,9 +340,7 @@ class WariCog(commands.Cog, name="Wari"):
     @wari.command(name="board", description="Show this channel's game again at the bottom of the channel")
     @answering
     async def board(self, interaction: discord.Interaction) -> None:
-        table = await self.service.table(interaction.channel_id)
-        if table is None:
-            raise Refusal("There is no game in this channel. Start one with `/wari challenge`.")
+        table = await self.service.live_table(interaction.channel_id)
         self.computer.schedule(await self.post_board(interaction, table))
 
     async def post_board(self, interaction: discord.Interaction, table: Table) -> Table:

@@ -49,9 +49,6 @@ class Computer:
         if len(self.tasks) >= self.capacity and channel_id not in self.tasks:
             raise Refusal("I'm thinking in too many games right now. Try again in a minute, or challenge a friend!")
 
-    def busy_in(self, channel_id: int) -> bool:
-        return channel_id in self.tasks
-
     def schedule(self, table: Table) -> None:
         """Start thinking if it is the bot's turn against a person (and it is not thinking already).
 
