@@ -178,6 +178,10 @@ class Store:
         :raises StorageError: if the file cannot be opened or is not a usable database.
         """
         path = Path(path)
+        if path.exists() and not path.is_file():
+            # Checked here rather than left to SQLite: a failed aiosqlite connect leaves its
+            # worker thread posting to the event loop after the caller has moved on.
+            raise StorageError(f"cannot open the database {path}: it is not a file")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = await aiosqlite.connect(path, isolation_level=None)
