@@ -61,10 +61,27 @@ def houses_of(rules: Rules, player: Player) -> str:
     return f"{first}–{first + rules.houses - 1}"
 
 
+_ENDING_WORDS = {
+    Termination.SURRENDER: "{name} surrendered.",
+    Termination.TIME: "{name} ran out of time.",
+    Termination.AGREEMENT: "Both players agreed to a draw.",
+}
+
+
 def describe_move(move: MoveRecord, name: str, rules: Rules) -> str:
-    """``A(5,4)`` plus what it did, in words."""
-    if move.surrender:
-        return f"{name} surrendered."
+    """``A(5,4)`` plus what it did, in words; a ply that ends the game without sowing, in words only.
+
+    ``name`` is the name of ``move.player``.
+
+    >>> from bot.engine import Game
+    >>> game = Game("wari")
+    >>> describe_move(game.play(5), "Ama", game.rules)
+    '`A(5,4)` Ama sowed 4 seeds from house 5.'
+    >>> describe_move(game.time_out(), "Kofi", game.rules)
+    'Kofi ran out of time.'
+    """
+    if move.ending is not None:
+        return _ENDING_WORDS[move.ending].format(name=name)
     parts = [f"`{move}` {name} sowed {move.seeds} seed{'s' if move.seeds != 1 else ''} from house {move.house}"]
     if move.captures:
         houses = ", ".join(str(house) for house, _ in move.captures)
@@ -82,10 +99,19 @@ REASONS = {
     Termination.NO_LEGAL_MOVE: "no legal move left; the remaining seeds were shared out",
     Termination.CYCLE: "the position repeated; each player took the seeds on their side",
     Termination.SURRENDER: "surrender",
+    Termination.TIME: "on time",
+    Termination.AGREEMENT: "agreed by both players",
 }
 
 
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
+    """Who won (or a draw), the score and why.
+
+    >>> result_text(Outcome(Player.B, (3, 1), Termination.TIME), ("Ama", "Bob"))
+    'Bob wins, 3–1 (on time).'
+    >>> result_text(Outcome(None, (3, 1), Termination.AGREEMENT), ("Ama", "Bob"))
+    'Draw, 3–1 (agreed by both players).'
+    """
     a, b = outcome.scores
     score = f"{a}–{b}"
     if outcome.winner is None:

@@ -6,7 +6,7 @@
 >>> game.board, game.scores, game.to_move
 ((5, 1, 6, 6, 0, 6, 0, 6, 6, 5, 5, 0), (0, 2), <Player.A: 0>)
 >>> game.undo()
-MoveRecord(player=<Player.B: 1>, house=12, seeds=5, captures=((5, 2),), extra_turn=False, grand_slam=False)
+MoveRecord(player=<Player.B: 1>, house=12, seeds=5, captures=((5, 2),), extra_turn=False, grand_slam=False, ending=None)
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ class Termination(enum.Enum):
     NO_LEGAL_MOVE = "no_legal_move"  #: the player to move cannot move; the seeds left are shared out
     CYCLE = "cycle"  #: a position came back; each player takes their own row
     SURRENDER = "surrender"  #: a player gave up
+    TIME = "time"  #: the player to move ran out of time; the opponent wins
+    AGREEMENT = "agreement"  #: both players agreed to a draw
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ class Outcome:
 class MoveRecord:
     """What one move did. ``str()`` gives the notation: ``A(5,4)``, ``B(12,5)+2``, ``A(surrender)``.
 
-    Houses are numbered 1..2n as in the rules. ``house`` is 0 for a surrender.
+    Houses are numbered 1..2n as in the rules. A ply that ends the game without sowing (a
+    surrender, running out of time, a draw by agreement) has an ``ending``, ``house`` 0 and
+    ``seeds`` 0, and is written ``A(surrender)``, ``B(time)``, ``A(agreement)``.
     """
 
     player: Player
@@ -81,12 +85,20 @@ class MoveRecord:
     extra_turn: bool = False
     #: The move would have taken every seed of the opponent's row (see the variant's rule).
     grand_slam: bool = False
+    #: Why this ply ended the game without sowing (surrender, time, agreement); ``None`` for a sowing.
+    #: ``player`` is who surrendered, or for time and agreement the player to move at the time.
+    ending: Termination | None = None
     #: Set on the move that ended the game; it is not part of the move's identity.
     outcome: Outcome | None = field(default=None, compare=False, repr=False)
 
     @property
+    def sows(self) -> bool:
+        """Whether this ply emptied a house (``False`` for a surrender, time or agreement)."""
+        return self.ending is None
+
+    @property
     def surrender(self) -> bool:
-        return self.house == 0
+        return self.ending is Termination.SURRENDER
 
     @property
     def captured(self) -> int:
@@ -94,8 +106,8 @@ class MoveRecord:
         return sum(seeds for _, seeds in self.captures)
 
     def __str__(self) -> str:
-        if self.surrender:
-            return f"{self.player.name}(surrender)"
+        if self.ending is not None:
+            return f"{self.player.name}({self.ending.value})"
         text = f"{self.player.name}({self.house},{self.seeds})"
         return f"{text}+{self.captured}" if self.captures else text
 
@@ -209,7 +221,7 @@ class Game:
 
     @property
     def moves(self) -> list[MoveRecord]:
-        """Every move played so far, surrender included, oldest first."""
+        """Every move played so far, oldest first, including a last ply with an ``ending``."""
         return [ply.record for ply in self._plies]
 
     @property
@@ -256,9 +268,32 @@ class Game:
         """``player`` (default: the one to move) gives up; the opponent wins. The board stays."""
         if self._outcome:
             raise IllegalMoveError("the game is over")
-        player = self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else player)
-        record = MoveRecord(player=Player(player), house=0, seeds=0)
-        return self._push(self._state, record, Outcome(Player(player).other, self.scores, Termination.SURRENDER))
+        player = self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else Player(player))
+        return self._end(player, Termination.SURRENDER, winner=player.other)
+
+    def time_out(self) -> MoveRecord:
+        """The player to move ran out of time; the opponent wins. The board stays.
+
+        :raises IllegalMoveError: if the game is already over.
+        """
+        if self._outcome:
+            raise IllegalMoveError("the game is over")
+        mover = self.to_move
+        return self._end(mover, Termination.TIME, winner=mover.other)
+
+    def agree_draw(self) -> MoveRecord:
+        """Both players agree to a draw, recorded as a ply of the player to move. The board stays.
+
+        :raises IllegalMoveError: if the game is already over.
+        """
+        if self._outcome:
+            raise IllegalMoveError("the game is over")
+        return self._end(self.to_move, Termination.AGREEMENT, winner=None)
+
+    def _end(self, player: Player, ending: Termination, winner: Player | None) -> MoveRecord:
+        """Push a ply by ``player`` that ends the game with ``ending`` and sows nothing."""
+        record = MoveRecord(player=player, house=0, seeds=0, ending=ending)
+        return self._push(self._state, record, Outcome(winner, self.scores, ending))
 
     def _push(self, after: State, record: MoveRecord, outcome: Outcome | None = None) -> MoveRecord:
         ply = _Ply(self._state, record, self._outcome)
@@ -274,7 +309,7 @@ class Game:
         return record
 
     def undo(self) -> MoveRecord:
-        """Take back the last move (or surrender) and return its record."""
+        """Take back the last move (or surrender, time out, agreed draw) and return its record."""
         if not self._plies:
             raise IndexError("no move to undo")
         ply = self._plies.pop()

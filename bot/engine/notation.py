@@ -21,6 +21,11 @@ the moves in notation. A game that did not start from the opening has a ``Positi
 
     A(5,4) B(7,5) A(2,4) B(12,5)+2
 
+A move is written ``A(house,seeds)``, with ``+captured`` when it captures. A last ply may end the
+game without sowing: ``A(surrender)`` (that player gave up, at any turn), ``B(time)`` (B, to move,
+ran out of time) or ``A(agreement)`` (a draw both agreed to; A was to move). The Result and Reason
+tags then say ``"B"``/``"surrender"``, ``"A"``/``"time"`` or ``"draw"``/``"agreement"``.
+
 Reading a record replays every move and checks its notation (seeds lifted and captured), so a
 record that does not describe a legal game is refused with the first move that disagrees.
 """
@@ -31,7 +36,7 @@ import json
 import re
 
 from .core import machine_for
-from .game import Game, IllegalMoveError, Player
+from .game import Game, IllegalMoveError, Player, Termination
 from .rules import Rules, rules_for
 
 __all__ = [
@@ -49,7 +54,7 @@ __all__ = [
 POSITION_VERSION = "w1"
 RECORD_FORMAT = "wari-record/1"
 
-_MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\(surrender\)$")
+_MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\((surrender|time|agreement)\)$")
 _TAG = re.compile(r'^\[(\w+) ("(?:[^"\\]|\\.)*")\]$')
 
 
@@ -166,13 +171,20 @@ def _replay(game: Game, number: int, token: str) -> None:
     match = _MOVE.match(token)
     if not match:
         raise NotationError(f"move {number}: cannot read {token!r}")
+    player = match[1] or match[5]
+    ending = Termination(match[6]) if match[6] else None
     try:
-        if match[5]:
-            done = game.surrender(match[5])
+        if ending is Termination.SURRENDER:  # either player may give up, at any turn
+            done = game.surrender(player)
         else:
-            if game.to_move is not None and game.to_move.name != match[1]:
+            if game.to_move is not None and game.to_move.name != player:
                 raise NotationError(f"move {number}: {token} but it is {game.to_move.name}'s turn")
-            done = game.play(int(match[2]))
+            if ending is Termination.TIME:
+                done = game.time_out()
+            elif ending is Termination.AGREEMENT:
+                done = game.agree_draw()
+            else:
+                done = game.play(int(match[2]))
     except IllegalMoveError as exc:
         raise NotationError(f"move {number}: {token} is illegal: {exc}") from None
     if str(done) != token:

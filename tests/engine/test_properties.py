@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import VARIANTS, Game, Player, rules_for
+from bot.engine import VARIANTS, Game, MoveRecord, Player, Termination, rules_for
 from bot.engine.notation import from_position, from_record, position, record
 
 MAX_PLIES = 3000  # every game ends well before this: cycles and majorities stop it
@@ -17,6 +17,16 @@ def rule_sets(draw):
     return rules_for("kalah", draw(st.integers(1, 10)), draw(st.integers(1, 10)))
 
 
+def replay(game: Game, move: MoveRecord) -> None:
+    """Play ``move`` (just undone) again."""
+    if move.sows:
+        game.play(move.house)
+    elif move.ending is Termination.SURRENDER:
+        game.surrender(move.player)
+    else:
+        (game.time_out if move.ending is Termination.TIME else game.agree_draw)()
+
+
 @settings(max_examples=60, deadline=None)
 @given(rules=rule_sets(), first=st.sampled_from(Player), data=st.data())
 def test_random_games_keep_every_invariant(rules, first, data):
@@ -27,15 +37,15 @@ def test_random_games_keep_every_invariant(rules, first, data):
         legal = game.legal_moves
         assert legal, "a game that is not over must have a legal move"
         before = (game.state, position(game))
-        if rng.random() < 0.002:
-            game.surrender(rng.choice(list(Player)))
+        if rng.random() < 0.003:  # a surrender (by either player), a time out or an agreed draw
+            rng.choice([lambda: game.surrender(rng.choice(list(Player))), game.time_out, game.agree_draw])()
         else:
             game.play(rng.choice(legal))
         assert sum(game.board) + sum(game.scores) == rules.total_seeds
         if rng.random() < 0.1:  # undo restores the exact previous state, then replay
             last = game.undo()
             assert (game.state, position(game)) == before
-            (game.surrender(last.player) if last.surrender else game.play(last.house))
+            replay(game, last)
     assert game.legal_moves == [] and game.to_move is None
     text = record(game, "one", "two")
     again, tags = from_record(text)
