@@ -15,6 +15,13 @@ come out the same every time. The clock is then moved to the wall-clock time, so
 real timestamps and ids never used by an earlier run. The ids are also recorded in the
 database, and a change (say, after a SimCord upgrade) is reported at start.
 
+SimCord's clock does not follow real time by itself, so while the sandbox runs it is moved on
+about every second by the real time that passed: challenges expire, and the bot's timed work
+runs, as on Discord. Each step is one SimCord operation, and SimCord refuses overlapping ones:
+the page's actions wait for a step to end, and Python code driving the members meanwhile does
+so inside :meth:`Sandbox.hold_clock` (or opens the sandbox with ``real_time=False``, a still
+clock).
+
 A game that was going on when the sandbox stopped continues: at start one of its players
 runs ``/wari board``, which posts the board again (the old message went with the old run).
 
@@ -34,6 +41,7 @@ import os
 import random
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -64,6 +72,11 @@ MEMBERS = (("ama", "Ama"), ("kofi", "Kofi"))
 BOT_NAME = "Wari"
 #: Meta key under which the ids of the simulated server are recorded in the database.
 WORLD_KEY = "sandbox_world"
+#: How often (seconds) the virtual clock is moved on to the real time.
+TICK_SECONDS = 1.0
+#: The most one step moves the clock (seconds): after the machine slept, it catches up in steps
+#: (without pause between them), each short enough for the bot's timed work to settle in time.
+MAX_STEP_SECONDS = 60.0
 
 #: What ``pip install "simcord[preview]"`` brings that the sandbox needs at run time.
 NEEDED_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
@@ -113,6 +126,8 @@ class Sandbox:
     resumed_board: simcord.ResponseMessage | None = None
     #: The browser page's session (set once it serves).
     preview: Preview = field(init=False, repr=False)
+    #: Held by each step of the clock, each action from the page, and :meth:`hold_clock`.
+    _clock_lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
 
     @property
     def url(self) -> str:
@@ -129,6 +144,17 @@ class Sandbox:
         from simcord.builders import UserHandle
 
         return UserHandle(self.env, self.env.backend.bot_user)
+
+    @contextlib.asynccontextmanager
+    async def hold_clock(self) -> AsyncIterator[None]:
+        """Keep the clock still meanwhile (after a step under way ends): act from Python inside it.
+
+        SimCord refuses an operation (a member's slash command or click, ``env.settle()``, the
+        Preview's ``snapshot()``…) that overlaps another, such as a step of the clock. Not
+        reentrant; needless with ``real_time=False``.
+        """
+        async with self._clock_lock:
+            yield
 
     def world_ids(self) -> dict[str, Any]:
         return {
@@ -161,6 +187,81 @@ def _set_clock_to_now(env: simcord.Env) -> None:
     ahead = (datetime.now(UTC) - env.now()).total_seconds()
     if ahead > 0:
         env.backend.advance_clock(ahead)
+
+
+async def _move_clock_on(sandbox: Sandbox) -> None:
+    """Move the virtual clock on with real time, every :data:`TICK_SECONDS`, until cancelled.
+
+    A step moves it by the real time that passed since the previous step (``time.monotonic()``,
+    which a change of the system clock does not disturb), less what something else moved it
+    meanwhile, or up to the wall-clock time if that is further (the monotonic clock stops
+    while the machine sleeps). It never moves back. A step is skipped while another SimCord
+    operation is under way, and made up by the next one; a failure is logged, and the next
+    step tries again. If the bot acted during a step, the page is published again to show it.
+    """
+    env = sandbox.env
+    mark_real, mark_virtual = time.monotonic(), env.now()  # this real instant is that virtual one
+    failing = False
+    delay = TICK_SECONDS
+    while True:
+        await asyncio.sleep(delay)
+        delay = TICK_SECONDS
+        async with sandbox._clock_lock:
+            try:
+                # A SimCord internal (simcord is pinned to 3.x): an operation not run through the
+                # lock (Python code outside hold_clock) is under way; advance_time would refuse.
+                if getattr(env, "_operation_task", None) is not None:
+                    continue
+                real, virtual = time.monotonic(), env.now()
+                behind = (real - mark_real) - (virtual - mark_virtual).total_seconds()
+                step = min(max(behind, (datetime.now(UTC) - virtual).total_seconds()), MAX_STEP_SECONDS)
+                if step > 0:
+                    seen = len(env.backend.transcript)  # every gateway event and REST call
+                    await env.advance_time(step)
+                    mark_real, mark_virtual = real - max(0.0, behind - step), env.now()
+                    if len(env.backend.transcript) != seen:
+                        await sandbox.preview.refresh()
+                    if step == MAX_STEP_SECONDS:
+                        delay = 0  # still behind: catch up at once (page actions may come in between)
+            except Exception:
+                log.log(
+                    logging.DEBUG if failing else logging.WARNING,
+                    "the simulated clock could not move on; trying again in %g s",
+                    TICK_SECONDS,
+                    exc_info=True,
+                )
+                failing = True
+            else:
+                if failing:
+                    log.info("the simulated clock moves on again")
+                failing = False
+
+
+@contextlib.asynccontextmanager
+async def _clock_running(sandbox: Sandbox) -> AsyncIterator[None]:
+    """Run :func:`_move_clock_on` meanwhile, with the page's actions kept between its steps."""
+    preview = sandbox.preview
+    act = preview._action  # a SimCord internal: what serves each action the page posts
+
+    async def act_between_steps(context_id: str | None, body: Any) -> dict[str, Any]:
+        # Otherwise an action overlapping a step would be refused ("context-unavailable").
+        async with sandbox._clock_lock:
+            return await act(context_id, body)
+
+    preview._action = act_between_steps  # type: ignore[method-assign]
+    clock = asyncio.create_task(_move_clock_on(sandbox), name="wari-sandbox-clock")
+    try:
+        yield
+    finally:
+        try:
+            async with sandbox._clock_lock:  # so that no step is cut short
+                clock.cancel()
+        finally:
+            clock.cancel()  # at once if this task is cancelled while it waits for the lock
+            del preview._action
+        await asyncio.wait({clock})
+        if not clock.cancelled() and (error := clock.exception()) is not None:
+            log.error("the simulated clock stopped", exc_info=error)
 
 
 async def _restore_commands(sandbox: Sandbox) -> None:
@@ -221,12 +322,17 @@ async def open_sandbox(
     port: int | None = None,
     check_errors: bool = True,
     rng: random.Random | None = None,
+    challenge_timeout: int = 600,
+    real_time: bool = True,
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in SimCord's simulated Discord with its browser Preview; stop it on exit.
 
     ``port`` pins the page's loopback port (default: any free one). ``rng`` is the bot's (it
-    draws random first players; tests pass a seeded one). With ``check_errors``,
-    errors the bot raised in SimCord are raised as an ``ExceptionGroup`` on a clean exit.
+    draws random first players; tests pass a seeded one), and so is ``challenge_timeout``
+    (seconds). With ``check_errors``, errors the bot raised in SimCord are raised as an
+    ``ExceptionGroup`` on a clean exit. With ``real_time`` (the default) the clock moves on
+    with real time while the sandbox is open: drive the members from Python inside
+    :meth:`Sandbox.hold_clock` then; without, it stands still (unless ``env.advance_time()``).
     Only one sandbox (one SimCord ``Env``) may run per event loop.
 
     :raises SandboxUnavailable: if ``simcord[preview]`` is missing.
@@ -240,7 +346,7 @@ async def open_sandbox(
         database_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StorageError(f"cannot open the database {database_path}: {exc.strerror or exc}") from exc
-    bot = create_bot(database_path, rng=rng)
+    bot = create_bot(database_path, rng=rng, challenge_timeout=challenge_timeout)
     env = simcord.Env(bot, check_errors=check_errors)
     guild, channel, ama, kofi = _build_world(env)
     _set_clock_to_now(env)
@@ -255,7 +361,11 @@ async def open_sandbox(
             await _resume(sandbox)
             async with env.preview(channel, viewers=[ama, kofi], layout="channel", port=port) as preview:
                 sandbox.preview = preview
-                yield sandbox
+                if real_time:
+                    async with _clock_running(sandbox):
+                        yield sandbox
+                else:
+                    yield sandbox
             if check_errors:
                 env.raise_errors()
     finally:

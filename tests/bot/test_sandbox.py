@@ -2,9 +2,11 @@
 
 The sandbox is started from Python (:func:`bot.sandbox.open_sandbox`) and driven through the
 same members a person switches between on the page; the command line is run as a process. The
-last test opens the page in a real headless Chromium when the machine has one (skipped
-otherwise); ``WARI_SANDBOX_SCREENSHOT=docs/sandbox.png`` makes it keep its screenshot there, the
-one the README shows.
+sandbox's clock runs with real time; tests that drive the members from Python open it with a still
+clock (``real_time=False``), or act inside ``sandbox.hold_clock()``, since SimCord refuses an
+action that overlaps a step of the clock. The last test opens the page in a real headless
+Chromium when the machine has one (skipped otherwise); ``WARI_SANDBOX_SCREENSHOT=docs/sandbox.png``
+makes it keep its screenshot there, the one the README shows.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from discord.ext import tasks
 
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
@@ -66,7 +69,7 @@ async def get_page(url: str) -> tuple[int, str]:
 
 
 async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
-    async with open_sandbox(database_path) as sandbox:
+    async with open_sandbox(database_path, real_time=False) as sandbox:
         assert URL.fullmatch(sandbox.url)
         status, page = await get_page(sandbox.url)
         assert status == 200 and "<html" in page.lower()
@@ -95,19 +98,134 @@ async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
 async def test_the_simulated_clock_runs_on_wall_clock_time(database_path):
     async with open_sandbox(database_path) as sandbox:
         assert abs((sandbox.env.now() - datetime.now(UTC)).total_seconds()) < 60
-        board = await challenge_and_accept(sandbox)
+        async with sandbox.hold_clock():
+            board = await challenge_and_accept(sandbox)
         assert abs((board.message.created_at - datetime.now(UTC)).total_seconds()) < 60
 
 
+EXPIRED = "⌛ This challenge expired without an answer."
+
+
+class PageClient:
+    """One page of the Preview, through the HTTP API the browser uses, seen by one member."""
+
+    def __init__(self, http: aiohttp.ClientSession, sandbox, viewer) -> None:
+        self.http = http
+        self.base, capability = sandbox.url.split("/#", 1)
+        self.headers = {"X-Simcord-Capability": capability}
+        self.viewer = viewer
+        self.sequence = 0
+
+    async def call(self, method: str, path: str, body=None):
+        async with self.http.request(method, self.base + path, json=body, headers=self.headers) as response:
+            assert response.status == 200, await response.text()
+            return await response.json()
+
+    async def open(self):
+        page = await self.call("POST", "/api/pages", {"viewer_id": str(self.viewer.id)})
+        self.headers["X-Simcord-Context"] = page["context"]["id"]
+        return page
+
+    async def state(self):
+        """What the page shows now (as last published: reading it publishes nothing)."""
+        return await self.call("GET", "/api/state")
+
+    async def click(self, message, label: str):
+        state = await self.state()
+        (button,) = (
+            item
+            for row in state["messages"][str(message.id)]["components"]
+            for item in row["components"]
+            if item.get("label") == label
+        )
+        self.sequence += 1
+        return await self.call(
+            "POST",
+            "/api/action",
+            {
+                "protocol_version": 3,
+                "sequence": self.sequence,
+                "request_id": f"test-{self.sequence}",
+                "generation": state["context"]["generation"],
+                "bot_generation": state["botGeneration"],
+                "published_revision": state["publishedRevision"],
+                "kind": "click",
+                "target_id": str(message.id),
+                "control_key": button["control_key"],
+            },
+        )
+
+
+def shown(state, message) -> str:
+    """The text of ``message`` on the page (its content and embeds)."""
+    return json.dumps(state["messages"][str(message.id)], ensure_ascii=False)
+
+
+async def test_time_passes_in_the_sandbox_and_a_challenge_expires_by_itself(database_path, caplog):
+    async with open_sandbox(database_path, challenge_timeout=1) as sandbox, aiohttp.ClientSession() as http:
+        env = sandbox.env
+        async with sandbox.hold_clock():
+            # The bot's sweeps (it looks for expired challenges every 15 s) run every second
+            # instead, so that the test need not wait so long.
+            sweeps = [item for cog in sandbox.bot.cogs.values() for item in vars(cog).values() if isinstance(item, tasks.Loop)]
+            assert sweeps
+            for sweep in sweeps:
+                sweep.change_interval(seconds=1)
+            challenge = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi)
+        assert challenge.response.content == f"{sandbox.kofi.mention}, you have been challenged!"
+        kofi = PageClient(http, sandbox, sandbox.kofi)
+        assert "you have been challenged" in shown(await kofi.open(), challenge.response)
+
+        # Nobody acts: time passes, the challenge expires, the bot says so.
+        real, virtual = time.monotonic(), env.now()
+        while challenge.response.content != EXPIRED:
+            assert time.monotonic() - real < 5, "the challenge did not expire by itself"
+            await asyncio.sleep(0.1)
+        assert challenge.response.components == []
+        # The page shows it too: the step of the clock in which the bot acted (it has ended once
+        # the clock can be held) published the page again; here its state is only read.
+        async with sandbox.hold_clock():
+            pass
+        assert EXPIRED in shown(await kofi.state(), challenge.response)
+
+        # The clock went on as the wall clock does (it moves on about every second).
+        await asyncio.sleep(max(0.0, real + 1.5 - time.monotonic()))
+        assert (env.now() - virtual).total_seconds() >= time.monotonic() - real - 1.5
+        assert -0.1 < (datetime.now(UTC) - env.now()).total_seconds() < 1.5
+        async with sandbox.hold_clock():  # the channel is free again
+            again = await sandbox.kofi.slash(sandbox.channel, "wari challenge", opponent=sandbox.ama)
+        assert again.response.content == f"{sandbox.ama.mention}, you have been challenged!"
+
+    assert not [task for task in asyncio.all_tasks() if task.get_name() == "wari-sandbox-clock"]
+    assert "the simulated clock" not in caplog.text  # nothing logged about it: it never failed
+
+
+async def test_a_click_on_the_page_waits_for_a_step_of_the_clock(database_path):
+    async with open_sandbox(database_path) as sandbox, aiohttp.ClientSession() as http:
+        async with sandbox.hold_clock():
+            challenge = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi)
+        kofi = PageClient(http, sandbox, sandbox.kofi)
+        await kofi.open()
+        # Held as a step of the clock holds it: SimCord would refuse the click meanwhile (it
+        # refuses overlapping operations), so the page's click waits for the step to end.
+        async with sandbox.hold_clock():
+            click = asyncio.ensure_future(kofi.click(challenge.response, "Decline"))
+            await asyncio.sleep(0.3)
+            assert not click.done()
+        result = await click
+        assert result["rejected"] is False and result["settlement"] == "settled", result
+        assert "declined" in challenge.response.content
+
+
 async def test_a_game_continues_after_the_sandbox_restarts(database_path):
-    async with open_sandbox(database_path) as first:
+    async with open_sandbox(database_path, real_time=False) as first:
         ids = first.world_ids()
         old_board = await challenge_and_accept(first)
         await press(first.ama, old_board, 5)
         old_board_id = old_board.id
         assert first.resumed_board is None
 
-    async with open_sandbox(database_path) as again:
+    async with open_sandbox(database_path, real_time=False) as again:
         # Same server, channel, members and bot: the stored game is theirs.
         assert again.world_ids() == ids
         assert "wari challenge" in again.ama.available_commands(again.channel)
@@ -126,7 +244,7 @@ async def test_a_game_continues_after_the_sandbox_restarts(database_path):
 
 
 async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(database_path):
-    async with open_sandbox(database_path) as sandbox:
+    async with open_sandbox(database_path, real_time=False) as sandbox:
         started = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.bot_user, first="me")
         assert started.acknowledged and not started.ephemeral
         board = started.response
@@ -135,7 +253,7 @@ async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(databa
         assert board.content.startswith(f"{sandbox.ama.mention}, your move")
         assert board.embeds[0].footer.text == "Move 2"
 
-    async with open_sandbox(database_path) as again:
+    async with open_sandbox(database_path, real_time=False) as again:
         board = again.resumed_board
         assert board is not None and board.content.startswith(f"{again.ama.mention}, your move")
         await press(again.ama, board, 1)
@@ -162,7 +280,7 @@ async def test_a_change_of_the_simulated_ids_is_reported(database_path, caplog):
 
 
 async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
-    async with open_sandbox(database_path) as sandbox:
+    async with open_sandbox(database_path, real_time=False) as sandbox:
         board = await challenge_and_accept(sandbox)
         wrong = await press(sandbox.kofi, board, 3)
         assert wrong.followups[0].ephemeral
@@ -170,7 +288,7 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
 
         gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
         assert gave_up.response.content.startswith(f"🏳️ {sandbox.kofi.mention} surrendered. {sandbox.ama.mention} wins")
-        assert board.components == []
+        assert cup_labels(board) == []
 
         # Ama owns the server, so she may abort; Kofi may not.
         await challenge_and_accept(sandbox)
@@ -222,7 +340,7 @@ def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
     process.stderr.close()
     assert process.returncode == 0, err
     assert "Wari sandbox stopped." in "".join(out)
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "Task was destroyed" not in err
     assert database.exists()
 
 
