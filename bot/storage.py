@@ -15,8 +15,8 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from dataclasses import dataclass, fields
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import NamedTuple
 
@@ -71,14 +71,34 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN level_b TEXT;
     ALTER TABLE games ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: games that never stall: clocks, turn pings and reminders, draw offers, a thread per
+    # game, per-user settings. Times are UTC ISO text like the other columns, so they compare
+    # as text; the sweeps read only the due rows through the partial indexes.
+    """
+    ALTER TABLE challenges ADD COLUMN clock TEXT NOT NULL DEFAULT '1d/move';
+    ALTER TABLE challenges ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN rematch_of INTEGER REFERENCES games (id);
+    ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN deadline TEXT;
+    ALTER TABLE games ADD COLUMN time_a REAL;
+    ALTER TABLE games ADD COLUMN time_b REAL;
+    ALTER TABLE games ADD COLUMN clock_paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN ping_at TEXT;
+    ALTER TABLE games ADD COLUMN ping_kind TEXT CHECK (ping_kind IN ('turn', 'reminder'));
+    ALTER TABLE games ADD COLUMN ping_message_id INTEGER;
+    ALTER TABLE games ADD COLUMN draw_by TEXT CHECK (draw_by IN ('A', 'B'));
+    ALTER TABLE games ADD COLUMN draw_ply INTEGER;
+    ALTER TABLE games ADD COLUMN draw_open INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN draw_message_id INTEGER;
+    ALTER TABLE games ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX live_games_by_deadline ON games (deadline) WHERE status = 'live' AND deadline IS NOT NULL;
+    CREATE INDEX live_games_by_ping ON games (ping_at) WHERE status = 'live' AND ping_at IS NOT NULL;
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        pings   INTEGER NOT NULL DEFAULT 1
+    );
+    """,
 )
-
-
-_INSERT_GAME = """
-    INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, message_id, created_at, updated_at,
-                       level_a, level_b, autoplay)
-    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-"""
 
 
 class Written(NamedTuple):
@@ -104,6 +124,18 @@ def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+#: Columns that hold a time (UTC ISO text in the database, aware datetimes in the rows).
+_TIME_COLUMNS = frozenset({"created_at", "expires_at", "updated_at", "finished_at", "deadline", "ping_at"})
+
+
+def _from_row(kind, row: sqlite3.Row):
+    return kind(**{key: _when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
+
+
+def _to_column(value):
+    return _now_text(value) if isinstance(value, datetime) else value
+
+
 @dataclass(frozen=True)
 class ChallengeRow:
     id: int
@@ -116,12 +148,16 @@ class ChallengeRow:
     message_id: int | None
     created_at: datetime
     expires_at: datetime
+    #: The clock code the game will be played with (:mod:`bot.clock`).
+    clock: str = "1d/move"
+    #: The channel is a thread the bot made for this challenge and its game.
+    thread: int = 0
+    #: The finished game this challenge asks to play again.
+    rematch_of: int | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
-        data = dict(row)
-        data["created_at"], data["expires_at"] = _when(data["created_at"]), _when(data["expires_at"])
-        return cls(**data)
+        return _from_row(cls, row)
 
 
 @dataclass(frozen=True)
@@ -146,13 +182,31 @@ class GameRow:
     level_b: str | None = None
     #: An exhibition that plays on its own (else one move per "Next move" press).
     autoplay: int = 0
+    #: The clock code (:mod:`bot.clock`), ``None`` for no clock.
+    clock: str | None = None
+    #: When the player to move runs out of time; ``None`` while no person's time runs.
+    deadline: datetime | None = None
+    #: Per-player clocks: seconds banked by A and B.
+    time_a: float | None = None
+    time_b: float | None = None
+    #: Seconds the clocks were paused in all because the bot was offline.
+    clock_paused: int = 0
+    #: When the next ping of the player to move is due, and which: ``turn`` or ``reminder``.
+    ping_at: datetime | None = None
+    ping_kind: str | None = None
+    #: The last ping posted for this game (deleted when the next one is posted).
+    ping_message_id: int | None = None
+    #: The latest draw offer: by whom, at which move, whether it still stands, its message.
+    draw_by: str | None = None
+    draw_ply: int | None = None
+    draw_open: int = 0
+    draw_message_id: int | None = None
+    #: The channel is a thread the bot made for this game; it is archived when the game ends.
+    thread: int = 0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
-        data = dict(row)
-        for key in ("created_at", "updated_at", "finished_at"):
-            data[key] = _when(data[key])
-        return cls(**data)
+        return _from_row(cls, row)
 
     @property
     def players(self) -> tuple[int, int]:
@@ -161,6 +215,13 @@ class GameRow:
     @property
     def live(self) -> bool:
         return self.status == "live"
+
+
+#: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.
+_GAME_STATE = frozenset(field.name for field in fields(GameRow)) - {
+    "id", "guild_id", "channel_id", "player_a", "player_b", "variant", "version", "created_at", "updated_at",
+    "finished_at", "level_a", "level_b", "autoplay", "clock", "thread",
+}
 
 
 class Store:
@@ -243,9 +304,9 @@ class Store:
 
     # -- plumbing -------------------------------------------------------------------------
 
-    async def _run(self, sql: str) -> None:
+    async def _run(self, sql: str, params: tuple = ()) -> None:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
-        async with self._db.execute(sql):
+        async with self._db.execute(sql, params):
             pass
 
     async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
@@ -296,6 +357,9 @@ class Store:
         first: str,
         created_at: datetime,
         expires_at: datetime,
+        clock: str = "1d/move",
+        thread: bool = False,
+        rematch_of: int | None = None,
     ) -> ChallengeRow:
         """Store a new open challenge.
 
@@ -304,12 +368,13 @@ class Store:
         (cursor,) = await self._write(
             (
                 """
-                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at, expires_at)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?
+                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
+                                        expires_at, clock, thread, rematch_of)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
                 WHERE NOT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status = 'live')
                 """,
                 (guild_id, channel_id, challenger_id, opponent_id, variant, first,
-                 _now_text(created_at), _now_text(expires_at), channel_id),
+                 _now_text(created_at), _now_text(expires_at), clock, int(thread), rematch_of, channel_id),
             ),
         )
         if cursor.rowcount != 1:
@@ -336,48 +401,44 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------
 
-    async def start_game(
-        self, challenge: ChallengeRow, *, player_a: int, player_b: int, record: str, now: datetime
-    ) -> GameRow:
+    @staticmethod
+    def _insert_game(columns: dict, condition: str, condition_params: tuple) -> tuple[str, tuple]:
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        values = tuple(_to_column(value) for value in columns.values())
+        return f"INSERT INTO games ({names}) SELECT {marks} WHERE {condition}", values + condition_params
+
+    async def start_game(self, challenge: ChallengeRow, *, now: datetime, **columns) -> GameRow:
         """Turn an open challenge into a live game, in one transaction.
+
+        ``columns`` are the game's (players, record, clock state...); the channel, variant,
+        clock, thread and message come from the challenge.
 
         :raises Conflict: if the challenge was already answered or the channel is busy.
         """
+        columns = {
+            "guild_id": challenge.guild_id, "channel_id": challenge.channel_id, "variant": challenge.variant,
+            "message_id": challenge.message_id, "clock": challenge.clock, "thread": challenge.thread,
+            "created_at": now, "updated_at": now, **columns,
+        }
         written = await self._write(
             ("DELETE FROM challenges WHERE id = ?", (challenge.id,)),
-            (
-                _INSERT_GAME + " WHERE changes() = 1",
-                (challenge.guild_id, challenge.channel_id, player_a, player_b, challenge.variant, record,
-                 challenge.message_id, _now_text(now), _now_text(now), None, None, 0),
-            ),
+            self._insert_game(columns, "changes() = 1", ()),
         )
         if written[1].rowcount != 1:
             raise Conflict("the challenge was already answered")
         return await self.get_game(written[1].lastrowid)
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        player_a: int,
-        player_b: int,
-        variant: str,
-        record: str,
-        now: datetime,
-        levels: tuple[str | None, str | None] = (None, None),
-        autoplay: bool = False,
-    ) -> GameRow:
-        """Start a live game at once (the computer plays ``levels``: no challenge to accept).
+    async def create_game(self, *, now: datetime, **columns) -> GameRow:
+        """Start a live game at once (against the computer: no challenge to accept).
+
+        ``columns`` name the game's columns (``guild_id``, ``channel_id``, players, levels...).
 
         :raises Conflict: if the channel has a live game or an open challenge.
         """
+        columns = {"created_at": now, "updated_at": now, **columns}
         (written,) = await self._write(
-            (
-                _INSERT_GAME + " WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)",
-                (guild_id, channel_id, player_a, player_b, variant, record, None, _now_text(now), _now_text(now),
-                 *levels, int(autoplay), channel_id),
-            ),
+            self._insert_game(columns, "NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)", (columns["channel_id"],))
         )
         if written.rowcount != 1:
             raise Conflict("the channel has an open challenge")
@@ -394,34 +455,26 @@ class Store:
     async def live_game(self, channel_id: int) -> GameRow | None:
         return await self._one(GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,))
 
-    async def update_game(
-        self,
-        game: GameRow,
-        *,
-        now: datetime,
-        record: str | None = None,
-        message_id: int | None = None,
-        status: str = "live",
-        result: str | None = None,
-        reason: str | None = None,
-    ) -> GameRow:
+    async def update_game(self, game: GameRow, *, now: datetime, **changes) -> GameRow:
         """Save a new state of ``game`` if nobody changed it since it was read.
 
-        The version goes up by one, so buttons drawn for the old version stop working.
+        ``changes`` name columns of the game's state (record, status, result, reason, message,
+        clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
+        The version goes up by one, so a writer that read the old version loses.
 
         :raises Conflict: if the stored version is no longer ``game.version``.
         """
-        finished = _now_text(now) if status != "live" else None
+        unknown = set(changes) - _GAME_STATE
+        if unknown:
+            raise ValueError(f"update_game cannot change {', '.join(sorted(unknown))}")
+        if changes.get("status", "live") != "live":
+            changes["finished_at"] = now
+        assignments = "".join(f"{name} = ?, " for name in changes)
         (cursor,) = await self._write(
             (
-                """
-                UPDATE games SET record = ?, message_id = ?, status = ?, result = ?, reason = ?,
-                       version = version + 1, updated_at = ?, finished_at = ?
-                WHERE id = ? AND version = ? AND status = 'live'
-                """,
-                (record if record is not None else game.record,
-                 message_id if message_id is not None else game.message_id,
-                 status, result, reason, _now_text(now), finished, game.id, game.version),
+                f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'live'",
+                (*map(_to_column, changes.values()), _now_text(now), game.id, game.version),
             ),
         )
         if cursor.rowcount != 1:
@@ -433,3 +486,111 @@ class Store:
         where, params = ("AND channel_id = ?", (channel_id,)) if channel_id is not None else ("", ())
         rows = await self._read(f"SELECT * FROM games WHERE status != 'live' {where} ORDER BY id DESC", params)
         return [GameRow.from_row(row) for row in rows]
+
+    # -- clocks and pings -----------------------------------------------------------------
+    # The sweeps read only due rows, through the partial indexes of schema version 3.
+
+    async def games_past_deadline(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move has run out of time, oldest deadline first."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
+            (_now_text(now),),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move is due a ping (their turn, or a reminder)."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ? ORDER BY ping_at",
+            (_now_text(now),),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    async def claim_ping(self, game: GameRow, until: datetime) -> bool:
+        """Take the ping ``game`` is due, for this process, until ``until``.
+
+        Compare-and-set on the due time: of several sweeps (or processes) one wins. A claim whose
+        ping is never recorded (the process died) falls due again at ``until``.
+        """
+        (cursor,) = await self._write(
+            (
+                "UPDATE games SET ping_at = ? WHERE id = ? AND status = 'live' AND ping_at = ? AND ping_kind = ?",
+                (_now_text(until), game.id, _now_text(game.ping_at), game.ping_kind),
+            ),
+        )
+        return cursor.rowcount == 1
+
+    async def record_ping(
+        self, game: GameRow, claimed_until: datetime, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
+    ) -> None:
+        """The claimed ping was posted as ``message_id``: the next one falls due at ``next_at``.
+
+        The message is recorded even if the game moved on meanwhile (the next ping deletes it);
+        the due time only if the claim still stands, so a newer turn is never overwritten.
+        """
+        claim = _now_text(claimed_until)
+        await self._write(
+            (
+                """
+                UPDATE games SET ping_message_id = ?,
+                       ping_kind = CASE WHEN ping_at = ? THEN ? ELSE ping_kind END,
+                       ping_at = CASE WHEN ping_at = ? THEN ? ELSE ping_at END
+                WHERE id = ?
+                """,
+                (message_id, claim, next_kind, claim, _to_column(next_at), game.id),
+            ),
+        )
+
+    async def credit_downtime(self, now: datetime, *, longer_than: timedelta) -> tuple[timedelta, list[GameRow]]:
+        """Note that the bot is alive at ``now``; if it was silent for longer than ``longer_than``,
+        pause every running clock for that long, once.
+
+        The last sign of life (meta ``alive_at``) and the deadlines move in one transaction, so a
+        crash halfway never credits twice or not at all. Returns the gap credited (zero if none)
+        and the live games whose deadlines moved.
+        """
+        shifted: list[GameRow] = []
+        gap = timedelta(0)
+        try:
+            async with self._transaction():
+                async with self._db.execute("SELECT value FROM meta WHERE key = 'alive_at'") as cursor:
+                    row = await cursor.fetchone()
+                last = _when(row["value"]) if row else None
+                if last is not None and now - last > longer_than:
+                    gap = now - last
+                    seconds = int(gap.total_seconds())
+                    shift = f"+{seconds} seconds"
+                    async with self._db.execute(
+                        """
+                        UPDATE games SET
+                            deadline = strftime('%Y-%m-%dT%H:%M:%S+00:00', deadline, ?),
+                            ping_at = CASE WHEN ping_kind = 'reminder'
+                                           THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', ping_at, ?) ELSE ping_at END,
+                            clock_paused = clock_paused + ?
+                        WHERE status = 'live' AND deadline IS NOT NULL
+                        RETURNING *
+                        """,
+                        (shift, shift, seconds),
+                    ) as cursor:
+                        shifted = [GameRow.from_row(row) for row in await cursor.fetchall()]
+                await self._run(
+                    "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (_now_text(now),),
+                )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
+        return gap, shifted
+
+    # -- people ---------------------------------------------------------------------------
+
+    async def pings_enabled(self, user_id: int) -> bool:
+        rows = await self._read("SELECT pings FROM user_settings WHERE user_id = ?", (user_id,))
+        return bool(rows[0]["pings"]) if rows else True
+
+    async def set_pings(self, user_id: int, enabled: bool) -> None:
+        await self._write(
+            (
+                "INSERT INTO user_settings (user_id, pings) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings",
+                (user_id, int(enabled)),
+            )
+        )

@@ -15,3 +15,9 @@ def choose_move(level: str, record_text: str, seconds: float, seed: int) -> int:
     """The house ``level`` plays in the game ``record_text`` describes."""
     game, _ = from_record(record_text)
     return make_player(level, seed).choose(game, seconds).house
+
+
+def evaluate(record_text: str, seconds: float, seed: int) -> float:
+    """The expert's evaluation of the game ``record_text`` describes, for the player to move."""
+    game, _ = from_record(record_text)
+    return make_player("expert", seed).choose(game, seconds).score

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.ai.worker import choose_move
+from bot.ai.worker import choose_move, evaluate
 from bot.service import Refusal, StaleBoard, Table
 
 if TYPE_CHECKING:
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
 #: Seconds before a failed computer move is tried again; the pause doubles up to the maximum.
 RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
+#: Seconds the computer thinks about a draw offer.
+DRAW_THINKING_TIME = 0.5
 #: Seconds between the moves of an exhibition that plays on its own.
 EXHIBITION_PACE = 6
 
@@ -93,9 +95,21 @@ class Computer:
             return None  # surrendered, aborted or otherwise moved on
         return table
 
+    async def judge_draw(self, table: Table) -> tuple[bool, float]:
+        """Whether the computer accepts a draw in ``table``, and its evaluation (its point of view):
+        it accepts unless it thinks it is ahead."""
+        side = table.player(self.bot.user.id)
+        score = await self._in_worker(evaluate, table.row.record, DRAW_THINKING_TIME, table.row.id)
+        mine = score if table.game.to_move == side else -score
+        return mine <= 0, mine
+
     async def _search(self, level: str, record_text: str, seconds: float, seed: int) -> int:
+        return await self._in_worker(choose_move, level, record_text, seconds, seed)
+
+    async def _in_worker(self, function, *args):
+        """``function(*args)`` in a worker process; a dead pool is replaced once."""
         for attempt in (1, 2):
-            future: Future = self.pool.submit(choose_move, level, record_text, seconds, seed)
+            future: Future = self.pool.submit(function, *args)
             try:
                 return await asyncio.wrap_future(future)
             except asyncio.CancelledError:
@@ -124,7 +138,7 @@ class Computer:
                     await asyncio.sleep(EXHIBITION_PACE)  # let the watchers follow each move
                 moved = await self._move(table)
                 if moved is not None:
-                    await self.bot.get_cog("Wari").redraw(moved)
+                    await self.bot.get_cog("Wari").board_changed(moved)
                 pause = RETRY_PAUSE
             except asyncio.CancelledError:
                 raise

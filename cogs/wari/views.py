@@ -8,18 +8,17 @@ after a restart without any view being re-registered.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from datetime import timedelta
+from typing import Any
 
 import discord
 
+from bot.clock import Clock, clock_time, duration
 from bot.engine import Player
 from bot.engine.notation import parse_rules_code
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Table
 from bot.storage import ChallengeRow
-
-if TYPE_CHECKING:
-    from .cog import WariCog
 
 LIVE_COLOUR = discord.Colour.green()
 OVER_COLOUR = discord.Colour.dark_grey()
@@ -28,8 +27,9 @@ CHALLENGE_COLOUR = discord.Colour.gold()
 BUTTONS_PER_ROW = 5
 
 
-def _cog(interaction: discord.Interaction) -> WariCog:
-    return interaction.client.get_cog("Wari")  # type: ignore[union-attr,return-value]
+def _cog(interaction: discord.Interaction) -> Any:
+    """The Wari cog, looked up by name: this module must not import the cog (imports go one way)."""
+    return interaction.client.get_cog("Wari")  # type: ignore[union-attr]
 
 
 async def _safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
@@ -80,6 +80,23 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
         await _safely(interaction, _cog(interaction).next_move(interaction, self.game_id, self.ply))
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:rematch:(?P<game>[0-9]+)"):
+    """On a finished game's board: its players may ask to play again, sides swapped."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).rematch(interaction, self.game_id))
+
+
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)"
 ):
@@ -118,9 +135,13 @@ def _names(table: Table) -> tuple[str, str]:
 
 
 def board_view(table: Table) -> discord.ui.View | None:
-    """One button per house of the player to move (illegal ones disabled); none once over."""
+    """One button per house of the player to move (illegal ones disabled); Rematch once finished."""
     game = table.game
     mover = game.to_move
+    if table.row.status == "finished" and not table.exhibition:
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(table.row.id))
+        return view
     if not table.row.live or mover is None:
         return None
     view = discord.ui.View(timeout=None)
@@ -154,6 +175,8 @@ def board_embed(table: Table) -> discord.Embed:
     if game.moves:
         last = game.moves[-1]
         lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))
+    if table.clock is not None:
+        lines.append(clock_line(table, table.clock, names))
     over = not row.live
     embed = discord.Embed(
         title=f"{game.rules.label.capitalize()} · game #{row.id}" + (" · finished" if over else ""),
@@ -162,6 +185,30 @@ def board_embed(table: Table) -> discord.Embed:
     )
     embed.set_footer(text=f"Move {game.ply}" if game.ply else "No move yet")
     return embed
+
+
+def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
+    """The clock: the deadline of the person to move as a Discord timestamp (it counts down on the
+    reader's screen with no edit), and for per-player clocks the time each player has left."""
+    row = table.row
+    parts = [f"⏱ **{clock.code}** ({clock.describe()})"]
+    deadline = row.deadline
+    mover = table.game.to_move
+    if clock.per_player:
+        for side, banked in zip((Player.A, Player.B), (row.time_a, row.time_b)):
+            if table.level(side) is not None:
+                continue
+            if side is mover and deadline is not None:
+                parts.append(f"{names[side]}: time runs out {discord.utils.format_dt(deadline, 'R')}")
+            else:
+                parts.append(f"{names[side]}: {clock_time(banked)}")
+    elif deadline is not None:
+        parts.append(f"{names[mover]} moves by {discord.utils.format_dt(deadline, 'f')} ({discord.utils.format_dt(deadline, 'R')})")
+    if row.live and deadline is None and mover is not None:
+        parts.append("the computer has no clock")
+    if row.clock_paused:
+        parts.append(f"paused {duration(timedelta(seconds=row.clock_paused))} while the bot was offline")
+    return " · ".join(parts)
 
 
 def board_status(table: Table) -> str:
@@ -182,13 +229,13 @@ def board_status(table: Table) -> str:
 
 
 def board_message(table: Table) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``edit`` that draw the board; pings only the mover."""
-    mover = table.user_to_move if table.row.live and not table.computer_to_move else None
+    """Keyword arguments for ``send``/``edit`` that draw the board. It pings nobody: the player to
+    move is told by a ping of its own, a new message (an edit notifies nobody)."""
     return {
         "content": board_status(table),
         "embed": board_embed(table),
         "view": board_view(table),
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(mover)] if mover else False),
+        "allowed_mentions": discord.AllowedMentions.none(),
     }
 
 
@@ -200,7 +247,11 @@ FIRST_WORDS = {"me": "the challenger moves first", "opponent": "the challenged p
 def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> dict[str, Any]:
     """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
     rules = parse_rules_code(challenge.variant)
-    text = f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game of **{rules.label}**; {FIRST_WORDS[challenge.first]}."
+    again = f" (a rematch of game #{challenge.rematch_of})" if challenge.rematch_of else ""
+    text = (
+        f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game of **{rules.label}**{again}; "
+        f"{FIRST_WORDS[challenge.first]}.\nClock: **{challenge.clock}** ({Clock.parse(challenge.clock).describe()})."
+    )
     if closing is None:
         expires = discord.utils.format_dt(challenge.expires_at, "R")
         text += f"\nThis challenge expires {expires}."

@@ -127,7 +127,7 @@ async def test_a_thread_is_its_own_channel(world):
 
 async def test_an_expired_challenge_does_not_block_the_channel_before_the_sweep(world):
     message = (await challenge(world)).response
-    world.env.bot.get_cog("Wari").expire_challenges.cancel()  # as if the sweep had not come yet
+    world.env.bot.get_cog("Wari").sweep.cancel()  # as if the sweep had not come yet
     await world.env.advance_time(11 * 60)
     assert buttons(message)  # not swept
     again = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)

@@ -7,7 +7,7 @@ import sqlite3
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
-from .helpers import board_code, cup_id, cup_labels, enabled_houses, press
+from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press
 
 
 async def start_game(world, **options):
@@ -58,7 +58,7 @@ async def test_a_whole_game_to_the_end_is_archived_with_its_record(world):
         assert sorted(enabled_houses(board)) == shadow.legal_moves
         await press(players[shadow.to_move], board, house)
         shadow.play(house)
-    assert board.components == []
+    assert [b["label"] for b in buttons(board)] == ["Rematch"]
     assert board.embeds[0].title.endswith("· finished")
     assert board.content.startswith("🏁 ")
     (row,) = archived(world)
@@ -114,7 +114,7 @@ async def test_surrender_ends_the_game_and_the_opponent_wins(world):
     result = await world.bob.slash(world.channel, "wari surrender")
     assert not result.ephemeral
     assert result.response.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
-    assert board.components == []
+    assert [b["label"] for b in buttons(board)] == ["Rematch"]
     assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (surrender)."
     (row,) = archived(world)
     assert (row["result"], row["reason"]) == ("A", "surrender")

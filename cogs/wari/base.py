@@ -1,0 +1,165 @@
+"""What every part of the Wari cog shares: the ``/wari`` group, answering users, editing messages.
+
+The cog is split by feature into mixins (challenges, games, clocks, draws, settings), each
+adding its commands to the one :data:`wari` group; :class:`cogs.wari.cog.WariCog` puts them
+together. Imports go one way: the features import this module, the cog imports the features.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.service import Refusal
+from bot.storage import StorageError
+
+if TYPE_CHECKING:
+    from bot.client import WariBot
+    from bot.service import Table, WariService
+    from bot.storage import GameRow
+
+    from .computer import Computer
+
+log = logging.getLogger("cogs.wari")
+
+#: The one command group: every feature adds its subcommands here.
+wari = app_commands.Group(name="wari", description="Play Wari, the West African sowing game", guild_only=True)
+
+DATABASE_TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+UNEXPECTED = "Something went wrong on my side and nothing was changed. Please try again."
+
+
+def now() -> datetime:
+    return discord.utils.utcnow()
+
+
+def answering(callback):
+    """Answer a :class:`Refusal` or a database failure with an ephemeral message.
+
+    They are expected outcomes, not bugs, so they never reach the command tree's error
+    handler; anything else still does (and :meth:`CogBase.report` answers it there).
+    """
+
+    @functools.wraps(callback)
+    async def wrapper(self: CogBase, interaction: discord.Interaction, *args, **kwargs) -> None:
+        try:
+            await callback(self, interaction, *args, **kwargs)
+        except (Refusal, StorageError) as error:
+            await self.report(interaction, error)
+
+    return wrapper
+
+
+class CogBase:
+    """Answers and message edits, for every feature of the cog."""
+
+    bot: WariBot
+    service: WariService
+    computer: Computer
+
+    async def tell(self, interaction: discord.Interaction, text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was already acknowledged."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """Turn any failure into a clear ephemeral answer; log what is ours to fix."""
+        if isinstance(error, app_commands.CommandInvokeError):
+            error = error.original
+        if isinstance(error, Refusal):
+            text = str(error)
+        elif isinstance(error, StorageError):
+            log.error("%s", error)
+            text = DATABASE_TROUBLE
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = "Wari is played in server channels, not in direct messages."
+        else:
+            log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
+            text = UNEXPECTED
+        await self.tell(interaction, text)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await self.report(interaction, error)
+
+    async def edit_message(self, channel_id: int, message_id: int | None, fields: dict) -> bool:
+        """Edit one of our messages by id; ``False`` (and a log line) if Discord refuses."""
+        if message_id is None:
+            return False
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**fields)
+        except discord.HTTPException as exc:
+            log.warning("could not edit message %s in channel %s: %s", message_id, channel_id, exc)
+            return False
+        return True
+
+    async def delete_message(self, channel_id: int, message_id: int | None) -> None:
+        """Delete one of our messages by id; one already gone is fine, other failures are logged."""
+        if message_id is None:
+            return
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("could not delete message %s in channel %s: %s", message_id, channel_id, exc)
+
+    async def archive_thread(self, channel_id: int, archived: bool = True) -> None:
+        """Archive (or reopen) a thread the bot made for a game; failures are only logged."""
+        try:
+            thread = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if isinstance(thread, discord.Thread) and thread.archived != archived:
+                await thread.edit(archived=archived)
+        except discord.HTTPException as exc:
+            log.warning("could not %s thread %s: %s", "archive" if archived else "reopen", channel_id, exc)
+
+    # What one feature offers the others, declared here so that every feature may call them;
+    # the features define them (games: boards and endings; challenges; clocks: pings).
+
+    async def post_board(self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None) -> Table:
+        """Post ``table``'s board as a new message, which becomes the game's board."""
+        raise NotImplementedError
+
+    async def game_changed(self, table: Table) -> None:
+        """Everything that follows a change of a game besides redrawing its board."""
+        raise NotImplementedError
+
+    async def board_changed(self, table: Table) -> None:
+        """Redraw a changed game's board, then :meth:`game_changed`."""
+        raise NotImplementedError
+
+    async def redraw(self, table: Table) -> None:
+        """Draw ``table`` on its board message."""
+        raise NotImplementedError
+
+    async def announce_end(self, table: Table, text: str) -> None:
+        """A game ended away from any command: redraw it and say ``text`` in a new message."""
+        raise NotImplementedError
+
+    @staticmethod
+    def time_out_text(table: Table) -> str:
+        raise NotImplementedError
+
+    async def close_expired_challenges(self) -> None:
+        """Close the challenges past their time (the challenges feature)."""
+        raise NotImplementedError
+
+    async def deliver_ping(self, row: GameRow, moment: datetime) -> None:
+        """Post the ping ``row`` is due, if any (the clocks feature)."""
+        raise NotImplementedError
+
+    async def respond(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, **fields) -> discord.Message:
+        """Post a new message: the answer to ``interaction``, or (``where`` given) a message there."""
+        if where is not None:
+            return await where.send(**fields)
+        await interaction.response.send_message(**fields)
+        return await interaction.original_response()
