@@ -23,8 +23,10 @@ from .engine.notation import from_record, parse_rules_code, record, rules_code
 from .storage import ChallengeRow, Conflict, GameRow, Store
 
 FIRST_CHOICES = ("random", "me", "opponent")
-#: A bot silent for longer than this was down: the clocks are paused for as long (once).
-OUTAGE = timedelta(seconds=60)
+#: The bot notes it is alive this often (from its sweep); silent for longer than :data:`OUTAGE`,
+#: it was down, and the clocks are paused for as long (once).
+HEARTBEAT = timedelta(seconds=60)
+OUTAGE = timedelta(minutes=3)
 
 CHANNEL_BUSY = (
     "This channel already has a game in progress. Start yours beside it in a thread of its own "
@@ -457,7 +459,7 @@ class WariService:
 
     async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:
         """Note that the bot is alive; after an outage, pause the running clocks for its length."""
-        gap, rows = await self.store.credit_downtime(now, longer_than=OUTAGE)
+        gap, rows = await self.store.credit_downtime(now, longer_than=OUTAGE, note_every=HEARTBEAT)
         return gap, [Table.of(row) for row in rows]
 
     # -- saving -----------------------------------------------------------------------------

@@ -541,9 +541,11 @@ class Store:
             ),
         )
 
-    async def credit_downtime(self, now: datetime, *, longer_than: timedelta) -> tuple[timedelta, list[GameRow]]:
-        """Note that the bot is alive at ``now``; if it was silent for longer than ``longer_than``,
-        pause every running clock for that long, once.
+    async def credit_downtime(
+        self, now: datetime, *, longer_than: timedelta, note_every: timedelta
+    ) -> tuple[timedelta, list[GameRow]]:
+        """Note that the bot is alive at ``now`` (at most every ``note_every``); if it was silent
+        for longer than ``longer_than``, pause every running clock for that long, once.
 
         The last sign of life (meta ``alive_at``) and the deadlines move in one transaction, so a
         crash halfway never credits twice or not at all. Returns the gap credited (zero if none)
@@ -551,6 +553,9 @@ class Store:
         """
         shifted: list[GameRow] = []
         gap = timedelta(0)
+        last = _when(await self.get_meta("alive_at"))
+        if last is not None and now - last < note_every:
+            return gap, shifted  # noted recently: no write (a commit costs a disk flush)
         try:
             async with self._transaction():
                 async with self._db.execute("SELECT value FROM meta WHERE key = 'alive_at'") as cursor:

@@ -21,8 +21,9 @@ from bot.service import Table
 from bot.storage import GameRow
 
 from .base import CogBase, log, now
+from .views import mention_only
 
-SWEEP_SECONDS = 15
+SWEEP_SECONDS = 30
 PING_LEASE = timedelta(minutes=1)
 
 
@@ -97,7 +98,7 @@ class ClockSweeps(CogBase):
             if user is not None and await self.bot.store.pings_enabled(user):
                 try:
                     posted = await self.bot.get_partial_messageable(row.channel_id).send(
-                        ping_text(table, row.ping_kind), allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)])
+                        ping_text(table, row.ping_kind), allowed_mentions=mention_only(user)
                     )
                 except discord.HTTPException as exc:
                     log.warning("could not ping in game %s (trying again in %s): %s", row.id, duration(PING_LEASE), exc)

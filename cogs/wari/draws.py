@@ -11,7 +11,7 @@ from bot.engine import Player
 from bot.service import Refusal, Table
 
 from .base import CogBase, answering, now, wari
-from .views import OVER_COLOUR, _cog, _safely
+from .views import OVER_COLOUR, _cog, _safely, mention_only
 
 OFFER_COLOUR = discord.Colour.blurple()
 
@@ -51,7 +51,7 @@ def offer_message(table: Table) -> dict[str, Any]:
         "content": f"<@{opponent}>, your opponent offers a draw.",
         "embed": embed,
         "view": view,
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(opponent)]),
+        "allowed_mentions": mention_only(opponent),
     }
 
 

@@ -27,6 +27,11 @@ CHALLENGE_COLOUR = discord.Colour.gold()
 BUTTONS_PER_ROW = 5
 
 
+def mention_only(user_id: int) -> discord.AllowedMentions:
+    """Allowed mentions that notify ``user_id`` and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
+
+
 def _cog(interaction: discord.Interaction) -> Any:
     """The Wari cog, looked up by name: this module must not import the cog (imports go one way)."""
     return interaction.client.get_cog("Wari")  # type: ignore[union-attr]
@@ -265,5 +270,5 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> di
         "content": f"<@{challenge.opponent_id}>, you have been challenged!",
         "embed": embed,
         "view": view,
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(challenge.opponent_id)]),
+        "allowed_mentions": mention_only(challenge.opponent_id),
     }

@@ -31,3 +31,22 @@ def board_code(message) -> str:
     """The code block of the board embed."""
     description = message.embeds[0].description
     return description.split("```")[1].strip()
+
+
+def pings(world, channel=None) -> list:
+    """The bot's ping messages in the channel (turn pings and reminders), oldest first."""
+    channel = channel or world.channel
+    return [m for m in channel.history() if "your move in game #" in m.content or "left for your move in game #" in m.content]
+
+
+def pinged(world, message) -> set[int]:
+    """Who Discord notifies for ``message``: SimCord's model of its mentions under its allowed mentions."""
+    return set(world.env.backend.messages[message.channel.id][message.id].ping_user_ids)
+
+
+def stored(world, column: str, game_id: int = 1):
+    """One column of one game, read straight from the database file."""
+    import sqlite3
+
+    with sqlite3.connect(world.database_path) as db:
+        return db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()[0]

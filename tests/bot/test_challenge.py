@@ -3,7 +3,7 @@
 import pytest
 
 
-from .helpers import buttons, cup_labels, enabled_houses
+from .helpers import buttons, cup_labels, enabled_houses, pinged
 
 
 async def challenge(world, **options):
@@ -15,6 +15,7 @@ async def test_challenge_posts_accept_decline_withdraw_and_pings_the_opponent(wo
     assert result.acknowledged and not result.ephemeral
     message = result.response
     assert message.content == f"{world.bob.mention}, you have been challenged!"
+    assert pinged(world, message.message) == {world.bob.id}
     assert "to a game of **oware**; the challenger moves first" in message.embeds[0].description
     assert "expires" in message.embeds[0].description
     assert [b["label"] for b in buttons(message)] == ["Accept", "Decline", "Withdraw"]

@@ -1,0 +1,184 @@
+"""User stories: the player to move is told by a real ping, clocks run, and a game never stalls."""
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+
+from .helpers import buttons, cup_labels, pinged, pings, press, stored
+from .test_game import start_game
+
+# Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
+pytestmark = pytest.mark.simcord(settle_timeout=60)
+
+
+def deadline_on(board) -> datetime:
+    """The deadline the board shows as a Discord timestamp."""
+    stamp = re.search(r"<t:(\d+):R>", board.embeds[0].description)
+    assert stamp, board.embeds[0].description
+    return datetime.fromtimestamp(int(stamp[1])).astimezone()
+
+
+async def test_accepting_pings_the_first_player_in_a_new_message(world):
+    board = await start_game(world)  # Alice moves first; Bob pressed Accept
+    (ping,) = pings(world)
+    assert ping.id != board.id and ping.edited_at is None
+    assert ping.content == f"{world.alice.mention}, your move in game #1 → {board.message.jump_url}"
+    assert pinged(world, ping) == {world.alice.id}
+    assert not pinged(world, board.message)  # the board itself pings nobody
+
+
+async def test_no_ping_for_the_player_who_just_pressed_accept(world):
+    await start_game(world, first="opponent")  # Bob accepts and moves first: he is looking at it
+    assert pings(world) == []
+
+
+async def test_every_move_pings_the_next_player_and_removes_the_previous_ping(world):
+    board = await start_game(world)
+    for member, house, next_player in ((world.alice, 5, world.bob), (world.bob, 7, world.alice), (world.alice, 2, world.bob)):
+        await press(member, board, house)
+        (ping,) = pings(world)  # one ping per game in the channel, always the newest
+        assert ping.content.startswith(f"{next_player.mention}, your move in game #1")
+        assert pinged(world, ping) == {next_player.id}
+
+
+async def test_a_finished_game_leaves_no_ping(world):
+    await start_game(world)
+    await world.alice.slash(world.channel, "wari surrender")
+    assert pings(world) == []
+
+
+async def test_playing_the_bot_pings_only_the_person(world):
+    board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
+    assert pings(world) == []  # she started it and is looking at it
+    await press(world.alice, board, 3)  # the bot answers at once; the turn comes back to her
+    (ping,) = pings(world)
+    assert pinged(world, ping) == {world.alice.id}
+
+
+async def test_exhibitions_ping_nobody(world):
+    board = (await world.alice.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")).response
+    for _ in range(3):
+        await world.carol.click(board, label="Next move")
+    assert pings(world) == []
+    assert stored(world, "clock") is None
+
+
+async def test_a_player_can_turn_their_pings_off_and_on(world):
+    answer = await world.alice.slash(world.channel, "wari settings", pings="off")
+    assert answer.ephemeral and "Turn pings are **off**" in answer.response.content
+    board = await start_game(world)
+    assert pings(world) == []  # Alice is to move, but wants no ping
+    await press(world.alice, board, 5)
+    assert [pinged(world, p) for p in pings(world)] == [{world.bob.id}]  # Bob still gets his
+    shown = await world.alice.slash(world.channel, "wari settings")
+    assert "**off**" in shown.response.content
+    await world.alice.slash(world.channel, "wari settings", pings="on")
+    await press(world.bob, board, 7)
+    assert [pinged(world, p) for p in pings(world)] == [{world.alice.id}]
+
+
+async def test_the_board_shows_the_deadline_of_the_player_to_move(world):
+    board = await start_game(world, clock="1h/move")
+    assert "⏱ **1h/move** (1 hour a move)" in board.embeds[0].description
+    assert deadline_on(board) == world.env.now() + timedelta(hours=1)
+    await world.env.advance_time(600)
+    await press(world.alice, board, 5)
+    assert deadline_on(board) == world.env.now() + timedelta(hours=1)  # Bob's own hour
+
+
+async def test_the_default_clock_is_a_day_a_move(world):
+    board = await start_game(world)
+    assert "**1d/move** (1 day a move)" in board.embeds[0].description
+    assert deadline_on(board) == world.env.now() + timedelta(days=1)
+
+
+async def test_one_reminder_when_a_quarter_of_the_time_is_left(world):
+    await start_game(world, clock="1h/move")
+    await world.env.advance_time(44 * 60)
+    assert [p.content.startswith(f"{world.alice.mention}, your move") for p in pings(world)] == [True]
+    await world.env.advance_time(2 * 60)
+    (reminder,) = pings(world)  # the reminder replaced the turn ping
+    assert reminder.content.startswith(f"⏰ {world.alice.mention}, about 15 min left for your move in game #1")
+    assert pinged(world, reminder) == {world.alice.id}
+    await world.env.advance_time(10 * 60)
+    assert [p.id for p in pings(world)] == [reminder.id]  # one reminder per move
+
+
+async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
+    board = await start_game(world, clock="1h/move")
+    await press(world.alice, board, 5)
+    await world.env.advance_time(60 * 60 + 30)  # Bob's hour is up; the sweep comes within a minute
+    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (on time)."
+    assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch"]
+    announcement = world.channel.last_message
+    assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
+    assert pings(world) == []
+    assert (stored(world, "status"), stored(world, "result"), stored(world, "reason")) == ("finished", "A", "time")
+    assert stored(world, "record").rstrip().endswith("A(5,4) B(time)")
+
+
+async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(world):
+    board = await start_game(world, clock="1h/move")
+    world.env.bot.get_cog("Wari").sweep.cancel()  # as if the sweep had not come yet
+    await world.env.advance_time(60 * 60 + 1)
+    late = await press(world.alice, board, 5)
+    assert late.followups[0].ephemeral
+    assert late.followups[0].content == "Your time ran out before this press, so the game is over."
+    assert board.content == f"🏁 {world.bob.mention} wins, 0–0 (on time)."
+    assert stored(world, "record").rstrip().endswith("A(time)")
+
+
+async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
+    board = await start_game(world, clock="5+3")
+    text = board.embeds[0].description
+    assert "⏱ **5+3** (5 min + 3 s a move)" in text and f"{world.bob.mention}: 5:00" in text
+    assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
+    await world.env.advance_time(60)
+    await press(world.alice, board, 5)
+    assert f"{world.alice.mention}: 4:03" in board.embeds[0].description
+    assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
+    await world.env.advance_time(5 * 60 + 20)  # Bob's five minutes run out
+    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (on time)."
+
+
+async def test_restart_just_before_a_deadline_times_out_once(world):
+    board = await start_game(world, clock="1h/move")
+    await world.env.advance_time(59 * 60)
+    await world.restart()
+    await world.env.advance_time(2 * 60)
+    assert board.content.endswith("(on time).")
+    await world.restart()
+    await world.env.advance_time(60)
+    announcements = [m for m in world.channel.history() if "ran out of time" in m.content]
+    assert len(announcements) == 1
+    assert stored(world, "record").rstrip().endswith("A(time)")
+
+
+async def test_restart_between_a_move_and_its_ping_still_pings(world):
+    board = await start_game(world)
+    service = world.env.bot.service
+    table = await service.table(world.channel.id)
+    # Alice's move is stored, but the process dies before the ping could be posted.
+    await service.play(channel_id=world.channel.id, game_id=1, ply=0, message_id=table.row.message_id,
+                       user_id=world.alice.id, house=5, now=world.env.now())
+    await world.restart()
+    await world.env.advance_time(20)
+    (ping,) = pings(world)
+    assert pinged(world, ping) == {world.bob.id}
+    assert board.embeds[0].footer.text == "No move yet"  # the old board is stale until redrawn…
+    await press(world.bob, board, 1)  # …and a press on it brings it up to date without playing
+    assert board.embeds[0].footer.text == "Move 1" and board.content.startswith(f"{world.bob.mention}, your move")
+
+
+async def test_clocks_are_paused_while_the_bot_is_down(world):
+    board = await start_game(world, clock="1h/move")
+    world.env.bot.get_cog("Wari").sweep.cancel()  # the bot goes silent…
+    await world.env.advance_time(2 * 60 * 60)  # …for two hours, past Alice's deadline
+    await world.restart()
+    await world.env.advance_time(30)
+    assert board.content.startswith(f"{world.alice.mention}, your move")  # not lost on time
+    assert "paused 2 h while the bot was offline" in board.embeds[0].description
+    assert deadline_on(board) > world.env.now() + timedelta(minutes=59)
+    await world.env.advance_time(60 * 60)  # but the time is not forgiven forever
+    assert board.content.endswith("(on time).")
