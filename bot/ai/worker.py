@@ -9,6 +9,11 @@ from __future__ import annotations
 from bot.engine.notation import from_record
 
 from . import make_player
+from .expert import ExpertPlayer
+
+#: Nodes the expert searches to judge a position: a fixed amount, so the same position always
+#: gets the same answer (about half a second).
+JUDGING_NODES = 20_000
 
 
 def choose_move(level: str, record_text: str, seconds: float, seed: int) -> int:
@@ -17,7 +22,8 @@ def choose_move(level: str, record_text: str, seconds: float, seed: int) -> int:
     return make_player(level, seed).choose(game, seconds).house
 
 
-def evaluate(record_text: str, seconds: float, seed: int) -> float:
-    """The expert's evaluation of the game ``record_text`` describes, for the player to move."""
+def evaluate(record_text: str, seed: int) -> float:
+    """The expert's evaluation of the game ``record_text`` describes, for the player to move
+    (about 4 per seed ahead), from a search of :data:`JUDGING_NODES` nodes."""
     game, _ = from_record(record_text)
-    return make_player("expert", seed).choose(game, seconds).score
+    return ExpertPlayer(seed, max_nodes=JUDGING_NODES).choose(game, seconds=60).score

@@ -30,8 +30,6 @@ log = logging.getLogger(__name__)
 THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
 #: Seconds before a failed computer move is tried again; the pause doubles up to the maximum.
 RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
-#: Seconds the computer thinks about a draw offer.
-DRAW_THINKING_TIME = 0.5
 #: Seconds between the moves of an exhibition that plays on its own.
 EXHIBITION_PACE = 6
 
@@ -99,7 +97,7 @@ class Computer:
         """Whether the computer accepts a draw in ``table``, and its evaluation (its point of view):
         it accepts unless it thinks it is ahead."""
         side = table.player(self.bot.user.id)
-        score = await self._in_worker(evaluate, table.row.record, DRAW_THINKING_TIME, table.row.id)
+        score = await self._in_worker(evaluate, table.row.record, table.row.id)
         mine = score if table.game.to_move == side else -score
         return mine <= 0, mine
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 
 def buttons(message) -> list[dict]:
-    return [item for row in message.components for item in row["components"]]
+    """The buttons of a message, as SimCord's results give them or read from channel history."""
+    found = []
+    for row in message.components:
+        if isinstance(row, dict):
+            found += row["components"]
+        else:  # a discord.ActionRow of a message from history()
+            found += [{"label": b.label, "custom_id": b.custom_id, "disabled": b.disabled} for b in row.children]
+    return found
 
 
 def cup_labels(message) -> list[str]:
@@ -50,3 +57,8 @@ def stored(world, column: str, game_id: int = 1):
 
     with sqlite3.connect(world.database_path) as db:
         return db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def archived(world, thread) -> bool:
+    """Whether Discord shows ``thread`` as archived (discord.py drops archived threads from its cache)."""
+    return world.env.backend.channels[thread.id].thread_metadata.archived

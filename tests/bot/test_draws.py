@@ -1,0 +1,95 @@
+"""User stories: offering a draw, answering it, and an offer that lapses at the next move."""
+
+from .helpers import cup_labels, pinged, press, stored
+from .test_game import start_game
+
+
+def offer_of(result):
+    assert not result.ephemeral
+    return result.response
+
+
+async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
+    board = await start_game(world)
+    offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
+    assert offer.content == f"{world.bob.mention}, your opponent offers a draw."
+    assert pinged(world, offer.message) == {world.bob.id}
+    assert [b["label"] for row in offer.components for b in row["components"]] == ["Accept", "Decline"]
+    mine = await world.alice.click(offer, label="Accept")
+    assert mine.ephemeral and mine.response.content == "You made this offer: your opponent answers it."
+    outsider = await world.carol.click(offer, label="Accept")
+    assert outsider.response.content == "Only the player this offer was made to can answer it."
+    await world.bob.click(offer, label="Accept")
+    assert offer.components == [] and "accepted: game #1 is drawn" in offer.embeds[0].description
+    assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
+    assert (stored(world, "status"), stored(world, "result"), stored(world, "reason")) == ("finished", "draw", "agreement")
+    assert stored(world, "record").rstrip().endswith("A(agreement)")
+
+
+async def test_a_declined_offer_cannot_be_repeated_before_the_next_move(world):
+    board = await start_game(world)
+    offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
+    await world.bob.click(offer, label="Decline")
+    assert offer.components == [] and "declined the draw offer" in offer.embeds[0].description
+    again = await world.alice.slash(world.channel, "wari draw")
+    assert again.ephemeral and "You can offer again after the next move" in again.response.content
+    await press(world.alice, board, 5)
+    offer_of(await world.alice.slash(world.channel, "wari draw"))
+    twice = await world.bob.slash(world.channel, "wari draw")
+    assert twice.ephemeral and twice.response.content == "A draw offer is already waiting for an answer."
+
+
+async def test_an_offer_lapses_at_the_next_move(world):
+    board = await start_game(world)
+    offer = offer_of(await world.bob.slash(world.channel, "wari draw"))  # Bob offers; Alice is to move
+    await press(world.alice, board, 5)
+    assert offer.components == [] and offer.embeds[0].description == "This draw offer lapsed: a move was played."
+    assert board.embeds[0].footer.text == "Move 1" and stored(world, "draw_open") == 0
+
+
+async def test_a_stale_accept_is_refused(world):
+    board = await start_game(world)
+    offer = offer_of(await world.bob.slash(world.channel, "wari draw"))
+    accept_id = next(b["custom_id"] for row in offer.components for b in row["components"] if b["label"] == "Accept")
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=500)  # the lapse edit fails: the button stays
+    await press(world.alice, board, 5)
+    late = await world.alice.click(offer, custom_id=accept_id)
+    assert late.ephemeral and late.response.content == "This draw offer is no longer open."
+    assert board.content.startswith(f"{world.bob.mention}, your move")
+
+
+async def test_an_offer_survives_a_restart(world):
+    board = await start_game(world)
+    offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
+    await world.restart()
+    await world.bob.click(offer, label="Accept")
+    assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
+
+
+async def test_a_finished_game_cannot_be_drawn(world):
+    await start_game(world)
+    await world.alice.slash(world.channel, "wari surrender")
+    late = await world.bob.slash(world.channel, "wari draw")
+    assert late.ephemeral and late.response.content.startswith("There is no game in this channel")
+
+
+async def play_low(world, houses):
+    """Alice (A) plays the bot at level low, which always empties its lowest house."""
+    board = (await world.alice.slash(world.channel, "wari play", level="low", first="me")).response
+    for house in houses:
+        await press(world.alice, board, house)
+    return board
+
+
+async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
+    board = await play_low(world, [2, 6, 1])
+    answer = await world.alice.slash(world.channel, "wari draw")
+    assert answer.response.content == f"🤝 {world.alice.mention} offered a draw and I accept: game #1 is drawn."
+    assert board.content.startswith("🏁 Draw") and stored(world, "reason") == "agreement"
+
+
+async def test_the_computer_declines_a_draw_when_it_is_ahead(world):
+    board = await play_low(world, [2, 6, 1, 3, 1, 6, 4, 5])
+    answer = await world.alice.slash(world.channel, "wari draw")
+    assert answer.response.content.startswith(f"🤖 {world.alice.mention} offered a draw; I decline")
+    assert cup_labels(board) and stored(world, "status") == "live" and stored(world, "draw_open") == 0

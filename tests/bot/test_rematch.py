@@ -1,0 +1,56 @@
+"""User stories: a finished game's board offers a rematch, sides swapped, also after a restart."""
+
+from .helpers import buttons, enabled_houses, pinged, press, stored
+from .test_game import start_game
+
+
+def rematch_button(board) -> str:
+    (button,) = [b for b in buttons(board) if b["label"] == "Rematch"]
+    return button["custom_id"]
+
+
+async def test_a_rematch_challenges_the_other_player_with_sides_swapped(world):
+    board = await start_game(world, variant="oware", clock="1h/move")  # Alice is A
+    await world.alice.slash(world.channel, "wari surrender")
+    outsider = await world.carol.click(board, custom_id=rematch_button(board))
+    assert outsider.ephemeral and "Only the players of this game" in outsider.response.content
+    asked = await world.alice.click(board, custom_id=rematch_button(board))
+    challenge = asked.response
+    assert not asked.ephemeral and challenge.id != board.id
+    assert challenge.content == f"{world.bob.mention}, you have been challenged!"
+    assert pinged(world, challenge.message) == {world.bob.id}
+    text = challenge.embeds[0].description
+    assert "a game of **oware** (a rematch of game #1)" in text and "the challenged player moves first" in text
+    assert "Clock: **1h/move**" in text
+    await world.bob.click(challenge, label="Accept")
+    assert challenge.content.startswith(f"{world.bob.mention}, your move (oware, houses 1–6)")  # Bob is A now
+    assert (stored(world, "player_a", 2), stored(world, "clock", 2)) == (world.bob.id, "1h/move")
+    assert [b["label"] for b in buttons(board)] == ["Rematch"]  # the old board keeps its final position
+
+
+async def test_a_second_rematch_press_meets_the_open_challenge(world):
+    board = await start_game(world)
+    await world.bob.slash(world.channel, "wari surrender")
+    await world.bob.click(board, custom_id=rematch_button(board))
+    again = await world.alice.click(board, custom_id=rematch_button(board))
+    assert again.ephemeral and "already has an open challenge" in again.response.content
+
+
+async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_restart(world):
+    board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me", variant="kalah", houses=4, seeds=3)).response
+    await world.alice.slash(world.channel, "wari surrender")
+    await world.restart()
+    new = (await world.alice.click(board, custom_id=rematch_button(board))).response
+    assert new.id != board.id
+    assert new.embeds[0].title == "Kalah 4x3 · game #2"
+    # Alice was A: now the bot is A and has already moved; it is her turn as B.
+    assert new.content.startswith(f"{world.alice.mention}, your move (kalah 4x3, houses 5–8)")
+    assert (stored(world, "level_a", 2), stored(world, "player_b", 2)) == ("greedy", world.alice.id)
+    await press(world.alice, new, enabled_houses(new)[0])
+    assert " B(" in stored(world, "record", 2)  # the new game plays on
+
+
+async def test_an_aborted_game_offers_no_rematch(world):
+    board = await start_game(world)
+    await world.mod.slash(world.channel, "wari abort")
+    assert board.components == []
