@@ -370,11 +370,16 @@ class WariService:
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
         async with self.lock(channel_id):
-            table = await self.live_table(channel_id)
-            player = table.player(user_id)
-            if player is None:
-                raise Refusal("You are not playing in this channel's game.")
+            table, player = await self._seat(channel_id, user_id)
             return await self._end(table, lambda: table.game.surrender(player), now)
+
+    async def _seat(self, channel_id: int, user_id: int) -> tuple[Table, Player]:
+        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none."""
+        table = await self.live_table(channel_id)
+        player = table.player(user_id)
+        if player is None:
+            raise Refusal("You are not playing in this channel's game.")
+        return table, player
 
     async def time_out(self, game: GameRow, now: datetime) -> Table | None:
         """End ``game`` on time if its player to move is still past the deadline (else ``None``)."""
@@ -419,10 +424,7 @@ class WariService:
     async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""
         async with self.lock(channel_id):
-            table = await self.live_table(channel_id)
-            player = table.player(user_id)
-            if player is None:
-                raise Refusal("You are not playing in this channel's game.")
+            table, player = await self._seat(channel_id, user_id)
             row = table.row
             if row.draw_open:
                 raise Refusal("A draw offer is already waiting for an answer.")

@@ -64,10 +64,8 @@ class ChallengeCommands(CogBase):
                 return
             raise Refusal("Bots can't play Wari. Challenge a person, or play me with `/wari play`.")
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
-        where = None
-        if thread:
-            title = f"{interaction.user.display_name} vs {opponent.display_name} · {rules.label}"
-            where = await self.open_thread(interaction, title, f"⚔️ {title}: the challenge and the game are in the thread below.")
+        title = f"{interaction.user.display_name} vs {opponent.display_name} · {rules.label}"
+        where = await self.thread_if(thread, interaction, title, f"⚔️ {title}: the challenge and the game are in the thread below.")
         challenge = await self.service.challenge(
             guild_id=interaction.guild_id,
             channel_id=where.id if where else interaction.channel_id,
@@ -110,10 +108,8 @@ class ChallengeCommands(CogBase):
     ) -> None:
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
-        where = None
-        if thread:
-            title = f"{interaction.user.display_name} vs {self.bot.user.display_name} ({level}) · {rules.label}"
-            where = await self.open_thread(interaction, title, f"🤖 {title}: the game is in the thread below.")
+        title = f"{interaction.user.display_name} vs {self.bot.user.display_name} ({level}) · {rules.label}"
+        where = await self.thread_if(thread, interaction, title, f"🤖 {title}: the game is in the thread below.")
         table = await self.service.play_computer(
             guild_id=interaction.guild_id,
             channel_id=where.id if where else interaction.channel_id,
@@ -157,8 +153,11 @@ class ChallengeCommands(CogBase):
         )
         await self.game_changed(await self.post_board(interaction, table))
 
-    async def open_thread(self, interaction: discord.Interaction, title: str, intro: str) -> discord.Thread:
-        """Answer in this channel with ``intro`` and open a public thread from that message."""
+    async def thread_if(self, wanted: bool, interaction: discord.Interaction, title: str, intro: str) -> discord.Thread | None:
+        """If ``wanted``, answer in this channel with ``intro`` and open a public thread from that
+        message, named ``title``: the game's channel. ``None`` if not wanted."""
+        if not wanted:
+            return None
         if not isinstance(interaction.channel, discord.TextChannel):
             raise Refusal("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here.")
         permissions = interaction.app_permissions
