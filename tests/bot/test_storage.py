@@ -155,3 +155,51 @@ async def test_two_processes_opening_a_new_file_at_once_both_start(tmp_path):
     assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 2
     for s in stores:
         await s.close()
+
+
+async def clocked_game(store, channel=10, **columns):
+    challenge = await new_challenge(store, channel=channel)
+    return await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0, **columns)
+
+
+async def test_the_sweeps_read_through_their_partial_indexes(store):
+    plans = {}
+    for name, where in (("deadline", "deadline IS NOT NULL AND deadline <= ?"), ("ping", "ping_at IS NOT NULL AND ping_at <= ?")):
+        rows = await store._read(f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",))
+        plans[name] = " ".join(row["detail"] for row in rows)
+    assert "USING INDEX live_games_by_deadline" in plans["deadline"]
+    assert "USING INDEX live_games_by_ping" in plans["ping"]
+
+
+async def test_a_ping_is_claimed_once_and_a_lapsed_claim_falls_due_again(store):
+    game = await clocked_game(store, ping_at=T0, ping_kind="turn")
+    assert [g.id for g in await store.games_due_a_ping(T0)] == [game.id]
+    lease = T0 + timedelta(minutes=1)
+    assert await store.claim_ping(game, lease)
+    assert not await store.claim_ping(game, lease)  # a second sweep (or process) loses
+    assert await store.games_due_a_ping(T0 + timedelta(seconds=59)) == []
+    assert [g.id for g in await store.games_due_a_ping(lease)] == [game.id]  # never recorded: due again
+
+
+async def test_a_recorded_ping_never_overwrites_a_newer_turn(store):
+    game = await clocked_game(store, ping_at=T0, ping_kind="turn")
+    lease = T0 + timedelta(minutes=1)
+    await store.claim_ping(game, lease)
+    moved = await store.update_game(await store.get_game(game.id), now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
+    await store.record_ping(game, lease, message_id=77, next_at=T0 + timedelta(hours=1), next_kind="reminder")
+    after = await store.get_game(game.id)
+    assert (after.ping_at, after.ping_kind, after.ping_message_id) == (moved.ping_at, "turn", 77)
+
+
+async def test_downtime_is_credited_once_to_running_clocks_only(store):
+    running = await clocked_game(store, channel=1, deadline=T0 + timedelta(hours=1), ping_at=T0 + timedelta(minutes=45), ping_kind="reminder")
+    still = await clocked_game(store, channel=2)
+    rules = dict(longer_than=timedelta(minutes=3), note_every=timedelta(minutes=1))
+    assert await store.credit_downtime(T0, **rules) == (timedelta(0), [])  # the first sign of life
+    back = T0 + timedelta(hours=2)
+    gap, shifted = await store.credit_downtime(back, **rules)
+    assert gap == timedelta(hours=2) and [g.id for g in shifted] == [running.id]
+    moved = await store.get_game(running.id)
+    assert moved.deadline == T0 + timedelta(hours=3) and moved.ping_at == T0 + timedelta(hours=2, minutes=45)
+    assert moved.clock_paused == 7200 and (await store.get_game(still.id)).deadline is None
+    assert await store.credit_downtime(back + timedelta(seconds=30), **rules) == (timedelta(0), [])  # not twice
