@@ -28,7 +28,8 @@ PING_LEASE = timedelta(minutes=1)
 
 
 def board_link(row: GameRow) -> str:
-    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+    """A masked link to the game's board message."""
+    return f"[board](https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id})"
 
 
 def ping_text(table: Table, kind: str) -> str:

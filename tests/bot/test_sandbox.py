@@ -471,6 +471,11 @@ async def browser_page(tmp_path, url: str):
             await process.wait()
 
 
+def board_in(channel):
+    """The game's board: the newest message of the channel with a board embed (pings come after it)."""
+    return next(m for m in reversed(channel.history()) if m.embeds and "· game #" in (m.embeds[0].title or ""))
+
+
 def mover(sandbox, board):
     """The member whose move it is, from the mention that starts the board's content."""
     return next(member for member in sandbox.members if board.content.startswith(f"{member.mention}, your move"))
@@ -496,13 +501,15 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         await page.view_as("Kofi")
         await page.click("button.component-button", "Accept")
         await page.until("document.body.innerText.includes('No move yet')", "the board")
-        board = sandbox.channel.last_message
+        board = board_in(sandbox.channel)
         for moves in range(1, 5):
             await page.view_as(mover(sandbox, board).user.global_name)
             await page.click("button.component-button", "")  # the first cup the page lets them press
             await page.until(f"document.body.innerText.includes('Move {moves}')", f"move {moves}")
-            board = sandbox.channel.last_message
+            board = board_in(sandbox.channel)
             assert board.embeds[0].footer.text == f"Move {moves}"
+            # The other player is pinged by a new message below the board.
+            await page.until("document.body.innerText.includes('your move in game #1')", "the turn ping")
 
         # The one who just moved presses again: only they see the refusal.
         await page.click("button.component-button", "")

@@ -23,7 +23,7 @@ async def test_accepting_pings_the_first_player_in_a_new_message(world):
     board = await start_game(world)  # Alice moves first; Bob pressed Accept
     (ping,) = pings(world)
     assert ping.id != board.id and ping.edited_at is None
-    assert ping.content == f"{world.alice.mention}, your move in game #1 → {board.message.jump_url}"
+    assert ping.content == f"{world.alice.mention}, your move in game #1 → [board]({board.message.jump_url})"
     assert pinged(world, ping) == {world.alice.id}
     assert not pinged(world, board.message)  # the board itself pings nobody
 
