@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.engine import Game  # noqa: E402
 from bot.engine.notation import record  # noqa: E402
 from bot.service import HEARTBEAT, OUTAGE  # noqa: E402
-from bot.storage import Store, _now_text  # noqa: E402
+from bot.storage import Store, time_text  # noqa: E402
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 DUE_NOW = 5  # games past their deadline, and as many due a ping, at the moment of the sweep
@@ -41,8 +41,8 @@ def fill(path: Path, games: int, rng: random.Random) -> None:
         due = number < DUE_NOW
         deadline = NOW - timedelta(minutes=1) if due else NOW + timedelta(seconds=rng.randrange(60, 3 * 86400))
         ping_at = NOW - timedelta(seconds=10) if number >= games - DUE_NOW else max(deadline - timedelta(hours=6), NOW + timedelta(minutes=1))
-        rows.append((1, 1000 + number, 1, 2, "wari", text, 0, "live", _now_text(NOW), _now_text(NOW),
-                     "1d/move", _now_text(deadline), _now_text(ping_at), "reminder"))
+        rows.append((1, 1000 + number, 1, 2, "wari", text, 0, "live", time_text(NOW), time_text(NOW),
+                     "1d/move", time_text(deadline), time_text(ping_at), "reminder"))
     with sqlite3.connect(path) as db:
         db.executemany(
             """INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, version, status, created_at,
@@ -50,7 +50,7 @@ def fill(path: Path, games: int, rng: random.Random) -> None:
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             rows,
         )
-        db.execute("INSERT INTO meta (key, value) VALUES ('alive_at', ?)", (_now_text(NOW),))
+        db.execute("INSERT INTO meta (key, value) VALUES ('alive_at', ?)", (time_text(NOW),))
 
 
 async def create(path: Path) -> None:
@@ -64,7 +64,7 @@ async def sweep_reads(store: Store, *, scan: bool) -> int:
         await store.credit_downtime(NOW, longer_than=OUTAGE, note_every=HEARTBEAT)
         await store.due_challenges(NOW)
         return len(await store.games_past_deadline(NOW)) + len(await store.games_due_a_ping(NOW))
-    moment = (_now_text(NOW),)
+    moment = (time_text(NOW),)
     await store.get_meta("alive_at")
     await store._read("SELECT * FROM challenges WHERE expires_at <= ?", moment)
     late = await store._read("SELECT * FROM games NOT INDEXED WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?", moment)

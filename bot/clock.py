@@ -97,16 +97,18 @@ class Clock:
         seconds = self.base.total_seconds() if self.base is not None else None
         return ClockState(None, (seconds, seconds) if seconds is not None else None)
 
-    def next_turn(self, state: ClockState, *, mover: int | None, next_mover: int | None, now: datetime) -> ClockState:
+    def next_turn(
+        self, state: ClockState, *, mover: int | None, next_mover: int | None, now: datetime, moved: bool = True
+    ) -> ClockState:
         """The state after ``mover`` (0 for A, 1 for B, ``None`` at the start) handed the turn on.
 
         ``next_mover`` is the side now to move if a person plays it, else ``None`` (the computer,
         or the game is over): then no deadline runs. A mover who had a deadline banks what was
-        left of it plus the increment.
+        left of it, plus the increment if they ``moved`` (not when the game ended otherwise).
         """
         banks = state.banks
         if banks is not None and mover is not None and state.deadline is not None:
-            left = max((state.deadline - now).total_seconds(), 0.0) + self.increment.total_seconds()
+            left = max((state.deadline - now).total_seconds(), 0.0) + (self.increment.total_seconds() if moved else 0.0)
             banks = (left, banks[1]) if mover == 0 else (banks[0], left)
         if next_mover is None:
             return ClockState(None, banks)

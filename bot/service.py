@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import defaultdict
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -134,11 +134,15 @@ class WariService:
         self.store = store
         self.challenge_timeout = timedelta(seconds=challenge_timeout)
         self._rng = rng or random.Random()
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Weak values: a channel's lock lives while someone holds or awaits it, and no longer.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that serialises every change to one channel's challenge and game."""
-        return self._locks[channel_id]
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     # -- challenges -------------------------------------------------------------------------
 
@@ -340,10 +344,19 @@ class WariService:
                 raise StaleBoard("This board is out of date.", table)
             if player != table.game.to_move:
                 raise Refusal(f"It's <@{table.user_to_move}>'s turn.")
-            if table.row.deadline is not None and table.row.deadline <= now:
-                ended = await self._end(table, table.game.time_out, now)
-                raise TimeUp("Your time ran out before this press, so the game is over.", ended)
+            await self._check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
+
+    async def _check_flag(self, table: Table, now: datetime) -> None:
+        """If the player to move let their deadline pass, end the game on time before anything
+        else happens to it (the sweep may not have come yet), and say so.
+
+        :raises TimeUp: with the ended game.
+        """
+        if table.row.deadline is not None and table.row.deadline <= now:
+            loser = table.user_to_move
+            ended = await self._end(table, table.game.time_out, now)
+            raise TimeUp(f"Too late: <@{loser}>'s time had run out, so the game is over.", ended)
 
     async def computer_move(self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime) -> tuple[Table, MoveRecord]:
         """The computer's move ``house``, found by a search of the position after move ``ply``."""
@@ -370,15 +383,17 @@ class WariService:
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
         async with self.lock(channel_id):
-            table, player = await self._seat(channel_id, user_id)
+            table, player = await self._seat(channel_id, user_id, now)
             return await self._end(table, lambda: table.game.surrender(player), now)
 
-    async def _seat(self, channel_id: int, user_id: int) -> tuple[Table, Player]:
-        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none."""
+    async def _seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
+        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none,
+        :class:`TimeUp` if the player to move had run out of time."""
         table = await self.live_table(channel_id)
         player = table.player(user_id)
         if player is None:
             raise Refusal("You are not playing in this channel's game.")
+        await self._check_flag(table, now)
         return table, player
 
     async def time_out(self, game: GameRow, now: datetime) -> Table | None:
@@ -390,9 +405,13 @@ class WariService:
             return await self._end(table, table.game.time_out, now)
 
     async def _end(self, table: Table, ending, now: datetime) -> Table:
-        """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw)."""
+        """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw).
+
+        The player whose turn it was is charged the time they used (no increment: no move).
+        """
+        on_move = table.game.to_move
         ending()
-        return await self._save(table, table.game, now, mover=None, actor=None)
+        return await self._save(table, table.game, now, mover=on_move, actor=None, moved=False)
 
     async def abort(self, channel_id: int, now: datetime) -> Table:
         """End a stuck game with no winner (moderators only: the cog checks permissions)."""
@@ -424,7 +443,7 @@ class WariService:
     async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""
         async with self.lock(channel_id):
-            table, player = await self._seat(channel_id, user_id)
+            table, player = await self._seat(channel_id, user_id, now)
             row = table.row
             if row.draw_open:
                 raise Refusal("A draw offer is already waiting for an answer.")
@@ -452,10 +471,18 @@ class WariService:
                 if table.player(user_id) is offerer:
                     raise Refusal("You made this offer: your opponent answers it.")
                 raise Refusal("Only the player this offer was made to can answer it.")
+            await self._check_flag(table, now)
             if accept:
                 return await self._end(table, table.game.agree_draw, now)
             row = await self._update(row, now=now, draw_open=0)
             return Table(row, table.game, table.row)
+
+    async def cancel_draw(self, table: Table, now: datetime) -> None:
+        """Take back the offer ``table`` made (its message could not be posted, or no answer came)."""
+        async with self.lock(table.row.channel_id):
+            current = await self.table(table.row.channel_id)
+            if current is not None and current.row.id == table.row.id and current.row.draw_open and current.row.draw_ply == table.game.ply:
+                await self._update(current.row, now=now, **_NO_OFFER)
 
     # -- clocks -----------------------------------------------------------------------------
 
@@ -466,7 +493,9 @@ class WariService:
 
     # -- saving -----------------------------------------------------------------------------
 
-    async def _save(self, table: Table, game: Game, now: datetime, *, mover: Player | None, actor: int | None) -> Table:
+    async def _save(
+        self, table: Table, game: Game, now: datetime, *, mover: Player | None, actor: int | None, moved: bool = True
+    ) -> Table:
         """Store ``game`` (the new state of ``table``): record, result, clocks, pings, draw offer."""
         text = record(game, str(table.row.player_a), str(table.row.player_b))
         outcome = game.outcome
@@ -476,7 +505,7 @@ class WariService:
             "result": outcome.result if outcome else None,
             "reason": outcome.termination.value if outcome else None,
             **(_NO_OFFER if table.row.draw_by is not None else {}),
-            **_handover(table, game, mover, actor, now),
+            **_handover(table, game, mover, actor, now, moved),
         }
         row = await self._update(table.row, now=now, **changes)
         return Table(row, game, table.row)
@@ -512,7 +541,16 @@ def _person_to_move(game: Game, levels: tuple[str | None, str | None]) -> Player
 
 
 def _pings_and_clock(
-    clock: Clock | None, state: ClockState, game: Game, users: tuple[int, int], levels, mover: Player | None, actor: int | None, now: datetime
+    clock: Clock | None,
+    state: ClockState,
+    game: Game,
+    users: tuple[int, int],
+    levels: tuple[str | None, str | None],
+    *,
+    mover: Player | None,
+    actor: int | None,
+    now: datetime,
+    moved: bool = True,
 ) -> dict:
     """The clock and ping columns once ``game`` is reached and ``mover`` (``None``: nobody) has moved.
 
@@ -524,7 +562,7 @@ def _pings_and_clock(
     changes: dict = {}
     deadline = None
     if clock is not None:
-        after = clock.next_turn(state, mover=mover, next_mover=person, now=now)
+        after = clock.next_turn(state, mover=mover, next_mover=person, now=now, moved=moved)
         deadline = after.deadline
         changes["deadline"] = deadline
         if after.banks is not None:
@@ -541,12 +579,14 @@ def _pings_and_clock(
 def _opening(clock: Clock | None, game: Game, users: tuple[int, int], levels, actor: int | None, now: datetime) -> dict:
     """The clock and ping columns of a game about to start."""
     state = clock.start() if clock else ClockState(None)
-    return _pings_and_clock(clock, state, game, users, levels, None, actor, now)
+    return _pings_and_clock(clock, state, game, users, levels, mover=None, actor=actor, now=now)
 
 
-def _handover(table: Table, game: Game, mover: Player | None, actor: int | None, now: datetime) -> dict:
+def _handover(table: Table, game: Game, mover: Player | None, actor: int | None, now: datetime, moved: bool) -> dict:
     """The clock and ping columns after ``mover`` moved in ``table`` (reaching ``game``)."""
     if table.exhibition:
         return {}
     levels = (table.row.level_a, table.row.level_b)
-    return _pings_and_clock(table.clock, table.clock_state, game, table.row.players, levels, mover, actor, now)
+    return _pings_and_clock(
+        table.clock, table.clock_state, game, table.row.players, levels, mover=mover, actor=actor, now=now, moved=moved
+    )

@@ -116,8 +116,11 @@ class Conflict(Exception):
     """A write lost a race or met a rule of the schema (a busy channel, a stale version)."""
 
 
-def _now_text(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+def time_text(moment: datetime) -> str:
+    """How a time is stored: UTC ISO text to the microsecond, so that stored times compare as text
+    and a clock loses nothing to rounding (rows of schema 1 and 2 hold whole seconds, which
+    compare right with these)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
 def _when(text: str | None) -> datetime | None:
@@ -133,7 +136,7 @@ def _from_row(kind, row: sqlite3.Row):
 
 
 def _to_column(value):
-    return _now_text(value) if isinstance(value, datetime) else value
+    return time_text(value) if isinstance(value, datetime) else value
 
 
 @dataclass(frozen=True)
@@ -374,7 +377,7 @@ class Store:
                 WHERE NOT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status = 'live')
                 """,
                 (guild_id, channel_id, challenger_id, opponent_id, variant, first,
-                 _now_text(created_at), _now_text(expires_at), clock, int(thread), rematch_of, channel_id),
+                 time_text(created_at), time_text(expires_at), clock, int(thread), rematch_of, channel_id),
             ),
         )
         if cursor.rowcount != 1:
@@ -396,7 +399,7 @@ class Store:
         return cursor.rowcount == 1
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
-        rows = await self._read("SELECT * FROM challenges WHERE expires_at <= ? ORDER BY id", (_now_text(now),))
+        rows = await self._read("SELECT * FROM challenges WHERE expires_at <= ? ORDER BY id", (time_text(now),))
         return [ChallengeRow.from_row(row) for row in rows]
 
     # -- games ----------------------------------------------------------------------------
@@ -474,7 +477,7 @@ class Store:
             (
                 f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'live'",
-                (*map(_to_column, changes.values()), _now_text(now), game.id, game.version),
+                (*map(_to_column, changes.values()), time_text(now), game.id, game.version),
             ),
         )
         if cursor.rowcount != 1:
@@ -494,7 +497,7 @@ class Store:
         """Live games whose player to move has run out of time, oldest deadline first."""
         rows = await self._read(
             "SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
-            (_now_text(now),),
+            (time_text(now),),
         )
         return [GameRow.from_row(row) for row in rows]
 
@@ -502,44 +505,45 @@ class Store:
         """Live games whose player to move is due a ping (their turn, or a reminder)."""
         rows = await self._read(
             "SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ? ORDER BY ping_at",
-            (_now_text(now),),
+            (time_text(now),),
         )
         return [GameRow.from_row(row) for row in rows]
 
     async def claim_ping(self, game: GameRow, until: datetime) -> bool:
         """Take the ping ``game`` is due, for this process, until ``until``.
 
-        Compare-and-set on the due time: of several sweeps (or processes) one wins. A claim whose
-        ping is never recorded (the process died) falls due again at ``until``.
+        Compare-and-set on the game's version and due time: of several sweeps (or processes) one
+        wins, and a row read before the game moved on wins nothing. A claim whose ping is never
+        recorded (the process died) falls due again at ``until``. The version stays: a ping is
+        not a change of the game, and must not make a press lose its race.
         """
         (cursor,) = await self._write(
             (
-                "UPDATE games SET ping_at = ? WHERE id = ? AND status = 'live' AND ping_at = ? AND ping_kind = ?",
-                (_now_text(until), game.id, _now_text(game.ping_at), game.ping_kind),
+                "UPDATE games SET ping_at = ? WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?",
+                (time_text(until), game.id, game.version, time_text(game.ping_at)),
             ),
         )
         return cursor.rowcount == 1
 
     async def record_ping(
         self, game: GameRow, claimed_until: datetime, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
-    ) -> None:
-        """The claimed ping was posted as ``message_id``: the next one falls due at ``next_at``.
+    ) -> bool:
+        """The ping claimed until ``claimed_until`` was posted as ``message_id`` (``None``: not
+        posted); the next one falls due at ``next_at``.
 
-        The message is recorded even if the game moved on meanwhile (the next ping deletes it);
-        the due time only if the claim still stands, so a newer turn is never overwritten.
+        ``False`` if the claim no longer stands (the game moved on or ended meanwhile): nothing
+        is recorded, and the caller takes its message back.
         """
-        claim = _now_text(claimed_until)
-        await self._write(
+        (cursor,) = await self._write(
             (
                 """
-                UPDATE games SET ping_message_id = ?,
-                       ping_kind = CASE WHEN ping_at = ? THEN ? ELSE ping_kind END,
-                       ping_at = CASE WHEN ping_at = ? THEN ? ELSE ping_at END
-                WHERE id = ?
+                UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
+                WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?
                 """,
-                (message_id, claim, next_kind, claim, _to_column(next_at), game.id),
+                (message_id, next_kind, _to_column(next_at), game.id, game.version, time_text(claimed_until)),
             ),
         )
+        return cursor.rowcount == 1
 
     async def credit_downtime(
         self, now: datetime, *, longer_than: timedelta, note_every: timedelta
@@ -565,13 +569,15 @@ class Store:
                     gap = now - last
                     seconds = int(gap.total_seconds())
                     shift = f"+{seconds} seconds"
+                    # The same text as time_text(): %f is seconds with milliseconds, padded to micro.
                     async with self._db.execute(
                         """
                         UPDATE games SET
-                            deadline = strftime('%Y-%m-%dT%H:%M:%S+00:00', deadline, ?),
+                            deadline = strftime('%Y-%m-%dT%H:%M:%f000+00:00', deadline, ?),
                             ping_at = CASE WHEN ping_kind = 'reminder'
-                                           THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', ping_at, ?) ELSE ping_at END,
-                            clock_paused = clock_paused + ?
+                                           THEN strftime('%Y-%m-%dT%H:%M:%f000+00:00', ping_at, ?) ELSE ping_at END,
+                            clock_paused = clock_paused + ?,
+                            version = version + 1
                         WHERE status = 'live' AND deadline IS NOT NULL
                         RETURNING *
                         """,
@@ -580,7 +586,7 @@ class Store:
                         shifted = [GameRow.from_row(row) for row in await cursor.fetchall()]
                 await self._run(
                     "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (_now_text(now),),
+                    (time_text(now),),
                 )
         except sqlite3.Error as exc:
             raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc

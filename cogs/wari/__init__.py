@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cog import WariCog
-from .draws import DrawButton
-from .views import ChallengeButton, CupButton, NextMoveButton, RematchButton
+from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
     from bot.client import WariBot

@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.service import Refusal
+from bot.service import Refusal, TimeUp
 from bot.storage import StorageError
 
 if TYPE_CHECKING:
     from bot.client import WariBot
     from bot.service import Table, WariService
-    from bot.storage import GameRow
 
     from .computer import Computer
 
@@ -42,13 +41,17 @@ def answering(callback):
     """Answer a :class:`Refusal` or a database failure with an ephemeral message.
 
     They are expected outcomes, not bugs, so they never reach the command tree's error
-    handler; anything else still does (and :meth:`CogBase.report` answers it there).
+    handler; anything else still does (and :meth:`CogBase.report` answers it there). A
+    :class:`TimeUp` also tells the channel that the game ended on time.
     """
 
     @functools.wraps(callback)
     async def wrapper(self: CogBase, interaction: discord.Interaction, *args, **kwargs) -> None:
         try:
             await callback(self, interaction, *args, **kwargs)
+        except TimeUp as up:
+            await self.report(interaction, up)
+            await self.announce_end(up.table, self.time_out_text(up.table))
         except (Refusal, StorageError) as error:
             await self.report(interaction, error)
 
@@ -153,9 +156,26 @@ class CogBase:
         """Close the challenges past their time (the challenges feature)."""
         raise NotImplementedError
 
-    async def deliver_ping(self, row: GameRow, moment: datetime) -> None:
-        """Post the ping ``row`` is due, if any (the clocks feature)."""
+    async def deliver_ping(self, game_id: int, channel_id: int, moment: datetime) -> None:
+        """Post the ping the game is due, if any (the clocks feature)."""
         raise NotImplementedError
+
+    async def forget_ping(self, table: Table) -> None:
+        """Delete the last ping of a game that ended (the clocks feature)."""
+        raise NotImplementedError
+
+    async def announce(self, interaction: discord.Interaction, text: str) -> None:
+        """Say ``text`` in the channel as the answer to ``interaction``; if Discord refuses the
+        answer, as a message of its own (what it says has happened: it must be seen)."""
+        try:
+            await interaction.response.send_message(text)
+            return
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
+        try:
+            await self.bot.get_partial_messageable(interaction.channel_id).send(text)
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s either: %s", interaction.channel_id, exc)
 
     async def respond(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, **fields) -> discord.Message:
         """Post a new message: the answer to ``interaction``, or (``where`` given) a message there."""

@@ -3,39 +3,22 @@ Withdraw buttons, expiry, rematches, and a thread per game when asked."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+
 import discord
 from discord import app_commands
 
-from bot.ai import DEFAULT_LEVEL, LEVELS
-from bot.clock import CLOCKS, DEFAULT_CLOCK, Clock
-from bot.engine import VARIANTS, Player, Rules, rules_for
-from bot.service import FIRST_CHOICES, Refusal
+from bot.ai import DEFAULT_LEVEL
+from bot.clock import DEFAULT_CLOCK
+from bot.engine import Player, Rules, rules_for
+from bot.service import Refusal
+from bot.storage import ChallengeRow
 
 from .base import CogBase, answering, log, now, wari
+from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, rules_of
 from .views import board_message, challenge_message
 
-VARIANT_CHOICES = [
-    app_commands.Choice(name="Wari (default)", value="wari"),
-    app_commands.Choice(name="Oware Abapa", value="oware"),
-    app_commands.Choice(name="Awari (Computer Olympiad rules)", value="awari"),
-    app_commands.Choice(name="Ouril (Cabo Verde)", value="ouril"),
-    app_commands.Choice(name="Kalah (Mancala)", value="kalah"),
-]
-assert [choice.value for choice in VARIANT_CHOICES] == list(VARIANTS)
-FIRST_NAMES = {"random": "Random", "me": "Me", "opponent": "My opponent"}
-FIRST_CHOICE_LIST = [app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES]
-LEVEL_CHOICES = [app_commands.Choice(name=f"{name}: {player.summary}"[:100], value=name) for name, player in LEVELS.items()]
-CLOCK_CHOICES = [app_commands.Choice(name=f"{code}: {Clock.parse(code).describe()}", value=code) for code in CLOCKS]
-#: The options every way of starting a game against a person or the bot shares.
-GAME_OPTIONS = {
-    "variant": "Rule set (default: wari)",
-    "first": "Who moves first (default: random)",
-    "houses": "Kalah only: houses per player, 1-10 (default 6)",
-    "seeds": "Kalah only: seeds per house, 1-10 (default 4)",
-    "clock": f"Time limit: per move, or minutes per player + seconds per move (default: {DEFAULT_CLOCK})",
-    "thread": "Play in a new thread of its own, so this channel stays free (default: no)",
-}
-GAME_CHOICES = {"variant": VARIANT_CHOICES, "first": FIRST_CHOICE_LIST, "clock": CLOCK_CHOICES}
 #: Thread auto-archive after a week without messages: long enough for a 3-day move.
 THREAD_ARCHIVE_MINUTES = 10080
 
@@ -56,7 +39,7 @@ class ChallengeCommands(CogBase):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
-        rules = self.rules_of(variant, houses, seeds)
+        rules = rules_of(variant, houses, seeds)
         await self.close_expired_challenges()  # an expired one must not block the channel
         if opponent.bot:
             if self.bot.user and opponent.id == self.bot.user.id:
@@ -66,25 +49,24 @@ class ChallengeCommands(CogBase):
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
         title = f"{interaction.user.display_name} vs {opponent.display_name} · {rules.label}"
         where = await self.thread_if(thread, interaction, title, f"⚔️ {title}: the challenge and the game are in the thread below.")
-        challenge = await self.service.challenge(
-            guild_id=interaction.guild_id,
-            channel_id=where.id if where else interaction.channel_id,
-            challenger_id=interaction.user.id,
-            opponent_id=opponent.id,
-            rules=rules,
-            first=first,
-            now=now(),
-            clock=clock,
-            thread=thread,
-        )
+        async with self.closing_on_failure(where):
+            challenge = await self.service.challenge(
+                guild_id=interaction.guild_id,
+                channel_id=where.id if where else interaction.channel_id,
+                challenger_id=interaction.user.id,
+                opponent_id=opponent.id,
+                rules=rules,
+                first=first,
+                now=now(),
+                clock=clock,
+                thread=thread,
+            )
+        await self.post_challenge(interaction, where, challenge)
+
+    async def post_challenge(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, challenge: ChallengeRow) -> None:
+        """Post a stored challenge (as the answer, or in ``where``) and remember its message."""
         message = await self.respond(interaction, where, **challenge_message(challenge))
         await self.service.set_challenge_message(challenge, message.id)
-
-    @staticmethod
-    def rules_of(variant: str, houses: int | None, seeds: int | None) -> Rules:
-        if variant != "kalah" and (houses is not None or seeds is not None):
-            raise Refusal(f"`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds.")
-        return rules_for(variant, houses, seeds)
 
     @wari.command(name="play", description="Play against me, the bot, at once")
     @app_commands.describe(level=f"How strongly I play (default: {DEFAULT_LEVEL})", **GAME_OPTIONS)
@@ -101,7 +83,7 @@ class ChallengeCommands(CogBase):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
-        await self.start_computer_game(interaction, level, self.rules_of(variant, houses, seeds), first, clock, thread)
+        await self.start_computer_game(interaction, level, rules_of(variant, houses, seeds), first, clock, thread)
 
     async def start_computer_game(
         self, interaction: discord.Interaction, level: str, rules: Rules, first: str, clock: str, thread: bool
@@ -110,18 +92,19 @@ class ChallengeCommands(CogBase):
         await self.close_expired_challenges()
         title = f"{interaction.user.display_name} vs {self.bot.user.display_name} ({level}) · {rules.label}"
         where = await self.thread_if(thread, interaction, title, f"🤖 {title}: the game is in the thread below.")
-        table = await self.service.play_computer(
-            guild_id=interaction.guild_id,
-            channel_id=where.id if where else interaction.channel_id,
-            human_id=interaction.user.id,
-            computer_id=self.bot.user.id,
-            level=level,
-            rules=rules,
-            first=first,
-            now=now(),
-            clock=clock,
-            thread=thread,
-        )
+        async with self.closing_on_failure(where):
+            table = await self.service.play_computer(
+                guild_id=interaction.guild_id,
+                channel_id=where.id if where else interaction.channel_id,
+                human_id=interaction.user.id,
+                computer_id=self.bot.user.id,
+                level=level,
+                rules=rules,
+                first=first,
+                now=now(),
+                clock=clock,
+                thread=thread,
+            )
         await self.game_changed(await self.post_board(interaction, table, where))
 
     @wari.command(name="exhibition", description="Watch two computer levels play each other")
@@ -174,6 +157,16 @@ class ChallengeCommands(CogBase):
             await self.edit_message(starter.channel.id, starter.id, {"content": f"~~{intro}~~ I couldn't open a thread here."})
             raise Refusal("Discord did not let me open a thread here, so no game was started. Try again, or leave `thread` off.") from None
 
+    @contextlib.asynccontextmanager
+    async def closing_on_failure(self, thread: discord.Thread | None) -> AsyncIterator[None]:
+        """A thread just opened for a game that could not be started is archived again."""
+        try:
+            yield
+        except BaseException:
+            if thread is not None:
+                await self.archive_thread(thread.id)
+            raise
+
     @answering
     async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""
@@ -209,22 +202,24 @@ class ChallengeCommands(CogBase):
         old = await self.service.rematch_of(game_id, interaction.user.id)
         side = old.player(interaction.user.id)
         first = "me" if side is Player.B else "opponent"  # the old B moves first now
-        clock, rules = old.row.clock or DEFAULT_CLOCK, old.game.rules
-        if old.row.thread:
-            await self.archive_thread(old.row.channel_id, archived=False)
+        clock, rules, channel = old.row.clock or DEFAULT_CLOCK, old.game.rules, old.row.channel_id
         await self.close_expired_challenges()
         level = old.level(side.other)
         if level is not None:
+            self.computer.check_capacity(channel)
             table = await self.service.play_computer(
-                guild_id=old.row.guild_id, channel_id=old.row.channel_id, human_id=interaction.user.id,
+                guild_id=old.row.guild_id, channel_id=channel, human_id=interaction.user.id,
                 computer_id=self.bot.user.id, level=level, rules=rules, first=first, now=now(), clock=clock, thread=bool(old.row.thread),
             )
+        else:
+            challenge = await self.service.challenge(
+                guild_id=old.row.guild_id, channel_id=channel, challenger_id=interaction.user.id,
+                opponent_id=old.user(side.other), rules=rules, first=first, now=now(), clock=clock,
+                thread=bool(old.row.thread), rematch_of=old.row.id,
+            )
+        if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
+            await self.archive_thread(channel, archived=False)
+        if level is not None:
             await self.game_changed(await self.post_board(interaction, table))
-            return
-        challenge = await self.service.challenge(
-            guild_id=old.row.guild_id, channel_id=old.row.channel_id, challenger_id=interaction.user.id,
-            opponent_id=old.user(side.other), rules=rules, first=first, now=now(), clock=clock,
-            thread=bool(old.row.thread), rematch_of=old.row.id,
-        )
-        message = await self.respond(interaction, None, **challenge_message(challenge))
-        await self.service.set_challenge_message(challenge, message.id)
+        else:
+            await self.post_challenge(interaction, None, challenge)

@@ -1,6 +1,7 @@
 """Keeping games moving: turn pings and reminders, time-outs, expired challenges, and clocks
 paused while the bot was down. One sweep every :data:`SWEEP_SECONDS` does it all, reading only
-the due rows (indexed), so it stays cheap with thousands of live games.
+the due rows (indexed), so it stays cheap with thousands of live games; a heartbeat of its own
+notes that the bot is alive.
 
 Every deadline and every due ping is stored, so nothing here is lost or doubled by a restart:
 a ping is claimed in the database before it is posted (a claim that is never recorded falls
@@ -9,15 +10,13 @@ due again after :data:`PING_LEASE`), and a time-out is a versioned write like a 
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict
 from datetime import datetime, timedelta
 
 import discord
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from bot.clock import duration
-from bot.service import Table
+from bot.service import HEARTBEAT, Table
 from bot.storage import GameRow
 
 from .base import CogBase, log, now
@@ -43,71 +42,124 @@ def ping_text(table: Table, kind: str) -> str:
 
 
 class ClockSweeps(CogBase):
-    _ping_locks: defaultdict[int, asyncio.Lock]
+    #: When the gateway connection was lost, while it is (``None`` while connected).
+    _offline_since: datetime | None = None
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweep(self) -> None:
         """Everything time brings, each part on its own so that one failure does not stop the rest."""
-        for part in (self.resume_clocks, self.close_expired_challenges, self.end_games_on_time, self.send_due_pings):
+        if self._offline_since is not None:
+            return  # nobody can press while Discord is away: no time-outs, no pings meanwhile
+        for part in (self.close_expired_challenges, self.end_games_on_time, self.send_due_pings):
             try:
                 await part()
             except Exception:
                 log.exception("the sweep could not %s; will try again", part.__name__.replace("_", " "))
 
+    @tasks.loop(seconds=HEARTBEAT.total_seconds())
+    async def heartbeat(self) -> None:
+        """Note that the bot is alive, in a loop of its own so that a slow sweep never looks
+        like an outage; after one, pause every running clock for its length.
+
+        Players cannot move while the bot (or its connection to Discord) is down, so that time
+        is not theirs to lose: each deadline moves on by the length of the outage, once, and the
+        board says so.
+        """
+        if self._offline_since is not None:
+            return
+        try:
+            gap, tables = await self.service.credit_downtime(now())
+        except Exception:
+            log.exception("could not note that the bot is alive; will try again")
+            return
+        if tables:
+            log.info("the bot was away for %s: paused the clocks of %d games", duration(gap), len(tables))
+        for table in tables:
+            await self.redraw(table)
+
     @sweep.before_loop
+    @heartbeat.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
 
-    async def resume_clocks(self) -> None:
-        """Note that the bot is alive; after an outage, pause every running clock for its length.
+    @commands.Cog.listener()
+    async def on_disconnect(self) -> None:
+        if self._offline_since is None:
+            self._offline_since = now()
+            log.warning("lost the connection to Discord: clocks wait until it is back")
 
-        Players cannot move while the bot is down, so the time is not theirs to lose: each
-        deadline moves on by the length of the outage, once, and the board says so.
-        """
-        gap, tables = await self.service.credit_downtime(now())
-        if tables:
-            log.info("the bot was silent for %s: paused the clocks of %d games", duration(gap), len(tables))
-        for table in tables:
-            await self.redraw(table)
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self._back_online()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self._back_online()
+
+    async def _back_online(self) -> None:
+        if self._offline_since is not None:
+            self._offline_since = None
+            await self.heartbeat()  # credits the outage, if it was one, before any time-out
 
     async def end_games_on_time(self) -> None:
         """End every game whose player to move let the deadline pass: the opponent wins."""
         moment = now()
         for row in await self.bot.store.games_past_deadline(moment):
-            table = await self.service.time_out(row, moment)
-            if table is not None:
-                await self.announce_end(table, self.time_out_text(table))
+            try:
+                table = await self.service.time_out(row, moment)
+                if table is not None:
+                    await self.announce_end(table, self.time_out_text(table))
+            except Exception:
+                log.exception("could not end game %s on time; will try again", row.id)
 
     async def send_due_pings(self) -> None:
         moment = now()
         for row in await self.bot.store.games_due_a_ping(moment):
-            await self.deliver_ping(row, moment)
+            try:
+                await self.deliver_ping(row.id, row.channel_id, moment)
+            except Exception:
+                log.exception("could not ping in game %s; will try again", row.id)
 
-    async def deliver_ping(self, row: GameRow, moment: datetime) -> None:
-        """Post the ping ``row`` is due, if it is due: a new message that mentions only the player to
-        move (Discord notifies nobody of a mention added by an edit), then delete the game's previous
-        ping, so a channel holds at most one per game. A player who turned pings off gets none."""
-        if row.ping_at is None or row.ping_at > moment or row.message_id is None:
-            return
-        async with self._ping_locks[row.id]:
+    async def deliver_ping(self, game_id: int, channel_id: int, moment: datetime) -> None:
+        """Post the ping the game is due, if it is due: a new message that mentions only the
+        player to move (Discord notifies nobody of a mention added by an edit), then delete the
+        game's previous ping, so a channel holds at most one per game. A player who turned pings
+        off gets none.
+
+        It runs under the channel's lock, so no move or ending comes between reading the game
+        and recording its ping; the claim in the database keeps other processes out.
+        """
+        async with self.service.lock(channel_id):
+            row = await self.bot.store.get_game(game_id)
+            if row is None or not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
+                return
             until = moment + PING_LEASE
             if not await self.bot.store.claim_ping(row, until):
-                return  # delivered meanwhile, or the game moved on
+                return  # another process took it
             table = Table.of(row)
             user = table.user_to_move
             posted = None
             if user is not None and await self.bot.store.pings_enabled(user):
                 try:
-                    posted = await self.bot.get_partial_messageable(row.channel_id).send(
+                    posted = await self.bot.get_partial_messageable(channel_id).send(
                         ping_text(table, row.ping_kind), allowed_mentions=mention_only(user)
                     )
+                except (discord.Forbidden, discord.NotFound) as exc:
+                    log.warning("cannot ping in game %s, and will not retry: %s", row.id, exc)
                 except discord.HTTPException as exc:
                     log.warning("could not ping in game %s (trying again in %s): %s", row.id, duration(PING_LEASE), exc)
                     return
             clock = table.clock
             remind = row.ping_kind == "turn" and clock is not None and clock.reminder_before and row.deadline
             next_at = row.deadline - clock.reminder_before if remind else None
-            await self.bot.store.record_ping(
+            recorded = await self.bot.store.record_ping(
                 row, until, message_id=posted.id if posted else None, next_at=next_at, next_kind="reminder" if remind else None
             )
-            await self.delete_message(row.channel_id, row.ping_message_id)
+            stale = row.ping_message_id if recorded else (posted.id if posted else None)
+            await self.delete_message(channel_id, stale)
+
+    async def forget_ping(self, table: Table) -> None:
+        """Delete the last ping of a game that ended (read afresh: one may have come meanwhile)."""
+        async with self.service.lock(table.row.channel_id):
+            row = await self.bot.store.get_game(table.row.id)
+        await self.delete_message(table.row.channel_id, row.ping_message_id if row else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from discord.ext import commands
@@ -30,26 +29,24 @@ class WariCog(ChallengeCommands, GameCommands, DrawCommands, ClockSweeps, Settin
     def __init__(self, bot: WariBot) -> None:
         self.bot = bot
         self.service = bot.service
-        self._ping_locks = defaultdict(asyncio.Lock)
 
     async def cog_load(self) -> None:
-        self.computer = Computer(self.bot)
-        # Before the gateway connects, so no press meets a deadline that the outage ran out.
-        await self.resume_clocks_quietly()
-        self.sweep.start()
-        self._resuming = asyncio.get_running_loop().create_task(self._resume_computer())
-
-    async def cog_unload(self) -> None:
-        self.sweep.cancel()
-        self._resuming.cancel()
-        self.computer.close()
-
-    async def resume_clocks_quietly(self) -> None:
+        self.computer = Computer(self.bot, on_move=self.board_changed)
+        # Before the gateway connects, so that no press meets a deadline the outage ran out.
         try:
             self._paused = (await self.service.credit_downtime(now()))[1]
         except StorageError as exc:
             log.error("could not check the clocks at start: %s", exc)
             self._paused = []
+        self.sweep.start()
+        self.heartbeat.start()
+        self._resuming = asyncio.get_running_loop().create_task(self._resume_computer())
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+        self.heartbeat.cancel()
+        self._resuming.cancel()
+        self.computer.close()
 
     async def _resume_computer(self) -> None:
         await self.bot.wait_until_ready()

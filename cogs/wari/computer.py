@@ -12,6 +12,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
@@ -37,8 +38,10 @@ EXHIBITION_PACE = 6
 class Computer:
     """Plays the bot's moves in every channel where it is a player."""
 
-    def __init__(self, bot: WariBot, workers: int | None = None) -> None:
+    def __init__(self, bot: WariBot, on_move: Callable[[Table], Awaitable[None]], workers: int | None = None) -> None:
         self.bot = bot
+        #: Called with the game after each move the computer plays on its own (to show it).
+        self.on_move = on_move
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.pool = self._new_pool()
         self.capacity = 4 * self.workers
@@ -76,8 +79,10 @@ class Computer:
         return task
 
     def cancel(self, channel_id: int) -> None:
-        task = self.tasks.pop(channel_id, None)
-        if task is not None:
+        """Stop thinking in a channel (its game ended); the computer's own task just stops by itself."""
+        task = self.tasks.get(channel_id)
+        if task is not None and task is not asyncio.current_task():
+            self.tasks.pop(channel_id)
             task.cancel()
 
     async def _move(self, table: Table) -> Table | None:
@@ -136,7 +141,7 @@ class Computer:
                     await asyncio.sleep(EXHIBITION_PACE)  # let the watchers follow each move
                 moved = await self._move(table)
                 if moved is not None:
-                    await self.bot.get_cog("Wari").board_changed(moved)
+                    await self.on_move(moved)
                 pause = RETRY_PAUSE
             except asyncio.CancelledError:
                 raise

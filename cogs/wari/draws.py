@@ -1,64 +1,22 @@
-"""Draw offers: ``/wari draw``, the offer message with Accept and Decline for the opponent, and
-the computer's answer from its own evaluation. An offer lapses at the next move."""
+"""Draw offers: ``/wari draw``, the answers to an offer (its message and buttons are in
+:mod:`cogs.wari.views`), and the computer's answer from its own evaluation. An offer lapses
+at the next move."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import discord
 
 from bot.engine import Player
-from bot.service import Refusal, Table
+from bot.service import Refusal, Table, TimeUp
 
-from .base import CogBase, answering, now, wari
-from .views import OVER_COLOUR, _cog, _safely, mention_only
+from .base import CogBase, answering, log, now, wari
+from .views import offer_closed, offer_message
 
-OFFER_COLOUR = discord.Colour.blurple()
-
-
-class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)"):
-    """Accept or Decline a draw offered in game ``game`` after move ``ply`` (only the opponent may)."""
-
-    STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
-
-    def __init__(self, game_id: int, ply: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(label=action.capitalize(), style=self.STYLES[action], custom_id=f"wari:draw:{game_id}:{ply}:{action}")
-        )
-        self.game_id, self.ply, self.action = game_id, ply, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> DrawButton:
-        return cls(int(match["game"]), int(match["ply"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).answer_draw(interaction, self.game_id, self.ply, self.action))
-
-
-def offer_message(table: Table) -> dict[str, Any]:
-    """The offer, pinging the opponent (a new message, so they are notified)."""
-    offerer = Player[table.row.draw_by]
-    opponent = table.user(offerer.other)
-    embed = discord.Embed(
-        title=f"🤝 Draw offer · game #{table.row.id}",
-        description=f"<@{table.user(offerer)}> offers a draw. It stands until it is answered or a move is played.",
-        colour=OFFER_COLOUR,
-    )
-    view = discord.ui.View(timeout=None)
-    for action in DrawButton.STYLES:
-        view.add_item(DrawButton(table.row.id, table.game.ply, action))
-    return {
-        "content": f"<@{opponent}>, your opponent offers a draw.",
-        "embed": embed,
-        "view": view,
-        "allowed_mentions": mention_only(opponent),
-    }
-
-
-def offer_closed(text: str) -> dict[str, Any]:
-    """An offer's message once it is answered or lapsed: its words, no buttons."""
-    embed = discord.Embed(title="🤝 Draw offer", description=text, colour=OVER_COLOUR)
-    return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+def evaluation_words(score: float) -> str:
+    """The computer's evaluation (about 4 a seed; beyond ±1000 a proven result) in words."""
+    if abs(score) >= 1000:
+        return "I see a forced win" if score > 0 else "I see a forced loss"
+    return f"my evaluation: {score / 4:+.1f} seeds"
 
 
 class DrawCommands(CogBase):
@@ -70,18 +28,29 @@ class DrawCommands(CogBase):
         if offered.level(offerer.other) is not None:
             await self.ask_the_computer(interaction, offered)
             return
-        message = await self.respond(interaction, None, **offer_message(offered))
+        try:
+            message = await self.respond(interaction, None, **offer_message(offered))
+        except discord.HTTPException as exc:
+            log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
+            await self.service.cancel_draw(offered, now())
+            raise Refusal("Discord did not let me post your offer, so no draw was offered. Try again in a moment.") from None
         await self.service.set_draw_message(offered, message.id, now())
 
     async def ask_the_computer(self, interaction: discord.Interaction, offered: Table) -> None:
         """The computer answers at once from its own evaluation of the position."""
         await interaction.response.defer(thinking=True)
-        accepts, score = await self.computer.judge_draw(offered)
+        try:
+            accepts, score = await self.computer.judge_draw(offered)
+        except BaseException:
+            await self.service.cancel_draw(offered, now())  # no answer: no offer left standing
+            raise
         try:
             table = await self.service.answer_draw(
                 channel_id=offered.row.channel_id, game_id=offered.row.id, ply=offered.game.ply,
                 user_id=self.bot.user.id, accept=accepts, now=now(),
             )
+        except TimeUp:
+            raise
         except Refusal:
             await interaction.followup.send("Your draw offer lapsed: a move was played while I was thinking about it.")
             return
@@ -90,7 +59,7 @@ class DrawCommands(CogBase):
             await self.board_changed(table)
         else:
             await interaction.followup.send(
-                f"🤖 <@{interaction.user.id}> offered a draw; I decline, I like my position (my evaluation: {score / 4:+.1f} seeds).",
+                f"🤖 <@{interaction.user.id}> offered a draw; I decline, I like my position ({evaluation_words(score)}).",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -101,7 +70,11 @@ class DrawCommands(CogBase):
             channel_id=interaction.channel_id, game_id=game_id, ply=ply, user_id=interaction.user.id, accept=action == "accept", now=now()
         )
         if action == "accept":
-            await interaction.response.edit_message(**offer_closed(f"🤝 <@{interaction.user.id}> accepted: game #{game_id} is drawn."))
-            await self.board_changed(table)
+            closing = f"🤝 <@{interaction.user.id}> accepted: game #{game_id} is drawn."
         else:
-            await interaction.response.edit_message(**offer_closed(f"<@{interaction.user.id}> declined the draw offer. Play on!"))
+            closing = f"<@{interaction.user.id}> declined the draw offer. Play on!"
+        try:
+            await interaction.response.edit_message(**offer_closed(closing))
+        finally:
+            if action == "accept":
+                await self.board_changed(table)

@@ -8,12 +8,11 @@ from discord import app_commands
 
 from bot.engine import rules_for
 from bot.render import rules_text
-from bot.service import Refusal, StaleBoard, Table, TimeUp
+from bot.service import Refusal, StaleBoard, Table
 
 from .base import CogBase, answering, log, now, wari
-from .challenges import VARIANT_CHOICES
-from .draws import offer_closed
-from .views import board_message
+from .options import VARIANT_CHOICES
+from .views import board_message, offer_closed
 
 
 class GameCommands(CogBase):
@@ -33,10 +32,6 @@ class GameCommands(CogBase):
             )
         except StaleBoard as stale:
             await self.refuse_stale(interaction, stale)
-            return
-        except TimeUp as up:
-            await self.tell(interaction, str(up))
-            await self.announce_end(up.table, self.time_out_text(up.table))
             return
         await self.show_move(interaction, table)
         await self.game_changed(table)
@@ -90,20 +85,26 @@ class GameCommands(CogBase):
     async def game_changed(self, table: Table) -> None:
         """What follows any change of a game: a draw offer a move made lapse is closed, the
         person to move is pinged, the computer thinks if it is its turn; a game that ended loses
-        its last ping, stops the computer and archives its thread."""
+        its last ping, archives its thread and stops the computer.
+
+        The change itself is saved (and drawn) already: a failure here is logged, never
+        reported to the user as if nothing had happened; the sweep retries a ping.
+        """
         row = table.row
-        if table.lapsed_offer is not None and row.reason != "agreement":
-            why = "a move was played" if row.live else "the game is over"
-            await self.edit_message(row.channel_id, table.lapsed_offer, offer_closed(f"This draw offer lapsed: {why}."))
-        if row.live:
-            await self.deliver_ping(row, now())
-            self.computer.schedule(table)
-            return
-        if table.just_ended:
-            self.computer.cancel(row.channel_id)
-            await self.delete_message(row.channel_id, row.ping_message_id)
-            if row.thread:
-                await self.archive_thread(row.channel_id)
+        try:
+            if table.lapsed_offer is not None and row.reason != "agreement":
+                why = "a move was played" if row.live else "the game is over"
+                await self.edit_message(row.channel_id, table.lapsed_offer, offer_closed(f"This draw offer lapsed: {why}."))
+            if row.live:
+                self.computer.schedule(table)
+                await self.deliver_ping(row.id, row.channel_id, now())
+            elif table.just_ended:
+                await self.forget_ping(table)
+                if row.thread:
+                    await self.archive_thread(row.channel_id)
+                self.computer.cancel(row.channel_id)  # last: this may be the computer's own task
+        except Exception:
+            log.exception("game %s changed, but what follows failed", row.id)
 
     async def announce_end(self, table: Table, text: str) -> None:
         """A game ended away from a command (on time, say): redraw it and say so in a new message."""
@@ -139,7 +140,7 @@ class GameCommands(CogBase):
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
         winner = table.user(table.game.outcome.winner)
         # Answer first: the redraw is a separate REST call that may be slow.
-        await interaction.response.send_message(f"🏳️ <@{interaction.user.id}> surrendered. <@{winner}> wins game #{table.row.id}!")
+        await self.announce(interaction, f"🏳️ <@{interaction.user.id}> surrendered. <@{winner}> wins game #{table.row.id}!")
         await self.board_changed(table)
 
     @wari.command(name="abort", description="Moderators: end this channel's stuck game with no winner")
@@ -148,7 +149,7 @@ class GameCommands(CogBase):
         if not interaction.permissions.manage_messages:
             raise Refusal("Only members with the Manage Messages permission in this channel can abort a game.")
         table = await self.service.abort(interaction.channel_id, now())
-        await interaction.response.send_message(f"🛑 <@{interaction.user.id}> aborted game #{table.row.id}. No winner.")
+        await self.announce(interaction, f"🛑 <@{interaction.user.id}> aborted game #{table.row.id}. No winner.")
         await self.board_changed(table)
 
     @wari.command(name="rules", description="How to play (only you see the answer)")

@@ -23,6 +23,7 @@ from bot.storage import ChallengeRow
 LIVE_COLOUR = discord.Colour.green()
 OVER_COLOUR = discord.Colour.dark_grey()
 CHALLENGE_COLOUR = discord.Colour.gold()
+OFFER_COLOUR = discord.Colour.blurple()
 #: Discord allows 5 buttons a row; a row of 6 is split 3 + 3, of 10 5 + 5.
 BUTTONS_PER_ROW = 5
 
@@ -242,6 +243,54 @@ def board_message(table: Table) -> dict[str, Any]:
         "view": board_view(table),
         "allowed_mentions": discord.AllowedMentions.none(),
     }
+
+
+# -- draw offers -------------------------------------------------------------------------------
+
+class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)"):
+    """Accept or Decline a draw offered in game ``game`` after move ``ply`` (only the opponent may)."""
+
+    STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
+
+    def __init__(self, game_id: int, ply: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(label=action.capitalize(), style=self.STYLES[action], custom_id=f"wari:draw:{game_id}:{ply}:{action}")
+        )
+        self.game_id, self.ply, self.action = game_id, ply, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> DrawButton:
+        return cls(int(match["game"]), int(match["ply"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).answer_draw(interaction, self.game_id, self.ply, self.action))
+
+
+def offer_message(table: Table) -> dict[str, Any]:
+    """The offer, pinging the opponent (a new message, so they are notified)."""
+    offerer = Player[table.row.draw_by]
+    opponent = table.user(offerer.other)
+    embed = discord.Embed(
+        title=f"🤝 Draw offer · game #{table.row.id}",
+        description=f"<@{table.user(offerer)}> offers a draw. It stands until it is answered or a move is played.",
+        colour=OFFER_COLOUR,
+    )
+    view = discord.ui.View(timeout=None)
+    for action in DrawButton.STYLES:
+        view.add_item(DrawButton(table.row.id, table.game.ply, action))
+    return {
+        "content": f"<@{opponent}>, your opponent offers a draw.",
+        "embed": embed,
+        "view": view,
+        "allowed_mentions": mention_only(opponent),
+    }
+
+
+def offer_closed(text: str) -> dict[str, Any]:
+    """An offer's message once it is answered or lapsed: its words, no buttons."""
+    embed = discord.Embed(title="🤝 Draw offer", description=text, colour=OVER_COLOUR)
+    return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+
 
 
 # -- challenges --------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """User stories: offering a draw, answering it, and an offer that lapses at the next move."""
 
+from bot.ai.worker import evaluate
+
 from .helpers import cup_labels, pinged, press, stored
 from .test_game import start_game
 
@@ -83,6 +85,7 @@ async def play_low(world, houses):
 
 async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
     board = await play_low(world, [2, 6, 1])
+    assert evaluate(stored(world, "record"), 1) > 0  # Alice, to move, is ahead by the bot's own search
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content == f"🤝 {world.alice.mention} offered a draw and I accept: game #1 is drawn."
     assert board.content.startswith("🏁 Draw") and stored(world, "reason") == "agreement"
@@ -90,6 +93,7 @@ async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
 
 async def test_the_computer_declines_a_draw_when_it_is_ahead(world):
     board = await play_low(world, [2, 6, 1, 3, 1, 6, 4, 5])
+    assert evaluate(stored(world, "record"), 1) < 0
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content.startswith(f"🤖 {world.alice.mention} offered a draw; I decline")
     assert cup_labels(board) and stored(world, "status") == "live" and stored(world, "draw_open") == 0

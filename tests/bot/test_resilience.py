@@ -108,3 +108,13 @@ async def test_a_challenge_button_only_works_in_its_own_channel(world):
         await world.env.bot.service.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
     await world.bob.click(message, label="Accept")
     assert message.content.startswith("<@")  # still accepted where it was posted
+
+
+async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_drawn(world):
+    board = await start_game(world)
+    await press(world.alice, board, 3)
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)
+    await world.bob.slash(world.channel, "wari surrender")
+    assert world.channel.last_message.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
+    assert board.content.startswith("🏁 ") and cup_labels(board) == []
+    assert not [m for m in world.channel.history() if "your move in game" in m.content]  # no ping left behind

@@ -181,14 +181,18 @@ async def test_a_ping_is_claimed_once_and_a_lapsed_claim_falls_due_again(store):
     assert [g.id for g in await store.games_due_a_ping(lease)] == [game.id]  # never recorded: due again
 
 
-async def test_a_recorded_ping_never_overwrites_a_newer_turn(store):
+async def test_a_ping_claimed_before_a_move_is_not_recorded_after_it(store):
     game = await clocked_game(store, ping_at=T0, ping_kind="turn")
     lease = T0 + timedelta(minutes=1)
-    await store.claim_ping(game, lease)
+    assert await store.claim_ping(game, lease)
     moved = await store.update_game(await store.get_game(game.id), now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
-    await store.record_ping(game, lease, message_id=77, next_at=T0 + timedelta(hours=1), next_kind="reminder")
+    assert not await store.record_ping(game, lease, message_id=77, next_at=T0 + timedelta(hours=1), next_kind="reminder")
     after = await store.get_game(game.id)
-    assert (after.ping_at, after.ping_kind, after.ping_message_id) == (moved.ping_at, "turn", 77)
+    assert (after.ping_at, after.ping_kind, after.ping_message_id) == (moved.ping_at, "turn", None)
+    assert not await store.claim_ping(game, lease)  # the row read before the move claims nothing either
+    assert await store.claim_ping(after, lease)
+    assert await store.record_ping(after, lease, message_id=78, next_at=None, next_kind=None)
+    assert (await store.get_game(game.id)).ping_message_id == 78
 
 
 async def test_downtime_is_credited_once_to_running_clocks_only(store):
@@ -202,4 +206,5 @@ async def test_downtime_is_credited_once_to_running_clocks_only(store):
     moved = await store.get_game(running.id)
     assert moved.deadline == T0 + timedelta(hours=3) and moved.ping_at == T0 + timedelta(hours=2, minutes=45)
     assert moved.clock_paused == 7200 and (await store.get_game(still.id)).deadline is None
-    assert await store.credit_downtime(back + timedelta(seconds=30), **rules) == (timedelta(0), [])  # not twice
+    assert await store.credit_downtime(back + timedelta(minutes=2), **rules) == (timedelta(0), [])  # not twice
+    assert (await store.get_game(running.id)).deadline == T0 + timedelta(hours=3)

@@ -124,7 +124,8 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
     await world.env.advance_time(60 * 60 + 1)
     late = await press(world.alice, board, 5)
     assert late.followups[0].ephemeral
-    assert late.followups[0].content == "Your time ran out before this press, so the game is over."
+    assert late.followups[0].content == f"Too late: {world.alice.mention}'s time had run out, so the game is over."
+    assert world.channel.last_message.content == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
     assert board.content == f"🏁 {world.bob.mention} wins, 0–0 (on time)."
     assert stored(world, "record").rstrip().endswith("A(time)")
 
@@ -173,7 +174,8 @@ async def test_restart_between_a_move_and_its_ping_still_pings(world):
 
 async def test_clocks_are_paused_while_the_bot_is_down(world):
     board = await start_game(world, clock="1h/move")
-    world.env.bot.get_cog("Wari").sweep.cancel()  # the bot goes silent…
+    cog = world.env.bot.get_cog("Wari")
+    cog.sweep.cancel(), cog.heartbeat.cancel()  # the bot goes silent (hung, or its host stopped)…
     await world.env.advance_time(2 * 60 * 60)  # …for two hours, past Alice's deadline
     await world.restart()
     await world.env.advance_time(30)
@@ -182,3 +184,32 @@ async def test_clocks_are_paused_while_the_bot_is_down(world):
     assert deadline_on(board) > world.env.now() + timedelta(minutes=59)
     await world.env.advance_time(60 * 60)  # but the time is not forgiven forever
     assert board.content.endswith("(on time).")
+
+
+async def test_clocks_wait_while_discord_is_unreachable(world):
+    board = await start_game(world, clock="1h/move")
+    world.env.bot.dispatch("disconnect")  # as discord.py does when the gateway connection drops
+    await world.env.advance_time(90 * 60)
+    assert board.content.startswith(f"{world.alice.mention}, your move")  # nobody could press: no time-out
+    world.env.bot.dispatch("resumed")
+    await world.env.advance_time(30)
+    assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
+    assert deadline_on(board) > world.env.now() + timedelta(minutes=29)
+
+
+async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
+    board = await start_game(world, clock="1h/move")
+    offer = (await world.bob.slash(world.channel, "wari draw")).response
+    world.env.bot.get_cog("Wari").sweep.cancel()  # the sweep has not come yet
+    await world.env.advance_time(60 * 60 + 10)
+    late = await world.alice.click(offer, label="Accept")
+    assert late.ephemeral and "time had run out" in late.response.content
+    assert board.content == f"🏁 {world.bob.mention} wins, 0–0 (on time)."
+    assert (stored(world, "result"), stored(world, "reason")) == ("B", "time")
+
+
+async def test_a_finished_per_player_clock_shows_the_time_used(world):
+    board = await start_game(world, clock="5+3")
+    await world.env.advance_time(100)
+    await world.alice.slash(world.channel, "wari surrender")
+    assert f"{world.alice.mention}: 3:20" in board.embeds[0].description  # charged, without the increment
