@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time

@@ -12,6 +12,7 @@ from bot.service import Refusal, Table, TimeUp
 from .base import CogBase, answering, log, now, wari
 from .views import offer_closed, offer_message
 
+
 def evaluation_words(score: float) -> str:
     """The computer's evaluation (about 4 a seed; beyond ±1000 a proven result) in words."""
     if abs(score) >= 1000:

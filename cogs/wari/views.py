@@ -201,7 +201,7 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
     deadline = row.deadline
     mover = table.game.to_move
     if clock.per_player:
-        for side, banked in zip((Player.A, Player.B), (row.time_a, row.time_b)):
+        for side, banked in zip((Player.A, Player.B), (row.time_a, row.time_b), strict=True):
             if table.level(side) is not None:
                 continue
             if side is mover and deadline is not None:

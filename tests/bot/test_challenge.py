@@ -2,7 +2,6 @@
 
 import pytest
 
-
 from .helpers import buttons, cup_labels, enabled_houses, pinged
 
 

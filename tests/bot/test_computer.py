@@ -38,8 +38,8 @@ async def test_challenging_the_bot_plays_it_at_the_default_level(world):
 
 
 async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world):
-    from cogs.wari.views import board_message
     from bot.service import Table
+    from cogs.wari.views import board_message
 
     board = await play_bot(world, level="random", first="opponent")
     table = await world.env.bot.service.table(world.channel.id)

@@ -3,7 +3,6 @@
 import random
 import sqlite3
 
-
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 

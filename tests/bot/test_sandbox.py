@@ -17,8 +17,8 @@ import contextlib
 import itertools
 import json
 import os
-import random
 import queue
+import random
 import re
 import shutil
 import signal

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.storage import MIGRATIONS, Conflict, Store, StorageError
+from bot.storage import MIGRATIONS, Conflict, StorageError, Store
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 

@@ -1,0 +1,26 @@
+"""What may happen to challenges and games, and in what order: the bot's game logic.
+
+This layer knows users only by id and never touches Discord, so the cog stays a thin
+translation between interactions and these calls. Every refusal is a :class:`Refusal` whose
+message can be shown to the user as it is.
+
+Moves in one channel are serialised by a per-channel lock, and every write also checks the
+stored version (:meth:`bot.storage.Store.update_game`), so two presses at once never play two
+moves, even across processes sharing the database.
+"""
+
+from __future__ import annotations
+
+from .base import HEARTBEAT, OUTAGE
+from .challenges import ChallengeService
+from .games import GameService
+from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Refusal, StaleBoard, Table, TimeUp
+
+__all__ = [
+    "CHALLENGE_CLOSED", "CHANNEL_BUSY", "FIRST_CHOICES", "HEARTBEAT", "NO_GAME", "OUTAGE",
+    "Refusal", "StaleBoard", "Table", "TimeUp", "WariService",
+]
+
+
+class WariService(ChallengeService, GameService):
+    """Challenges and games, stored in a :class:`bot.storage.Store`."""

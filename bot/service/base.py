@@ -1,0 +1,109 @@
+"""What every part of the service shares: the store, the channel locks, reading and saving games."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import weakref
+from datetime import datetime, timedelta
+
+from bot.engine import Game, Player
+from bot.engine.notation import record
+from bot.storage import Conflict, GameRow, Store
+
+from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
+from .turns import NO_OFFER, handover
+
+#: The bot notes it is alive this often (its heartbeat); silent for longer than :data:`OUTAGE`,
+#: it was down, and the clocks are paused for as long (once).
+HEARTBEAT = timedelta(seconds=60)
+OUTAGE = timedelta(minutes=3)
+
+
+class ServiceBase:
+    """The store and the per-channel locks; reading, saving and ending a channel's game."""
+
+    def __init__(self, store: Store, *, challenge_timeout: int = 600, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.challenge_timeout = timedelta(seconds=challenge_timeout)
+        self._rng = rng or random.Random()
+        # Weak values: a channel's lock lives while someone holds or awaits it, and no longer.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The lock that serialises every change to one channel's challenge and game."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def table(self, channel_id: int) -> Table | None:
+        """The live game of a channel, if any."""
+        row = await self.store.live_game(channel_id)
+        return Table.of(row) if row else None
+
+    async def live_table(self, channel_id: int) -> Table:
+        """The live game of a channel; a :class:`Refusal` if there is none."""
+        table = await self.table(channel_id)
+        if table is None:
+            raise Refusal(NO_GAME)
+        return table
+
+    async def _current(self, channel_id: int, game_id: int) -> Table:
+        table = await self.table(channel_id)
+        if table is None or table.row.id != game_id:
+            raise StaleBoard("This game is over.", table)
+        return table
+
+    async def _seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
+        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none,
+        :class:`TimeUp` if the player to move had run out of time."""
+        table = await self.live_table(channel_id)
+        player = table.player(user_id)
+        if player is None:
+            raise Refusal("You are not playing in this channel's game.")
+        await self._check_flag(table, now)
+        return table, player
+
+    async def _check_flag(self, table: Table, now: datetime) -> None:
+        """If the player to move let their deadline pass, end the game on time before anything
+        else happens to it (the sweep may not have come yet), and say so.
+
+        :raises TimeUp: with the ended game.
+        """
+        if table.row.deadline is not None and table.row.deadline <= now:
+            loser = table.user_to_move
+            ended = await self._end(table, table.game.time_out, now)
+            raise TimeUp(f"Too late: <@{loser}>'s time had run out, so the game is over.", ended)
+
+    async def _end(self, table: Table, ending, now: datetime) -> Table:
+        """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw).
+
+        The player whose turn it was is charged the time they used (no increment: no move).
+        """
+        on_move = table.game.to_move
+        ending()
+        return await self._save(table, table.game, now, mover=on_move, actor=None, moved=False)
+
+    async def _save(
+        self, table: Table, game: Game, now: datetime, *, mover: Player | None, actor: int | None, moved: bool = True
+    ) -> Table:
+        """Store ``game`` (the new state of ``table``): record, result, clocks, pings, draw offer."""
+        text = record(game, str(table.row.player_a), str(table.row.player_b))
+        outcome = game.outcome
+        changes = {
+            "record": text,
+            "status": "finished" if outcome else "live",
+            "result": outcome.result if outcome else None,
+            "reason": outcome.termination.value if outcome else None,
+            **(NO_OFFER if table.row.draw_by is not None else {}),
+            **handover(table, game, mover, actor, now, moved),
+        }
+        row = await self._update(table.row, now=now, **changes)
+        return Table(row, game, table.row)
+
+    async def _update(self, row: GameRow, **changes) -> GameRow:
+        try:
+            return await self.store.update_game(row, **changes)
+        except Conflict:
+            raise StaleBoard("The game changed meanwhile: use the latest board message.", await self.table(row.channel_id)) from None

@@ -1,0 +1,192 @@
+"""Challenges, and every way a game starts: accepted challenges, games against the bot,
+exhibitions and rematches."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.clock import DEFAULT_CLOCK
+from bot.engine import Game, Player, Rules
+from bot.engine.notation import parse_rules_code, record, rules_code
+from bot.storage import ChallengeRow, Conflict
+
+from .base import ServiceBase
+from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Refusal, Table
+from .turns import check_first, opening, parse_clock
+
+
+class ChallengeService(ServiceBase):
+    """Open challenges and the start of games."""
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        rules: Rules,
+        first: str,
+        now: datetime,
+        clock: str = DEFAULT_CLOCK,
+        thread: bool = False,
+        rematch_of: int | None = None,
+    ) -> ChallengeRow:
+        self.check_challenge(challenger_id, opponent_id, first, clock)
+        async with self.lock(channel_id):
+            if await self.store.live_game(channel_id):
+                raise Refusal(CHANNEL_BUSY)
+            if await self.store.challenge_in(channel_id):
+                raise Refusal("This channel already has an open challenge. Wait until it is answered or expires.")
+            try:
+                return await self.store.add_challenge(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    challenger_id=challenger_id,
+                    opponent_id=opponent_id,
+                    variant=rules_code(rules),
+                    first=first,
+                    created_at=now,
+                    expires_at=now + self.challenge_timeout,
+                    clock=clock,
+                    thread=thread,
+                    rematch_of=rematch_of,
+                )
+            except Conflict:
+                raise Refusal("This channel got busy just now. Try again when it is free.") from None
+
+    @staticmethod
+    def check_challenge(challenger_id: int, opponent_id: int, first: str, clock: str) -> None:
+        """Refuse a challenge that can never be made, whatever the channel holds."""
+        check_first(first)
+        parse_clock(clock)  # a stored clock code is always one the bot knows
+        if challenger_id == opponent_id:
+            raise Refusal("You can't challenge yourself. Pick another member of this server.")
+
+    async def set_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
+        await self.store.set_challenge_message(challenge.id, message_id)
+
+    async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
+        challenge = await self.store.get_challenge(challenge_id)
+        if challenge is None or challenge.channel_id != channel_id or challenge.expires_at <= now:
+            raise Refusal(CHALLENGE_CLOSED)
+        return challenge
+
+    async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> Table:
+        """The challenged member accepts: the game starts, its first player settled."""
+        async with self.lock(channel_id):
+            challenge = await self._open_challenge(challenge_id, channel_id, now)
+            if user_id != challenge.opponent_id:
+                raise Refusal(self._not_yours(challenge, user_id))
+            a, b = challenge.challenger_id, challenge.opponent_id
+            first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
+            if first == "opponent":
+                a, b = b, a  # A always moves first in this bot: the starting member is player A
+            game = Game(parse_rules_code(challenge.variant), Player.A)
+            start = opening(parse_clock(challenge.clock), game, (a, b), (None, None), user_id, now)
+            try:
+                row = await self.store.start_game(challenge, player_a=a, player_b=b, record=record(game, str(a), str(b)), now=now, **start)
+            except Conflict:
+                raise Refusal(CHALLENGE_CLOSED) from None
+            return Table.of(row)
+
+    async def decline(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> ChallengeRow:
+        return await self._close_challenge(challenge_id, user_id, channel_id, now, by="opponent")
+
+    async def withdraw(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> ChallengeRow:
+        return await self._close_challenge(challenge_id, user_id, channel_id, now, by="challenger")
+
+    async def _close_challenge(self, challenge_id: int, user_id: int, channel_id: int, now: datetime, by: str) -> ChallengeRow:
+        async with self.lock(channel_id):
+            challenge = await self._open_challenge(challenge_id, channel_id, now)
+            if user_id != getattr(challenge, f"{by}_id"):
+                raise Refusal(self._not_yours(challenge, user_id))
+            if not await self.store.delete_challenge(challenge.id):
+                raise Refusal(CHALLENGE_CLOSED)
+            return challenge
+
+    @staticmethod
+    def _not_yours(challenge: ChallengeRow, user_id: int) -> str:
+        if user_id == challenge.challenger_id:
+            return f"Only <@{challenge.opponent_id}> can accept or decline. You can withdraw your challenge."
+        if user_id == challenge.opponent_id:
+            return "Only the challenger can withdraw. You can accept or decline."
+        return f"This challenge is between <@{challenge.challenger_id}> and <@{challenge.opponent_id}>."
+
+    async def expire_due(self, now: datetime) -> list[ChallengeRow]:
+        """Remove every challenge past its time and return them (to update their messages)."""
+        expired = []
+        for challenge in await self.store.due_challenges(now):
+            async with self.lock(challenge.channel_id):
+                if await self.store.delete_challenge(challenge.id):
+                    expired.append(challenge)
+        return expired
+
+    async def play_computer(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        human_id: int,
+        computer_id: int,
+        level: str,
+        rules: Rules,
+        first: str,
+        now: datetime,
+        clock: str = DEFAULT_CLOCK,
+        thread: bool = False,
+    ) -> Table:
+        """Start a game against the bot itself at once. ``first``: me (the human), opponent, random."""
+        check_first(first)
+        if first == "random":
+            first = self._rng.choice(("me", "opponent"))
+        if first == "me":
+            players, levels = (human_id, computer_id), (None, level)
+        else:
+            players, levels = (computer_id, human_id), (level, None)
+        return await self._create(guild_id, channel_id, players, levels, rules, now, actor=human_id, clock=clock, thread=thread)
+
+    async def exhibition(
+        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime, autoplay: bool = False
+    ) -> Table:
+        """Two computer levels play each other in the channel (no clock: nobody waits on a person)."""
+        return await self._create(guild_id, channel_id, (computer_id, computer_id), levels, rules, now, actor=None, autoplay=autoplay)
+
+    async def _create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[int, int],
+        levels: tuple[str | None, str | None],
+        rules: Rules,
+        now: datetime,
+        *,
+        actor: int | None,
+        clock: str | None = None,
+        thread: bool = False,
+        autoplay: bool = False,
+    ) -> Table:
+        async with self.lock(channel_id):
+            if await self.store.live_game(channel_id):
+                raise Refusal(CHANNEL_BUSY)
+            game = Game(rules, Player.A)
+            start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
+            try:
+                row = await self.store.create_game(
+                    guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
+                    variant=rules_code(rules), record=record(game, *map(str, players)), now=now,
+                    level_a=levels[0], level_b=levels[1], autoplay=int(autoplay), clock=clock, thread=int(thread), **start,
+                )
+            except Conflict:
+                raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None
+            return Table.of(row)
+
+    async def rematch_of(self, game_id: int, user_id: int) -> Table:
+        """The finished game ``user_id`` asks to play again (they must have played in it)."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "finished":
+            raise Refusal("Only a finished game can be played again.")
+        table = Table.of(row)
+        if table.player(user_id) is None or table.level(table.player(user_id)) is not None:
+            raise Refusal("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`.")
+        return table

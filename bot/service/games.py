@@ -1,0 +1,132 @@
+"""Playing: moves, the computer's moves, surrender, time-outs, aborts, draw offers and clocks."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.engine import IllegalMoveError, MoveRecord, Player
+from bot.storage import GameRow
+
+from .base import HEARTBEAT, OUTAGE, ServiceBase
+from .table import Refusal, StaleBoard, Table
+from .turns import NO_OFFER, STILL
+
+
+class GameService(ServiceBase):
+    """Changes to live games."""
+
+    async def play(
+        self, *, channel_id: int, game_id: int, ply: int, message_id: int, user_id: int, house: int, now: datetime
+    ) -> tuple[Table, MoveRecord]:
+        """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``.
+
+        :raises TimeUp: the presser's time had run out: the game ended on time instead.
+        """
+        async with self.lock(channel_id):
+            table = await self._current(channel_id, game_id)
+            player = table.player(user_id)
+            if player is None:
+                raise Refusal("You are not in this game. Start your own with `/wari challenge`.")
+            if ply != table.game.ply or message_id != table.row.message_id:
+                raise StaleBoard("This board is out of date.", table)
+            if player != table.game.to_move:
+                raise Refusal(f"It's <@{table.user_to_move}>'s turn.")
+            await self._check_flag(table, now)
+            return await self._apply(table, house, now, actor=user_id)
+
+    async def computer_move(self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime) -> tuple[Table, MoveRecord]:
+        """The computer's move ``house``, found by a search of the position after move ``ply``."""
+        async with self.lock(channel_id):
+            table = await self._current(channel_id, game_id)
+            if ply != table.game.ply or not table.computer_to_move:
+                raise StaleBoard("The game moved on while the computer was thinking.", table)
+            return await self._apply(table, house, now, actor=None)
+
+    async def _apply(self, table: Table, house: int, now: datetime, *, actor: int | None) -> tuple[Table, MoveRecord]:
+        game = table.game
+        mover = game.to_move
+        try:
+            move = game.play(house)
+        except IllegalMoveError as exc:
+            raise Refusal(f"You can't play house {house}: {exc}.") from None
+        return await self._save(table, game, now, mover=mover, actor=actor), move
+
+    async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
+        async with self.lock(channel_id):
+            table, player = await self._seat(channel_id, user_id, now)
+            return await self._end(table, lambda: table.game.surrender(player), now)
+
+    async def time_out(self, game: GameRow, now: datetime) -> Table | None:
+        """End ``game`` on time if its player to move is still past the deadline (else ``None``)."""
+        async with self.lock(game.channel_id):
+            table = await self.table(game.channel_id)
+            if table is None or table.row.id != game.id or table.row.deadline is None or table.row.deadline > now:
+                return None  # moved, ended or given more time meanwhile
+            return await self._end(table, table.game.time_out, now)
+
+    async def abort(self, channel_id: int, now: datetime) -> Table:
+        """End a stuck game with no winner (moderators only: the cog checks permissions)."""
+        async with self.lock(channel_id):
+            table = await self.live_table(channel_id)
+            row = await self._update(table.row, now=now, status="aborted", reason="aborted", **STILL, **NO_OFFER)
+            return Table(row, table.game, table.row)
+
+    async def moved_board(self, table: Table, message_id: int, now: datetime) -> Table:
+        """Record that the board now lives in ``message_id``; older messages become stale.
+
+        Returns the game as it is now, which may be ahead of ``table`` (the computer may have
+        moved while the message was being posted): the caller redraws if so.
+        """
+        async with self.lock(table.row.channel_id):
+            current = await self._current(table.row.channel_id, table.row.id)
+            row = await self._update(current.row, now=now, message_id=message_id)
+            return Table(row, current.game)
+
+    async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
+        """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""
+        async with self.lock(channel_id):
+            table, player = await self._seat(channel_id, user_id, now)
+            row = table.row
+            if row.draw_open:
+                raise Refusal("A draw offer is already waiting for an answer.")
+            if row.draw_by == player.name and row.draw_ply == table.game.ply:
+                raise Refusal("Your opponent declined your draw offer. You can offer again after the next move.")
+            row = await self._update(row, now=now, draw_by=player.name, draw_ply=table.game.ply, draw_open=1, draw_message_id=None)
+            return Table(row, table.game, table.row)
+
+    async def set_draw_message(self, table: Table, message_id: int, now: datetime) -> None:
+        """Remember the offer's message (to close it when the offer lapses); skipped if it already did."""
+        async with self.lock(table.row.channel_id):
+            current = await self.table(table.row.channel_id)
+            if current is not None and current.row.id == table.row.id and current.row.draw_open and current.row.draw_ply == table.game.ply:
+                await self._update(current.row, now=now, draw_message_id=message_id)
+
+    async def answer_draw(self, *, channel_id: int, game_id: int, ply: int, user_id: int, accept: bool, now: datetime) -> Table:
+        """The opponent accepts (the game ends drawn by agreement) or declines the offer made at ``ply``."""
+        async with self.lock(channel_id):
+            table = await self.table(channel_id)
+            row = table.row if table else None
+            if row is None or row.id != game_id or not row.draw_open or row.draw_ply != ply or table.game.ply != ply:
+                raise Refusal("This draw offer is no longer open.")
+            offerer = Player[row.draw_by]
+            if table.player(user_id) is not offerer.other:
+                if table.player(user_id) is offerer:
+                    raise Refusal("You made this offer: your opponent answers it.")
+                raise Refusal("Only the player this offer was made to can answer it.")
+            await self._check_flag(table, now)
+            if accept:
+                return await self._end(table, table.game.agree_draw, now)
+            row = await self._update(row, now=now, draw_open=0)
+            return Table(row, table.game, table.row)
+
+    async def cancel_draw(self, table: Table, now: datetime) -> None:
+        """Take back the offer ``table`` made (its message could not be posted, or no answer came)."""
+        async with self.lock(table.row.channel_id):
+            current = await self.table(table.row.channel_id)
+            if current is not None and current.row.id == table.row.id and current.row.draw_open and current.row.draw_ply == table.game.ply:
+                await self._update(current.row, now=now, **NO_OFFER)
+
+    async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:
+        """Note that the bot is alive; after an outage, pause the running clocks for its length."""
+        gap, rows = await self.store.credit_downtime(now, longer_than=OUTAGE, note_every=HEARTBEAT)
+        return gap, [Table.of(row) for row in rows]

@@ -1,0 +1,111 @@
+"""What the service hands back and refuses with: a stored game with its engine game, and
+the refusals whose message is shown to the user as it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.clock import Clock, ClockState
+from bot.engine import Game, Player
+from bot.engine.notation import from_record
+from bot.storage import GameRow
+
+FIRST_CHOICES = ("random", "me", "opponent")
+
+CHANNEL_BUSY = (
+    "This channel already has a game in progress. Start yours beside it in a thread of its own "
+    "with `thread: True`, or play in another channel."
+)
+CHALLENGE_CLOSED = "This challenge is no longer open."
+NO_GAME = "There is no game in this channel. Start one with `/wari challenge`."
+
+
+class Refusal(Exception):
+    """Something a user asked for that cannot be done; ``str()`` is the message to show them."""
+
+
+class TimeUp(Refusal):
+    """The player pressed after their time ran out: the game was ended on time instead."""
+
+    def __init__(self, message: str, table: Table) -> None:
+        super().__init__(message)
+        self.table = table
+
+
+class StaleBoard(Refusal):
+    """A button from an older board. ``table`` is the game as it is now (``None`` if gone)."""
+
+    def __init__(self, message: str, table: Table | None) -> None:
+        super().__init__(message)
+        self.table = table
+
+
+@dataclass(frozen=True)
+class Table:
+    """A stored game together with its replayed engine :class:`Game`."""
+
+    row: GameRow
+    game: Game
+    #: The stored game before the change that produced this one (``None`` if just read).
+    previous: GameRow | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, row: GameRow) -> Table:
+        return cls(row, from_record(row.record)[0])
+
+    @property
+    def clock(self) -> Clock | None:
+        return Clock.parse(self.row.clock) if self.row.clock else None
+
+    @property
+    def clock_state(self) -> ClockState:
+        banks = (self.row.time_a, self.row.time_b) if self.row.time_a is not None else None
+        return ClockState(self.row.deadline, banks)
+
+    @property
+    def just_ended(self) -> bool:
+        """This change ended the game (it was live before)."""
+        return self.previous is not None and self.previous.live and not self.row.live
+
+    @property
+    def lapsed_offer(self) -> int | None:
+        """The message of a draw offer that this change closed without an answer, if any."""
+        previous = self.previous
+        if previous is None or not previous.draw_open or self.row.draw_open:
+            return None
+        return previous.draw_message_id
+
+    def user(self, player: Player) -> int:
+        return self.row.players[player]
+
+    def player(self, user_id: int) -> Player | None:
+        """The side ``user_id`` plays; a person is never the player of a computer side."""
+        if self.exhibition:
+            return None
+        if user_id == self.row.player_a:
+            return Player.A
+        return Player.B if user_id == self.row.player_b else None
+
+    @property
+    def user_to_move(self) -> int | None:
+        mover = self.game.to_move
+        return None if mover is None else self.user(mover)
+
+    def level(self, player: Player) -> str | None:
+        """The computer level playing ``player``'s side, or ``None`` for a person."""
+        return (self.row.level_a, self.row.level_b)[player]
+
+    @property
+    def computer_to_move(self) -> bool:
+        mover = self.game.to_move
+        return self.row.live and mover is not None and self.level(mover) is not None
+
+    @property
+    def exhibition(self) -> bool:
+        """The computer plays both sides."""
+        return self.row.level_a is not None and self.row.level_b is not None
+
+    @property
+    def paced_by_button(self) -> bool:
+        """An exhibition that moves once per "Next move" press (not on its own)."""
+        return self.exhibition and not self.row.autoplay

@@ -1,0 +1,88 @@
+"""Whose turn, whose clock, whose ping: the columns a game's change sets besides its record.
+
+Pure functions of the game and the moment; the service writes what they return in the same
+transaction as the move, so a clock, its deadline and the next ping never disagree.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.clock import Clock, ClockState
+from bot.engine import Game, Player
+
+from .table import FIRST_CHOICES, Refusal, Table
+
+#: Columns that stop every clock and ping of a game, and that close its draw offer.
+STILL = {"deadline": None, "ping_at": None, "ping_kind": None}
+NO_OFFER = {"draw_by": None, "draw_ply": None, "draw_open": 0}
+
+
+def check_first(first: str) -> None:
+    if first not in FIRST_CHOICES:
+        raise Refusal(f"`first` must be one of {', '.join(FIRST_CHOICES)}.")
+
+
+def parse_clock(code: str) -> Clock:
+    try:
+        return Clock.parse(code)
+    except ValueError as exc:
+        raise Refusal(f"Sorry, {exc}.") from None
+
+
+def person_to_move(game: Game, levels: tuple[str | None, str | None]) -> Player | None:
+    """The side to move if a person plays it (``None``: the computer's turn, or the game is over)."""
+    mover = game.to_move
+    return mover if mover is not None and game.outcome is None and levels[mover] is None else None
+
+
+def pings_and_clock(
+    clock: Clock | None,
+    state: ClockState,
+    game: Game,
+    users: tuple[int, int],
+    levels: tuple[str | None, str | None],
+    *,
+    mover: Player | None,
+    actor: int | None,
+    now: datetime,
+    moved: bool = True,
+) -> dict:
+    """The clock and ping columns once ``game`` is reached and ``mover`` (``None``: nobody) has moved.
+
+    The person now to move gets a new deadline and a turn ping, unless they caused this change
+    themselves (their own press, Accept or rematch: they are looking at the board). A per-move
+    clock's reminder is due when a quarter of the time is left.
+    """
+    person = person_to_move(game, levels)
+    changes: dict = {}
+    deadline = None
+    if clock is not None:
+        after = clock.next_turn(state, mover=mover, next_mover=person, now=now, moved=moved)
+        deadline = after.deadline
+        changes["deadline"] = deadline
+        if after.banks is not None:
+            changes["time_a"], changes["time_b"] = after.banks
+    if person is None:
+        return {**changes, **STILL}
+    if users[person] != actor and person != mover:
+        return {**changes, "ping_at": now, "ping_kind": "turn"}
+    if deadline is not None and clock.reminder_before is not None:
+        return {**changes, "ping_at": deadline - clock.reminder_before, "ping_kind": "reminder"}
+    return {**changes, "ping_at": None, "ping_kind": None}
+
+
+def opening(clock: Clock | None, game: Game, users: tuple[int, int], levels, actor: int | None, now: datetime) -> dict:
+    """The clock and ping columns of a game about to start."""
+    state = clock.start() if clock else ClockState(None)
+    return pings_and_clock(clock, state, game, users, levels, mover=None, actor=actor, now=now)
+
+
+def handover(table: Table, game: Game, mover: Player | None, actor: int | None, now: datetime, moved: bool) -> dict:
+    """The clock and ping columns after ``mover`` moved in ``table`` (reaching ``game``)."""
+    if table.exhibition:
+        return {}
+    levels = (table.row.level_a, table.row.level_b)
+    return pings_and_clock(
+        table.clock, table.clock_state, game, table.row.players, levels, mover=mover, actor=actor, now=now, moved=moved
+    )

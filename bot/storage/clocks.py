@@ -1,0 +1,127 @@
+"""Queries of clocks, pings and players' settings. The sweeps read only due rows, through the
+partial indexes of schema version 3."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+
+from .database import Database, StorageError, time_text, when
+from .rows import GameRow, to_column
+
+
+class ClockQueries(Database):
+    """Deadlines, due pings, the heartbeat that pauses clocks after an outage, and settings."""
+
+    async def games_past_deadline(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move has run out of time, oldest deadline first."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
+            (time_text(now),),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move is due a ping (their turn, or a reminder)."""
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ? ORDER BY ping_at",
+            (time_text(now),),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    async def claim_ping(self, game: GameRow, until: datetime) -> bool:
+        """Take the ping ``game`` is due, for this process, until ``until``.
+
+        Compare-and-set on the game's version and due time: of several sweeps (or processes) one
+        wins, and a row read before the game moved on wins nothing. A claim whose ping is never
+        recorded (the process died) falls due again at ``until``. The version stays: a ping is
+        not a change of the game, and must not make a press lose its race.
+        """
+        (cursor,) = await self._write(
+            (
+                "UPDATE games SET ping_at = ? WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?",
+                (time_text(until), game.id, game.version, time_text(game.ping_at)),
+            ),
+        )
+        return cursor.rowcount == 1
+
+    async def record_ping(
+        self, game: GameRow, claimed_until: datetime, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
+    ) -> bool:
+        """The ping claimed until ``claimed_until`` was posted as ``message_id`` (``None``: not
+        posted); the next one falls due at ``next_at``.
+
+        ``False`` if the claim no longer stands (the game moved on or ended meanwhile): nothing
+        is recorded, and the caller takes its message back.
+        """
+        (cursor,) = await self._write(
+            (
+                """
+                UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
+                WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?
+                """,
+                (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(claimed_until)),
+            ),
+        )
+        return cursor.rowcount == 1
+
+    async def credit_downtime(
+        self, now: datetime, *, longer_than: timedelta, note_every: timedelta
+    ) -> tuple[timedelta, list[GameRow]]:
+        """Note that the bot is alive at ``now`` (at most every ``note_every``); if it was silent
+        for longer than ``longer_than``, pause every running clock for that long, once.
+
+        The last sign of life (meta ``alive_at``) and the deadlines move in one transaction, so a
+        crash halfway never credits twice or not at all. Returns the gap credited (zero if none)
+        and the live games whose deadlines moved.
+        """
+        shifted: list[GameRow] = []
+        gap = timedelta(0)
+        last = when(await self.get_meta("alive_at"))
+        if last is not None and now - last < note_every:
+            return gap, shifted  # noted recently: no write (a commit costs a disk flush)
+        try:
+            async with self._transaction():
+                async with self._db.execute("SELECT value FROM meta WHERE key = 'alive_at'") as cursor:
+                    row = await cursor.fetchone()
+                last = when(row["value"]) if row else None
+                if last is not None and now - last > longer_than:
+                    gap = now - last
+                    seconds = int(gap.total_seconds())
+                    shift = f"+{seconds} seconds"
+                    # The same text as time_text(): %f is seconds with milliseconds, padded to micro.
+                    async with self._db.execute(
+                        """
+                        UPDATE games SET
+                            deadline = strftime('%Y-%m-%dT%H:%M:%f000+00:00', deadline, ?),
+                            ping_at = CASE WHEN ping_kind = 'reminder'
+                                           THEN strftime('%Y-%m-%dT%H:%M:%f000+00:00', ping_at, ?) ELSE ping_at END,
+                            clock_paused = clock_paused + ?,
+                            version = version + 1
+                        WHERE status = 'live' AND deadline IS NOT NULL
+                        RETURNING *
+                        """,
+                        (shift, shift, seconds),
+                    ) as cursor:
+                        shifted = [GameRow.from_row(row) for row in await cursor.fetchall()]
+                await self._run(
+                    "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (time_text(now),),
+                )
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
+        return gap, shifted
+
+    # -- people ---------------------------------------------------------------------------
+
+    async def pings_enabled(self, user_id: int) -> bool:
+        rows = await self._read("SELECT pings FROM user_settings WHERE user_id = ?", (user_id,))
+        return bool(rows[0]["pings"]) if rows else True
+
+    async def set_pings(self, user_id: int, enabled: bool) -> None:
+        await self._write(
+            (
+                "INSERT INTO user_settings (user_id, pings) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings",
+                (user_id, int(enabled)),
+            )
+        )

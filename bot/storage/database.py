@@ -1,0 +1,165 @@
+"""The SQLite connection (aiosqlite): opening, migrating, one transaction at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import NamedTuple, Self
+
+import aiosqlite
+
+from .schema import MIGRATIONS
+
+log = logging.getLogger("bot.storage")
+
+
+class Written(NamedTuple):
+    """What one write statement did."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+class StorageError(RuntimeError):
+    """The database cannot be opened, read or written. The message is fit for a log line."""
+
+
+class Conflict(Exception):
+    """A write lost a race or met a rule of the schema (a busy channel, a stale version)."""
+
+
+def time_text(moment: datetime) -> str:
+    """How a time is stored: UTC ISO text to the microsecond, so that stored times compare as text
+    and a clock loses nothing to rounding (rows of schema 1 and 2 hold whole seconds, which
+    compare right with these)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+class Database:
+    """The connection, its transactions and the migrations; the queries build on it (:class:`Store`)."""
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Self:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        :raises StorageError: if the file cannot be opened or is not a usable database.
+        """
+        path = Path(path)
+        if path.exists() and not path.is_file():
+            # Checked here rather than left to SQLite: a failed aiosqlite connect leaves its
+            # worker thread posting to the event loop after the caller has moved on.
+            raise StorageError(f"cannot open the database {path}: it is not a file")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database {path}: {exc}") from exc
+        connection.row_factory = sqlite3.Row
+        store = cls(connection, path)
+        try:
+            for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
+                await store._run(f"PRAGMA {pragma}")
+            await store._migrate()
+        except sqlite3.Error as exc:
+            await connection.close()
+            raise StorageError(f"cannot use the database {path}: {exc} (restore a backup or move the file away)") from exc
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        while True:
+            async with self._transaction():
+                # Read inside the transaction: another process may be migrating the same file.
+                version = await self.schema_version()
+                if version > len(MIGRATIONS):
+                    raise sqlite3.DatabaseError(f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})")
+                if version == len(MIGRATIONS):
+                    return
+                number = version + 1
+                for statement in (part.strip() for part in MIGRATIONS[number - 1].split(";")):
+                    if statement:
+                        await self._run(statement)
+                await self._run(f"PRAGMA user_version = {number}")
+            log.info("database %s migrated to schema version %d", self.path, number)
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """One immediate transaction at a time on this connection, rolled back on any failure.
+
+        Every channel shares the connection, and SQLite has one transaction per connection, so
+        writers queue here. The rollback runs even when the writer is cancelled meanwhile.
+        """
+        async with self._write_lock:
+            try:
+                await self._run("BEGIN IMMEDIATE")
+                yield
+                await self._run("COMMIT")
+            except BaseException:
+                # The connection runs statements in order, so this ROLLBACK also undoes a BEGIN
+                # still queued when the writer was cancelled; "no transaction" means nothing to undo.
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await asyncio.shield(self._run("ROLLBACK"))
+                raise
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            (version,) = await cursor.fetchone()
+        return version
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    async def _run(self, sql: str, params: tuple = ()) -> None:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
+        async with self._db.execute(sql, params):
+            pass
+
+    async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
+        """Run ``statements`` in one immediate transaction; translate failures."""
+        written = []
+        try:
+            async with self._transaction():
+                for sql, params in statements:
+                    async with self._db.execute(sql, params) as cursor:
+                        written.append(Written(cursor.rowcount, cursor.lastrowid))
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
+        return written
+
+    async def _read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        try:
+            async with self._db.execute(sql, params) as cursor:
+                return await cursor.fetchall()
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot read the database {self.path}: {exc}") from exc
+
+    async def _one(self, kind, sql: str, params: tuple):
+        """The first row of a query as a ``kind`` (a row class with ``from_row``), or ``None``."""
+        rows = await self._read(sql, params)
+        return kind.from_row(rows[0]) if rows else None
+
+    # -- meta -----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))

@@ -1,0 +1,155 @@
+"""Queries of challenges and games."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .database import Conflict, Database, time_text
+from .rows import GAME_STATE, ChallengeRow, GameRow, to_column
+
+
+class GameQueries(Database):
+    """Open challenges, live games keyed by channel, and the archive."""
+
+    # -- challenges -----------------------------------------------------------------------
+
+    async def add_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        variant: str,
+        first: str,
+        created_at: datetime,
+        expires_at: datetime,
+        clock: str = "1d/move",
+        thread: bool = False,
+        rematch_of: int | None = None,
+    ) -> ChallengeRow:
+        """Store a new open challenge.
+
+        :raises Conflict: if the channel already has an open challenge or a live game.
+        """
+        (cursor,) = await self._write(
+            (
+                """
+                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
+                                        expires_at, clock, thread, rematch_of)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                WHERE NOT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status = 'live')
+                """,
+                (guild_id, channel_id, challenger_id, opponent_id, variant, first,
+                 time_text(created_at), time_text(expires_at), clock, int(thread), rematch_of, channel_id),
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise Conflict("the channel has a live game")
+        return await self.get_challenge(cursor.lastrowid)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+
+    async def challenge_in(self, channel_id: int) -> ChallengeRow | None:
+        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE channel_id = ?", (channel_id,))
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._write(("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)))
+
+    async def delete_challenge(self, challenge_id: int) -> bool:
+        """Remove an open challenge; ``False`` if it was already gone (answered, expired)."""
+        (cursor,) = await self._write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
+        return cursor.rowcount == 1
+
+    async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
+        rows = await self._read("SELECT * FROM challenges WHERE expires_at <= ? ORDER BY id", (time_text(now),))
+        return [ChallengeRow.from_row(row) for row in rows]
+
+    # -- games ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _insert_game(columns: dict, condition: str, condition_params: tuple) -> tuple[str, tuple]:
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        values = tuple(to_column(value) for value in columns.values())
+        return f"INSERT INTO games ({names}) SELECT {marks} WHERE {condition}", values + condition_params
+
+    async def start_game(self, challenge: ChallengeRow, *, now: datetime, **columns) -> GameRow:
+        """Turn an open challenge into a live game, in one transaction.
+
+        ``columns`` are the game's (players, record, clock state...); the channel, variant,
+        clock, thread and message come from the challenge.
+
+        :raises Conflict: if the challenge was already answered or the channel is busy.
+        """
+        columns = {
+            "guild_id": challenge.guild_id, "channel_id": challenge.channel_id, "variant": challenge.variant,
+            "message_id": challenge.message_id, "clock": challenge.clock, "thread": challenge.thread,
+            "created_at": now, "updated_at": now, **columns,
+        }
+        written = await self._write(
+            ("DELETE FROM challenges WHERE id = ?", (challenge.id,)),
+            self._insert_game(columns, "changes() = 1", ()),
+        )
+        if written[1].rowcount != 1:
+            raise Conflict("the challenge was already answered")
+        return await self.get_game(written[1].lastrowid)
+
+    async def create_game(self, *, now: datetime, **columns) -> GameRow:
+        """Start a live game at once (against the computer: no challenge to accept).
+
+        ``columns`` name the game's columns (``guild_id``, ``channel_id``, players, levels...).
+
+        :raises Conflict: if the channel has a live game or an open challenge.
+        """
+        columns = {"created_at": now, "updated_at": now, **columns}
+        (written,) = await self._write(
+            self._insert_game(columns, "NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)", (columns["channel_id"],))
+        )
+        if written.rowcount != 1:
+            raise Conflict("the channel has an open challenge")
+        return await self.get_game(written.lastrowid)
+
+    async def live_computer_games(self) -> list[GameRow]:
+        """Every live game the bot plays in, to resume its thinking after a restart."""
+        rows = await self._read("SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL) ORDER BY id")
+        return [GameRow.from_row(row) for row in rows]
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        return await self._one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        return await self._one(GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,))
+
+    async def update_game(self, game: GameRow, *, now: datetime, **changes) -> GameRow:
+        """Save a new state of ``game`` if nobody changed it since it was read.
+
+        ``changes`` name columns of the game's state (record, status, result, reason, message,
+        clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
+        The version goes up by one, so a writer that read the old version loses.
+
+        :raises Conflict: if the stored version is no longer ``game.version``.
+        """
+        unknown = set(changes) - GAME_STATE
+        if unknown:
+            raise ValueError(f"update_game cannot change {', '.join(sorted(unknown))}")
+        if changes.get("status", "live") != "live":
+            changes["finished_at"] = now
+        assignments = "".join(f"{name} = ?, " for name in changes)
+        (cursor,) = await self._write(
+            (
+                f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'live'",
+                (*map(to_column, changes.values()), time_text(now), game.id, game.version),
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise Conflict("the game changed meanwhile")
+        return await self.get_game(game.id)
+
+    async def archived_games(self, channel_id: int | None = None) -> list[GameRow]:
+        """Finished and aborted games, newest first (of one channel, or all)."""
+        where, params = ("AND channel_id = ?", (channel_id,)) if channel_id is not None else ("", ())
+        rows = await self._read(f"SELECT * FROM games WHERE status != 'live' {where} ORDER BY id DESC", params)
+        return [GameRow.from_row(row) for row in rows]

@@ -1,0 +1,108 @@
+"""Rows of the database as frozen dataclasses, and how their values are stored."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, fields
+from datetime import datetime
+
+from .database import time_text, when
+
+#: Columns that hold a time (UTC ISO text in the database, aware datetimes in the rows).
+_TIME_COLUMNS = frozenset({"created_at", "expires_at", "updated_at", "finished_at", "deadline", "ping_at"})
+
+
+def _from_row(kind, row: sqlite3.Row):
+    return kind(**{key: when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
+
+
+def to_column(value):
+    return time_text(value) if isinstance(value, datetime) else value
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    variant: str
+    first: str
+    message_id: int | None
+    created_at: datetime
+    expires_at: datetime
+    #: The clock code the game will be played with (:mod:`bot.clock`).
+    clock: str = "1d/move"
+    #: The channel is a thread the bot made for this challenge and its game.
+    thread: int = 0
+    #: The finished game this challenge asks to play again.
+    rematch_of: int | None = None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
+        return _from_row(cls, row)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    player_a: int
+    player_b: int
+    variant: str
+    record: str
+    version: int
+    message_id: int | None
+    status: str
+    result: str | None
+    reason: str | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    #: The computer level playing side A / B, or ``None`` for a person.
+    level_a: str | None = None
+    level_b: str | None = None
+    #: An exhibition that plays on its own (else one move per "Next move" press).
+    autoplay: int = 0
+    #: The clock code (:mod:`bot.clock`), ``None`` for no clock.
+    clock: str | None = None
+    #: When the player to move runs out of time; ``None`` while no person's time runs.
+    deadline: datetime | None = None
+    #: Per-player clocks: seconds banked by A and B.
+    time_a: float | None = None
+    time_b: float | None = None
+    #: Seconds the clocks were paused in all because the bot was offline.
+    clock_paused: int = 0
+    #: When the next ping of the player to move is due, and which: ``turn`` or ``reminder``.
+    ping_at: datetime | None = None
+    ping_kind: str | None = None
+    #: The last ping posted for this game (deleted when the next one is posted).
+    ping_message_id: int | None = None
+    #: The latest draw offer: by whom, at which move, whether it still stands, its message.
+    draw_by: str | None = None
+    draw_ply: int | None = None
+    draw_open: int = 0
+    draw_message_id: int | None = None
+    #: The channel is a thread the bot made for this game; it is archived when the game ends.
+    thread: int = 0
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
+        return _from_row(cls, row)
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.player_a, self.player_b
+
+    @property
+    def live(self) -> bool:
+        return self.status == "live"
+
+
+#: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.
+GAME_STATE = frozenset(field.name for field in fields(GameRow)) - {
+    "id", "guild_id", "channel_id", "player_a", "player_b", "variant", "version", "created_at", "updated_at",
+    "finished_at", "level_a", "level_b", "autoplay", "clock", "thread",
+}

@@ -1,0 +1,77 @@
+"""The database schema, as numbered migrations (``PRAGMA user_version`` says which ran)."""
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema. AUTOINCREMENT: an id is never reused, so a button left on an old
+    # message can never name a newer challenge or game.
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE challenges (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL UNIQUE,
+        challenger_id INTEGER NOT NULL,
+        opponent_id   INTEGER NOT NULL,
+        variant       TEXT NOT NULL,
+        first         TEXT NOT NULL CHECK (first IN ('me', 'opponent', 'random')),
+        message_id    INTEGER,
+        created_at    TEXT NOT NULL,
+        expires_at    TEXT NOT NULL
+    );
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        player_a    INTEGER NOT NULL,
+        player_b    INTEGER NOT NULL,
+        variant     TEXT NOT NULL,
+        record      TEXT NOT NULL,
+        version     INTEGER NOT NULL DEFAULT 0,
+        message_id  INTEGER,
+        status      TEXT NOT NULL DEFAULT 'live' CHECK (status IN ('live', 'finished', 'aborted')),
+        result      TEXT CHECK (result IN ('A', 'B', 'draw')),
+        reason      TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE UNIQUE INDEX one_live_game_per_channel ON games (channel_id) WHERE status = 'live';
+    CREATE INDEX games_by_player_a ON games (player_a);
+    CREATE INDEX games_by_player_b ON games (player_b);
+    """,
+    # 2: the bot as a player: the computer level of each side it plays (NULL: a person).
+    """
+    ALTER TABLE games ADD COLUMN level_a TEXT;
+    ALTER TABLE games ADD COLUMN level_b TEXT;
+    ALTER TABLE games ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 3: games that never stall: clocks, turn pings and reminders, draw offers, a thread per
+    # game, per-user settings. Times are UTC ISO text like the other columns, so they compare
+    # as text; the sweeps read only the due rows through the partial indexes.
+    """
+    ALTER TABLE challenges ADD COLUMN clock TEXT NOT NULL DEFAULT '1d/move';
+    ALTER TABLE challenges ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN rematch_of INTEGER REFERENCES games (id);
+    ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN deadline TEXT;
+    ALTER TABLE games ADD COLUMN time_a REAL;
+    ALTER TABLE games ADD COLUMN time_b REAL;
+    ALTER TABLE games ADD COLUMN clock_paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN ping_at TEXT;
+    ALTER TABLE games ADD COLUMN ping_kind TEXT CHECK (ping_kind IN ('turn', 'reminder'));
+    ALTER TABLE games ADD COLUMN ping_message_id INTEGER;
+    ALTER TABLE games ADD COLUMN draw_by TEXT CHECK (draw_by IN ('A', 'B'));
+    ALTER TABLE games ADD COLUMN draw_ply INTEGER;
+    ALTER TABLE games ADD COLUMN draw_open INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN draw_message_id INTEGER;
+    ALTER TABLE games ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX live_games_by_deadline ON games (deadline) WHERE status = 'live' AND deadline IS NOT NULL;
+    CREATE INDEX live_games_by_ping ON games (ping_at) WHERE status = 'live' AND ping_at IS NOT NULL;
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        pings   INTEGER NOT NULL DEFAULT 1
+    );
+    """,
+)
