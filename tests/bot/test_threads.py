@@ -2,7 +2,7 @@
 
 import discord
 
-from .helpers import archived, buttons, pinged, pings, press, stored
+from .helpers import archived, buttons, enabled_houses, pinged, pings, press, stored
 from .test_game import start_game
 
 
@@ -78,3 +78,15 @@ async def test_no_thread_inside_a_thread(world):
     _, thread = await challenge_in_thread(world)
     inner = await world.carol.slash(thread, "wari play", thread=True)
     assert inner.ephemeral and "works in a text channel, not inside a thread" in inner.response.content
+
+
+async def test_the_computer_ending_a_thread_game_archives_it_and_leaves_no_ping(world):
+    await world.alice.slash(world.channel, "wari play", level="low", first="me", variant="kalah", houses=3, seeds=2, thread=True)
+    (thread,) = world.channel.threads
+    for _ in range(40):
+        board = next(m for m in reversed(thread.history()) if m.embeds)
+        if board.content.startswith("🏁 "):
+            break
+        await press(world.alice, board, enabled_houses(board)[0])
+    assert board.content.startswith("🏁 ") and stored(world, "status") == "finished"
+    assert pings(world, thread) == [] and archived(world, thread)
