@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import records, standings
 from .cog import WariCog
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["WariCog", "setup", "teardown"]
 
 #: Every button that outlives the process: found again from its custom id after a restart.
-BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton)
+BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
 
 
 async def setup(bot: WariBot) -> None:

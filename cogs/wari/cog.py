@@ -15,13 +15,26 @@ from .clocks import ClockSweeps
 from .computer import Computer
 from .draws import DrawCommands
 from .games import GameCommands
+from .records import RecordCommands
 from .settings import SettingsCommands
+from .standings import StandingsCommands
 
 if TYPE_CHECKING:
     from bot.client import WariBot
 
 
-class WariCog(ChallengeCommands, GameCommands, DrawCommands, ClockSweeps, SettingsCommands, CogBase, commands.Cog, name="Wari"):
+class WariCog(
+    ChallengeCommands,
+    GameCommands,
+    DrawCommands,
+    ClockSweeps,
+    StandingsCommands,
+    RecordCommands,
+    SettingsCommands,
+    CogBase,
+    commands.Cog,
+    name="Wari",
+):
     """Challenges, boards with cup buttons, clocks and pings, draws, rematches, settings and moderation."""
 
     wari = wari
