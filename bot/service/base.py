@@ -100,7 +100,8 @@ class ServiceBase:
             **handover(table, game, mover, actor, now, moved),
         }
         row = await self._update(table.row, now=now, **changes)
-        return Table(row, game, table.row)
+        ratings = tuple(await self.store.rating_changes(row.id)) if outcome else ()
+        return Table(row, game, table.row, ratings)
 
     async def _update(self, row: GameRow, **changes) -> GameRow:
         try:

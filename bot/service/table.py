@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from bot.clock import Clock, ClockState
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
-from bot.storage import GameRow
+from bot.storage import GameRow, RatingChange
 
 FIRST_CHOICES = ("random", "me", "opponent")
 
@@ -48,6 +48,8 @@ class Table:
     game: Game
     #: The stored game before the change that produced this one (``None`` if just read).
     previous: GameRow | None = field(default=None, compare=False)
+    #: What this change did to the players' ratings (a rated game that just ended), A first.
+    ratings: tuple[RatingChange, ...] = field(default=(), compare=False)
 
     @classmethod
     def of(cls, row: GameRow) -> Table:

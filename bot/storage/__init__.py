@@ -13,10 +13,14 @@ from __future__ import annotations
 from .clocks import ClockQueries
 from .database import Conflict, StorageError, Written, time_text
 from .games import GameQueries
+from .ratings import RatingChange, Record, Standing
 from .rows import ChallengeRow, GameRow
 from .schema import MIGRATIONS
 
-__all__ = ["MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "StorageError", "Store", "Written", "time_text"]
+__all__ = [
+    "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store",
+    "Written", "time_text",
+]
 
 
 class Store(ClockQueries, GameQueries):

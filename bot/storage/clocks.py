@@ -3,10 +3,9 @@ partial indexes of schema version 3."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime, timedelta
 
-from .database import Database, StorageError, time_text, when
+from .database import Database, time_text, when
 from .rows import GameRow, to_column
 
 
@@ -80,36 +79,32 @@ class ClockQueries(Database):
         last = when(await self.get_meta("alive_at"))
         if last is not None and now - last < note_every:
             return gap, shifted  # noted recently: no write (a commit costs a disk flush)
-        try:
-            async with self._transaction():
-                async with self._db.execute("SELECT value FROM meta WHERE key = 'alive_at'") as cursor:
-                    row = await cursor.fetchone()
-                last = when(row["value"]) if row else None
-                if last is not None and now - last > longer_than:
-                    gap = now - last
-                    seconds = int(gap.total_seconds())
-                    shift = f"+{seconds} seconds"
-                    # The same text as time_text(): %f is seconds with milliseconds, padded to micro.
-                    async with self._db.execute(
-                        """
-                        UPDATE games SET
-                            deadline = strftime('%Y-%m-%dT%H:%M:%f000+00:00', deadline, ?),
-                            ping_at = CASE WHEN ping_kind = 'reminder'
-                                           THEN strftime('%Y-%m-%dT%H:%M:%f000+00:00', ping_at, ?) ELSE ping_at END,
-                            clock_paused = clock_paused + ?,
-                            version = version + 1
-                        WHERE status = 'live' AND deadline IS NOT NULL
-                        RETURNING *
-                        """,
-                        (shift, shift, seconds),
-                    ) as cursor:
-                        shifted = [GameRow.from_row(row) for row in await cursor.fetchall()]
-                await self._run(
-                    "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (time_text(now),),
+        async with self._writing():
+            rows = await self._rows("SELECT value FROM meta WHERE key = 'alive_at'")
+            last = when(rows[0]["value"]) if rows else None
+            if last is not None and now - last > longer_than:
+                gap = now - last
+                seconds = int(gap.total_seconds())
+                shift = f"+{seconds} seconds"
+                # The same text as time_text(): %f is seconds with milliseconds, padded to micro.
+                rows = await self._rows(
+                    """
+                    UPDATE games SET
+                        deadline = strftime('%Y-%m-%dT%H:%M:%f000+00:00', deadline, ?),
+                        ping_at = CASE WHEN ping_kind = 'reminder'
+                                       THEN strftime('%Y-%m-%dT%H:%M:%f000+00:00', ping_at, ?) ELSE ping_at END,
+                        clock_paused = clock_paused + ?,
+                        version = version + 1
+                    WHERE status = 'live' AND deadline IS NOT NULL
+                    RETURNING *
+                    """,
+                    (shift, shift, seconds),
                 )
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
+                shifted = [GameRow.from_row(row) for row in rows]
+            await self._step(
+                "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (time_text(now),),
+            )
         return gap, shifted
 
     # -- people ---------------------------------------------------------------------------

@@ -95,6 +95,7 @@ class Database:
                 for statement in (part.strip() for part in MIGRATIONS[number - 1].split(";")):
                     if statement:
                         await self._run(statement)
+                await self.after_migration(number)
                 await self._run(f"PRAGMA user_version = {number}")
             log.info("database %s migrated to schema version %d", self.path, number)
 
@@ -117,6 +118,9 @@ class Database:
                     await asyncio.shield(self._run("ROLLBACK"))
                 raise
 
+    async def after_migration(self, number: int) -> None:
+        """Work a migration needs beyond its SQL, in its transaction (the queries override it)."""
+
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
             (version,) = await cursor.fetchone()
@@ -129,19 +133,31 @@ class Database:
         async with self._db.execute(sql, params):
             pass
 
-    async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
-        """Run ``statements`` in one immediate transaction; translate failures."""
-        written = []
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """One immediate transaction for a write of several steps; failures translated."""
         try:
             async with self._transaction():
-                for sql, params in statements:
-                    async with self._db.execute(sql, params) as cursor:
-                        written.append(Written(cursor.rowcount, cursor.lastrowid))
+                yield
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from exc
         except sqlite3.Error as exc:
             raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
-        return written
+
+    async def _step(self, sql: str, params: tuple = ()) -> Written:
+        """One statement of a write under way (inside :meth:`_writing`)."""
+        async with self._db.execute(sql, params) as cursor:
+            return Written(cursor.rowcount, cursor.lastrowid)
+
+    async def _rows(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        """The rows of a query inside a write under way (inside :meth:`_writing`)."""
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchall()
+
+    async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
+        """Run ``statements`` in one immediate transaction; translate failures."""
+        async with self._writing():
+            return [await self._step(sql, params) for sql, params in statements]
 
     async def _read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
         try:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .database import Conflict, Database, time_text
+from bot.ratings import is_rated
+
+from .database import Conflict, time_text
+from .ratings import RatingQueries
 from .rows import GAME_STATE, ChallengeRow, GameRow, to_column
 
 
-class GameQueries(Database):
+class GameQueries(RatingQueries):
     """Open challenges, live games keyed by channel, and the archive."""
 
     # -- challenges -----------------------------------------------------------------------
@@ -127,7 +130,8 @@ class GameQueries(Database):
 
         ``changes`` name columns of the game's state (record, status, result, reason, message,
         clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
-        The version goes up by one, so a writer that read the old version loses.
+        The version goes up by one, so a writer that read the old version loses. A game this
+        archives as finished between two people is rated in the same transaction.
 
         :raises Conflict: if the stored version is no longer ``game.version``.
         """
@@ -137,16 +141,18 @@ class GameQueries(Database):
         if changes.get("status", "live") != "live":
             changes["finished_at"] = now
         assignments = "".join(f"{name} = ?, " for name in changes)
-        (cursor,) = await self._write(
-            (
+        async with self._writing():
+            rows = await self._rows(
                 f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'live'",
+                "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
                 (*map(to_column, changes.values()), time_text(now), game.id, game.version),
-            ),
-        )
-        if cursor.rowcount != 1:
-            raise Conflict("the game changed meanwhile")
-        return await self.get_game(game.id)
+            )
+            if not rows:
+                raise Conflict("the game changed meanwhile")
+            saved = GameRow.from_row(rows[0])
+            if is_rated(saved.status, (saved.level_a, saved.level_b)):
+                await self._rate(saved, now)
+        return saved
 
     async def archived_games(self, channel_id: int | None = None) -> list[GameRow]:
         """Finished and aborted games, newest first (of one channel, or all)."""

@@ -74,4 +74,40 @@ MIGRATIONS: tuple[str, ...] = (
         pings   INTEGER NOT NULL DEFAULT 1
     );
     """,
+    # 4: players remember: Glicko-2 ratings per rule set and every change of them, the rated
+    # players of each server (for its leaderboard), and indexes for a player's archived games. The
+    # ratings of games archived before are filled in, in the order they finished
+    # (RatingQueries.after_migration).
+    """
+    CREATE TABLE ratings (
+        user_id    INTEGER NOT NULL,
+        variant    TEXT NOT NULL,
+        rating     REAL NOT NULL,
+        rd         REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    );
+    CREATE INDEX ratings_by_variant ON ratings (variant, rating DESC);
+    CREATE TABLE rating_changes (
+        game_id       INTEGER NOT NULL REFERENCES games (id),
+        user_id       INTEGER NOT NULL,
+        variant       TEXT NOT NULL,
+        rating_before REAL NOT NULL,
+        rd_before     REAL NOT NULL,
+        rating_after  REAL NOT NULL,
+        rd_after      REAL NOT NULL,
+        changed_at    TEXT NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX rating_changes_by_player ON rating_changes (user_id, variant, changed_at);
+    CREATE TABLE guild_players (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE INDEX archived_by_player_a ON games (player_a, id) WHERE status != 'live';
+    CREATE INDEX archived_by_player_b ON games (player_b, id) WHERE status != 'live';
+    """,
 )

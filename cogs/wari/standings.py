@@ -1,12 +1,186 @@
-"""What players remember: ``/wari stats``, ``/wari leaderboard`` and ``/wari history``."""
+"""What players remember: ``/wari stats``, ``/wari leaderboard`` and ``/wari history``, with
+buttons for more pages (they carry what they show in their custom ids, so they work after a
+restart)."""
 
 from __future__ import annotations
 
-from .base import CogBase
+import io
+from typing import Any
 
-#: This feature's persistent buttons (registered by the extension's setup).
-BUTTONS: tuple = ()
+import discord
+from discord import app_commands
+
+from bot.charts import rating_chart
+from bot.engine import VARIANTS
+from bot.engine.notation import parse_rules_code
+from bot.storage import GameRow, Record
+
+from .base import CogBase, answering, wari
+from .options import VARIANT_CHOICES
+from .views import _cog, _safely
+
+PAGE = 10
+STANDINGS_COLOUR = discord.Colour.teal()
+SCOPES = [app_commands.Choice(name="This server", value="server"), app_commands.Choice(name="Everyone", value="everyone")]
+RESULT_WORDS = {"win": "won", "draw": "drew", "loss": "lost"}
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:page:(?P<kind>ranks|history):(?P<key>[a-z0-9]+):(?P<page>[0-9]+):(?P<way>prev|next)",
+):
+    """◀ or ▶ under a leaderboard (key: variant and scope) or a history (key: the player's id)."""
+
+    def __init__(self, kind: str, key: str, page: int, way: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                emoji="◀️" if way == "prev" else "▶️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wari:page:{kind}:{key}:{page}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.kind, self.key, self.page = kind, key, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> PageButton:
+        return cls(match["kind"], match["key"], int(match["page"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _safely(interaction, _cog(interaction).turn_page(interaction, self.kind, self.key, self.page))
+
+
+BUTTONS = (PageButton,)
+
+
+def pages(kind: str, key: str, page: int, more: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(kind, key, max(page - 1, 0), "prev", disabled=page == 0))
+    view.add_item(PageButton(kind, key, page + 1, "next", disabled=not more))
+    return view
+
+
+def record_words(record: Record) -> str:
+    return f"{record.games} ({record.wins} W · {record.draws} D · {record.losses} L)"
+
+
+def longest_streak(outcomes: list[str]) -> int:
+    """The longest run of wins in ``outcomes`` (oldest first).
+
+    >>> longest_streak(["win", "win", "loss", "win", "win", "win", "draw"])
+    3
+    """
+    best = run = 0
+    for outcome in outcomes:
+        run = run + 1 if outcome == "win" else 0
+        best = max(best, run)
+    return best
+
+
+def result_for(row: GameRow, user_id: int) -> str:
+    """``won``, ``lost``, ``drew`` or ``aborted``, as ``user_id`` played ``row``."""
+    if row.status == "aborted" or row.result is None:
+        return "aborted"
+    if row.result == "draw":
+        return "drew"
+    side = "A" if row.player_a == user_id else "B"
+    return "won" if row.result == side else "lost"
 
 
 class StandingsCommands(CogBase):
-    pass
+    @wari.command(name="stats", description="A player's games, results, ratings and rating history")
+    @app_commands.describe(member="Whose stats (default: yours)", variant="One rule set only", public="Show them to the channel")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @answering
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.User | None = None, variant: str | None = None, public: bool = False
+    ) -> None:
+        who = member or interaction.user
+        store = self.bot.store
+        results = await store.results_of(who.id, variant)
+        ratings = await store.ratings_of(who.id)
+        if variant is not None:
+            ratings = {name: rating for name, rating in ratings.items() if name == variant}
+        embed = discord.Embed(title=f"📊 {who.display_name}'s Wari", colour=STANDINGS_COLOUR)
+        people = results.pop(None, Record())
+        embed.add_field(name="Games against people", value=record_words(people), inline=False)
+        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or "Not rated yet: finish a game against a person."
+        embed.add_field(name="Ratings", value=rated, inline=False)
+        if results:
+            levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
+            embed.add_field(name="Against the computer", value=levels, inline=False)
+        streak = longest_streak(await store.results_in_order(who.id, variant))
+        embed.add_field(name="Longest winning streak", value=str(streak), inline=False)
+        files = []
+        if ratings:
+            charted = next(iter(ratings))
+            history = await store.rating_history(who.id, charted)
+            files.append(discord.File(io.BytesIO(rating_chart(history, charted)), filename="rating.png"))
+            embed.set_image(url="attachment://rating.png")
+        await interaction.response.send_message(
+            embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @wari.command(name="leaderboard", description="The best rated players")
+    @app_commands.describe(variant="Rule set (default: wari)", scope="This server's players (default) or everyone", public="Show it to the channel")
+    @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
+    @answering
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
+    ) -> None:
+        await interaction.response.send_message(**await self.ranks_page(interaction, f"{variant}{scope[0]}", 0), ephemeral=not public)
+
+    async def ranks_page(self, interaction: discord.Interaction, key: str, page: int) -> dict[str, Any]:
+        """One page of a leaderboard (``key``: variant, then ``s`` for this server or ``e`` for everyone)."""
+        variant, everyone = key[:-1], key.endswith("e")
+        if variant not in VARIANTS:
+            raise ValueError(f"no variant {variant!r}")
+        guild = None if everyone else interaction.guild_id
+        store = self.bot.store
+        rows = await store.leaderboard(variant, guild_id=guild, offset=page * PAGE, limit=PAGE + 1)
+        mine, size = await store.place_of(interaction.user.id, variant, guild_id=guild)
+        lines = [f"**{row.place}.** <@{row.user_id}> {row.rating} · {row.rating.games} games" for row in rows[:PAGE]]
+        where = "everyone" if everyone else "this server"
+        embed = discord.Embed(
+            title=f"🏆 {parse_rules_code(variant).label.capitalize()} leaderboard · {where}",
+            description="\n".join(lines) or "Nobody is rated here yet: finish a game against a person.",
+            colour=STANDINGS_COLOUR,
+        )
+        own = f"Your place: {mine.place} of {size} ({mine.rating})" if mine else "You are not rated here yet."
+        embed.set_footer(text=f"{own} · page {page + 1} · ? marks a provisional rating")
+        return {"embed": embed, "view": pages("ranks", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
+
+    @wari.command(name="history", description="A player's latest games")
+    @app_commands.describe(member="Whose games (default: yours)", public="Show them to the channel")
+    @answering
+    async def history(self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False) -> None:
+        who = member or interaction.user
+        await interaction.response.send_message(**await self.history_page(str(who.id), 0), ephemeral=not public)
+
+    async def history_page(self, key: str, page: int) -> dict[str, Any]:
+        """One page of a player's archived games (``key``: the player's id), newest first."""
+        user_id = int(key)
+        rows = await self.bot.store.archive_of(user_id, offset=page * PAGE, limit=PAGE + 1)
+        lines = [self.history_line(row, user_id) for row in rows[:PAGE]]
+        embed = discord.Embed(
+            title="🗂️ Latest games",
+            description=f"<@{user_id}>\n" + ("\n".join(lines) or "No finished game yet."),
+            colour=STANDINGS_COLOUR,
+        )
+        embed.set_footer(text=f"page {page + 1} · /wari record and /wari replay take a game's number")
+        return {"embed": embed, "view": pages("history", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
+
+    @staticmethod
+    def history_line(row: GameRow, user_id: int) -> str:
+        side = 0 if row.player_a == user_id else 1
+        opponent_id, level = (row.player_b, row.level_b) if side == 0 else (row.player_a, row.level_a)
+        opponent = f"<@{opponent_id}>" + (f" ({level})" if level else "")
+        when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
+        board = f"[board](https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id})" if row.message_id else ""
+        return f"**#{row.id}** {when} · vs {opponent} · {row.variant} · **{result_for(row, user_id)}** ({row.reason}) {board}".rstrip()
+
+    @answering
+    async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:
+        """◀ or ▶ pressed: the same message shows the other page."""
+        fields = await (self.ranks_page(interaction, key, page) if kind == "ranks" else self.history_page(key, page))
+        await interaction.response.edit_message(**fields)

@@ -183,6 +183,8 @@ def board_embed(table: Table) -> discord.Embed:
         lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))
     if table.clock is not None:
         lines.append(clock_line(table, table.clock, names))
+    if table.ratings:
+        lines.append(rating_line(table, names))
     over = not row.live
     embed = discord.Embed(
         title=f"{game.rules.label.capitalize()} · game #{row.id}" + (" · finished" if over else ""),
@@ -215,6 +217,16 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
     if row.clock_paused:
         parts.append(f"paused {duration(timedelta(seconds=row.clock_paused))} while the bot was offline")
     return " · ".join(parts)
+
+
+def rating_line(table: Table, names: tuple[str, str]) -> str:
+    """What a rated game did to both ratings: ``alice 1662 ± 290? (+162)``."""
+    by_user = {change.user_id: change for change in table.ratings}
+    parts = []
+    for side in (Player.A, Player.B):
+        change = by_user[table.user(side)]
+        parts.append(f"{names[side]} {change.after} ({change.delta:+.0f})")
+    return f"📈 **Ratings** ({table.ratings[0].variant}): " + " · ".join(parts)
 
 
 def board_status(table: Table) -> str:

@@ -208,3 +208,41 @@ async def test_downtime_is_credited_once_to_running_clocks_only(store):
     assert moved.clock_paused == 7200 and (await store.get_game(still.id)).deadline is None
     assert await store.credit_downtime(back + timedelta(minutes=2), **rules) == (timedelta(0), [])  # not twice
     assert (await store.get_game(running.id)).deadline == T0 + timedelta(hours=3)
+
+
+async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order_games_finished(tmp_path):
+    from bot.ratings import Rating, rate_game
+
+    path = tmp_path / "v3.sqlite3"
+    with sqlite3.connect(path) as db:
+        for script in MIGRATIONS[:3]:
+            db.executescript(script)
+        db.execute("PRAGMA user_version = 3")
+        finished = [  # (id, A, B, result, finished_at): inserted out of order on purpose
+            (1, 100, 200, "A", "2026-01-03T00:00:00+00:00"),
+            (2, 200, 300, "B", "2026-01-01T00:00:00+00:00"),
+            (3, 100, 300, "draw", "2026-01-02T00:00:00+00:00"),
+        ]
+        for game_id, a, b, result, at in finished:
+            db.execute(
+                "INSERT INTO games (id, guild_id, channel_id, player_a, player_b, variant, record, status, result, reason,"
+                " created_at, updated_at, finished_at) VALUES (?, 1, ?, ?, ?, 'wari', 'R', 'finished', ?, 'majority', ?, ?, ?)",
+                (game_id, 10 + game_id, a, b, result, at, at, at),
+            )
+        db.execute(  # against the computer: counts in statistics, not in ratings
+            "INSERT INTO games (id, guild_id, channel_id, player_a, player_b, variant, record, status, result, reason,"
+            " created_at, updated_at, finished_at, level_b) VALUES (4, 1, 20, 100, 999, 'wari', 'R', 'finished', 'A',"
+            " 'surrender', '2026-01-04T00:00:00+00:00', '2026-01-04T00:00:00+00:00', '2026-01-04T00:00:00+00:00', 'mcts')"
+        )
+    store = await Store.open(path)
+    # Replayed by hand in the order the games finished: 2, then 3, then 1.
+    r = {100: Rating(), 200: Rating(), 300: Rating()}
+    r[200], r[300] = rate_game(r[200], r[300], 0.0)
+    r[100], r[300] = rate_game(r[100], r[300], 0.5)
+    r[100], r[200] = rate_game(r[100], r[200], 1.0)
+    for user in (100, 200, 300):
+        stored = (await store.ratings_of(user))["wari"]
+        assert (round(stored.rating, 6), round(stored.rd, 6), stored.games) == (round(r[user].rating, 6), round(r[user].rd, 6), r[user].games)
+    assert 999 not in [s.user_id for s in await store.leaderboard("wari", guild_id=None, offset=0, limit=10)]
+    assert (await store.results_of(100))["mcts"].wins == 1
+    await store.close()

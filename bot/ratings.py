@@ -1,0 +1,70 @@
+"""Glicko-2 ratings, one per player and rule set (Kalah of every size shares ``kalah``).
+
+The maths is the glicko2-py library's (``glicko2.math.update_rating``, Glickman's 2012
+algorithm); this module only decides what is rated and how a rating reads. Every rated game
+is a rating period of its own, as on the big online game sites.
+
+>>> fresh = Rating()
+>>> str(fresh)
+'1500 ± 350?'
+>>> alice, bob = rate_game(fresh, fresh, 1.0)
+>>> round(alice.rating), round(bob.rating), round(alice.rd)
+(1662, 1338, 290)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from glicko2.math import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi, update_rating
+
+from .engine.notation import parse_rules_code
+
+#: A rating whose deviation is this large or more is still provisional (shown with a ``?``).
+PROVISIONAL_RD = 110.0
+#: How a game's result reads for player A.
+SCORES = {"A": 1.0, "B": 0.0, "draw": 0.5}
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's Glicko-2 rating in one rule set: rating, deviation, volatility, games rated."""
+
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+    games: int = 0
+
+    @property
+    def provisional(self) -> bool:
+        return self.rd >= PROVISIONAL_RD
+
+    def __str__(self) -> str:
+        return f"{self.rating:.0f} ± {self.rd:.0f}{'?' if self.provisional else ''}"
+
+
+def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
+    """The ratings of A and B after one game between them (``score_a``: 1 win, 0.5 draw, 0 loss)."""
+    return _after(a, b, score_a), _after(b, a, 1.0 - score_a)
+
+
+def _after(player: Rating, opponent: Rating, score: float) -> Rating:
+    new = update_rating(
+        rating_to_mu(player.rating), rd_to_phi(player.rd), player.volatility,
+        [(rating_to_mu(opponent.rating), rd_to_phi(opponent.rd), score)],
+    )
+    return Rating(mu_to_rating(new.mu), phi_to_rd(new.phi), new.sigma, player.games + 1)
+
+
+def family(variant_code: str) -> str:
+    """The rating a game counts for: its rule set, whatever its size (``kalah/4x3`` → ``kalah``)."""
+    return parse_rules_code(variant_code).name
+
+
+def is_rated(status: str, levels: tuple[str | None, str | None]) -> bool:
+    """Rated: a finished game between two people (by play, time, surrender or agreement).
+
+    Aborted games, exhibitions and games against the computer are not (they still count in
+    statistics).
+    """
+    return status == "finished" and levels == (None, None)

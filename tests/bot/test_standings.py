@@ -1,0 +1,111 @@
+"""User stories: ratings change after games between people, and players see their stats,
+the leaderboard and their history."""
+
+from bot.ratings import Rating, rate_game
+
+from .helpers import buttons, stored
+
+
+async def play_out(world, winner, loser, *, draw=False, **options):
+    """``winner`` challenges ``loser``, who accepts; ``loser`` surrenders (or they agree a draw)."""
+    board = (await winner.slash(world.channel, "wari challenge", opponent=loser, first="me", **options)).response
+    await loser.click(board, label="Accept")
+    if draw:
+        offer = (await winner.slash(world.channel, "wari draw")).response
+        await loser.click(offer, label="Accept")
+    else:
+        await loser.slash(world.channel, "wari surrender")
+    return board
+
+
+def field(embed, name):
+    return next(f.value for f in embed.fields if f.name == name)
+
+
+async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
+    board = await play_out(world, world.alice, world.bob)
+    alice, bob = rate_game(Rating(), Rating(), 1.0)
+    line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
+    assert line == f"📈 **Ratings** (wari): {world.alice.mention} {Rating(alice.rating, alice.rd)} (+{alice.rating - 1500:.0f}) · " \
+                   f"{world.bob.mention} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
+    assert line.endswith("(-162)") and "1662 ± 290?" in line
+
+
+async def test_stats_count_results_ratings_the_computer_and_streaks(world):
+    await play_out(world, world.alice, world.bob)
+    await play_out(world, world.alice, world.carol)
+    await play_out(world, world.bob, world.alice)
+    await play_out(world, world.alice, world.carol, draw=True)
+    computer = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
+    await world.alice.slash(world.channel, "wari surrender")
+    assert computer.content.startswith("🏁 ")
+    result = await world.alice.slash(world.channel, "wari stats")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert field(embed, "Games against people") == "4 (2 W · 1 D · 1 L)"
+    assert field(embed, "Against the computer") == "**greedy**: 1 (0 W · 0 D · 1 L)"
+    assert field(embed, "Longest winning streak") == "2"
+    assert field(embed, "Ratings").startswith("**wari** ") and "?" in field(embed, "Ratings")
+    (chart,) = result.response.attachments
+    assert chart.filename == "rating.png" and embed.image.url == "attachment://rating.png"
+    public = await world.carol.slash(world.channel, "wari stats", member=world.alice, public=True)
+    assert not public.ephemeral and field(public.response.embeds[0], "Games against people") == "4 (2 W · 1 D · 1 L)"
+
+
+async def test_a_game_against_the_computer_leaves_ratings_alone(world):
+    board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
+    await world.alice.slash(world.channel, "wari surrender")
+    assert board.content.startswith("🏁 ") and "📈" not in board.embeds[0].description
+    stats = (await world.alice.slash(world.channel, "wari stats")).response.embeds[0]
+    assert field(stats, "Ratings").startswith("Not rated yet")
+    board = (await world.alice.slash(world.channel, "wari leaderboard")).response.embeds[0]
+    assert board.description.startswith("Nobody is rated here yet")
+
+
+async def test_the_leaderboard_is_in_rating_order_with_pages_and_the_callers_place(world):
+    players = [world.guild.add_member(world.env.create_user(f"p{n:02}")) for n in range(12)]
+    for winner, loser in zip(players[::2], players[1::2], strict=True):  # six games: six winners, six losers
+        await play_out(world, winner, loser)
+    await play_out(world, players[0], players[2])  # p00 wins twice
+    result = await players[3].slash(world.channel, "wari leaderboard")
+    first = result.response
+    lines = first.embeds[0].description.splitlines()
+    assert len(lines) == 10 and lines[0].startswith(f"**1.** {players[0].mention} ")
+    ratings = [float(line.split("> ")[1].split(" ±")[0]) for line in lines]
+    assert ratings == sorted(ratings, reverse=True)
+    assert first.embeds[0].footer.text.startswith("Your place: ") and " of 12 (" in first.embeds[0].footer.text
+    prev, nxt = buttons(first)
+    assert prev["disabled"] and not nxt["disabled"]
+    await players[3].click(first, custom_id=nxt["custom_id"])
+    assert [line.split(".**")[0] for line in first.embeds[0].description.splitlines()] == ["**11", "**12"]
+    await world.restart()
+    await players[3].click(first, custom_id=buttons(first)[0]["custom_id"])  # back, after a restart
+    assert first.embeds[0].description.splitlines()[0].startswith(f"**1.** {players[0].mention}")
+
+
+async def test_a_servers_leaderboard_holds_only_its_players(world):
+    await play_out(world, world.alice, world.bob)
+    other = world.env.create_guild("Elsewhere")
+    channel = other.create_text_channel("games")
+    dan, eve = (other.add_member(world.env.create_user(name)) for name in ("dan", "eve"))
+    await dan.slash(channel, "wari challenge", opponent=eve, first="me")
+    await eve.click(channel.last_message, label="Accept")
+    await eve.slash(channel, "wari surrender")
+    here = (await world.alice.slash(world.channel, "wari leaderboard")).response.embeds[0].description
+    assert world.alice.mention in here and dan.mention not in here
+    everyone = (await world.alice.slash(world.channel, "wari leaderboard", scope="everyone")).response.embeds[0].description
+    assert dan.mention in everyone and len(everyone.splitlines()) == 4
+
+
+async def test_history_lists_the_latest_games_with_pages(world):
+    for _ in range(11):
+        await play_out(world, world.alice, world.bob)
+    page = (await world.bob.slash(world.channel, "wari history", member=world.alice)).response
+    lines = page.embeds[0].description.splitlines()[1:]
+    assert len(lines) == 10 and lines[0].startswith("**#11** ") and f"vs {world.bob.mention} · wari · **won** (surrender)" in lines[0]
+    assert "[board](https://discord.com/channels/" in lines[0]
+    await world.bob.click(page, custom_id=buttons(page)[1]["custom_id"])
+    (last,) = page.embeds[0].description.splitlines()[1:]
+    assert last.startswith("**#1** ")
+    mine = (await world.bob.slash(world.channel, "wari history")).response.embeds[0].description
+    assert "**lost** (surrender)" in mine and stored(world, "reason", 1) == "surrender"
