@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.ratings import is_rated
-
 from .database import Conflict, time_text
 from .ratings import RatingQueries
 from .rows import GAME_STATE, ChallengeRow, GameRow, to_column
@@ -150,8 +148,8 @@ class GameQueries(RatingQueries):
             if not rows:
                 raise Conflict("the game changed meanwhile")
             saved = GameRow.from_row(rows[0])
-            if is_rated(saved.status, (saved.level_a, saved.level_b)):
-                await self._rate(saved, now)
+            if not saved.live:
+                await self._archive(saved, now)
         return saved
 
     async def archived_games(self, channel_id: int | None = None) -> list[GameRow]:

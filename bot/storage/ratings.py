@@ -8,9 +8,10 @@ twice or not at all; every change is kept (``rating_changes``) for the history c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
-from bot.ratings import SCORES, Rating, family, rate_game
+from bot.engine import Player
+from bot.ratings import SCORES, Rating, family, is_rated, rate_game
 
 from .database import Database, time_text, when
 from .rows import GameRow
@@ -55,6 +56,59 @@ def _rating(row) -> Rating:
     return Rating(row["rating"], row["rd"], row["volatility"], row["games"])
 
 
+def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: datetime) -> list[tuple]:
+    """Rate ``game`` against ``ratings`` (updated in place); the rows of ``rating_changes`` it adds,
+    each followed by the game's server."""
+    variant = family(game.variant)
+    keys = (game.player_a, variant), (game.player_b, variant)
+    before = tuple(ratings.get(key, Rating()) for key in keys)
+    after = rate_game(*before, SCORES[game.result])
+    rows = []
+    for key, old, new in zip(keys, before, after, strict=True):
+        ratings[key] = new
+        rows.append((game.id, key[0], variant, old.rating, old.rd, new.rating, new.rd, time_text(moment), game.guild_id))
+    return rows
+
+
+#: The ``variant`` of a player's results in every rule set together.
+ALL_VARIANTS = "*"
+_OUTCOME_INDEX = {"win": 1, "draw": 2, "loss": 3}
+
+
+def _outcomes(game: GameRow) -> list[tuple[tuple[int, str, str], str | None]]:
+    """Each person's result rows to count ``game`` in: ``(user, variant, opponent)`` and the
+    outcome (``win``, ``draw``, ``loss``; ``None`` for an aborted game, which counts as a game only)."""
+    rows = []
+    variant = family(game.variant)
+    sides = ((Player.A, game.player_a, game.level_a, game.level_b), (Player.B, game.player_b, game.level_b, game.level_a))
+    for side, user, own, other in sides:
+        if own is not None:
+            continue  # the computer keeps no statistics
+        if game.status != "finished" or game.result is None:
+            outcome = None
+        else:
+            outcome = "draw" if game.result == "draw" else ("win" if game.result == side.name else "loss")
+        for scope in (variant, ALL_VARIANTS):
+            rows.append(((user, scope, other or ""), outcome))
+    return rows
+
+
+def _tally_of(row) -> list[int]:
+    return [row["games"], row["wins"], row["draws"], row["losses"], row["streak"], row["best_streak"]]
+
+
+def _count(tallies: dict[tuple[int, str, str], list[int]], game: GameRow) -> None:
+    """Add ``game`` to ``tallies`` (games, wins, draws, losses, streak, best streak), in place."""
+    for key, outcome in _outcomes(game):
+        tally = tallies.setdefault(key, [0, 0, 0, 0, 0, 0])
+        tally[0] += 1
+        if outcome is None:
+            continue
+        tally[_OUTCOME_INDEX[outcome]] += 1
+        tally[4] = tally[4] + 1 if outcome == "win" else 0
+        tally[5] = max(tally[5], tally[4])
+
+
 def _scope(guild_id: int | None) -> tuple[str, tuple]:
     """The condition that keeps a leaderboard to one server's players (``None``: everyone)."""
     if guild_id is None:
@@ -65,40 +119,69 @@ def _scope(guild_id: int | None) -> tuple[str, tuple]:
 class RatingQueries(Database):
     """Ratings, their history, leaderboards, a player's results and archive."""
 
+    async def _archive(self, game: GameRow, moment: datetime) -> None:
+        """Count the game that was just archived (inside the write that archives it): each
+        person's results, and both ratings if it is rated."""
+        keys = [key for key, _ in _outcomes(game)]
+        if keys:
+            marks = ", ".join("(?, ?, ?)" for _ in keys)
+            rows = await self._rows(
+                f"SELECT * FROM player_stats WHERE (user_id, variant, opponent) IN (VALUES {marks})",
+                tuple(part for key in keys for part in key),
+            )
+            tallies = {(row["user_id"], row["variant"], row["opponent"]): _tally_of(row) for row in rows}
+            _count(tallies, game)
+            await self._save_tallies(tallies)
+        if is_rated(game.status, (game.level_a, game.level_b)):
+            await self._rate(game, moment)
+
     async def _rate(self, game: GameRow, moment: datetime) -> None:
         """Rate the finished game ``game`` (inside the write that archives it)."""
-        variant = family(game.variant)
         rows = await self._rows(
-            "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)", (variant, game.player_a, game.player_b)
+            "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)", (family(game.variant), game.player_a, game.player_b)
         )
-        known = {row["user_id"]: _rating(row) for row in rows}
-        before = known.get(game.player_a, Rating()), known.get(game.player_b, Rating())
-        after = rate_game(*before, SCORES[game.result])
-        for user, old, new in zip(game.players, before, after, strict=True):
-            await self._step("INSERT OR IGNORE INTO guild_players VALUES (?, ?)", (game.guild_id, user))
-            await self._step(
-                """
-                INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
-                    volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at
-                """,
-                (user, variant, new.rating, new.rd, new.volatility, new.games, time_text(moment)),
-            )
-            await self._step(
-                "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.id, user, variant, old.rating, old.rd, new.rating, new.rd, time_text(moment)),
-            )
+        known = {(row["user_id"], row["variant"]): _rating(row) for row in rows}
+        await self._save_ratings(known, [_rate_one(known, game, moment)], moment)
 
     async def after_migration(self, number: int) -> None:
         await super().after_migration(number)
-        if number == 4:  # the games archived before ratings existed count, in the order they finished
-            rows = await self._rows(
-                "SELECT * FROM games WHERE status = 'finished' AND level_a IS NULL AND level_b IS NULL "
-                "AND result IS NOT NULL ORDER BY finished_at, id"
-            )
+        if number == 4:  # the games archived before count, in the order they finished
+            rows = await self._rows("SELECT * FROM games WHERE status != 'live' ORDER BY finished_at, id")
+            known: dict[tuple[int, str], Rating] = {}
+            tallies: dict[tuple[int, str, str], list[int]] = {}
+            changes = []
             for row in rows:
                 game = GameRow.from_row(row)
-                await self._rate(game, game.finished_at)
+                _count(tallies, game)
+                if is_rated(game.status, (game.level_a, game.level_b)) and game.result is not None:
+                    changes.append(_rate_one(known, game, game.finished_at))
+            await self._save_ratings(known, changes, datetime.now(timezone.utc))
+            await self._save_tallies(tallies)
+
+    async def _save_tallies(self, tallies: dict[tuple[int, str, str], list[int]]) -> None:
+        await self._db.executemany(
+            """
+            INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
+                draws = excluded.draws, losses = excluded.losses, streak = excluded.streak, best_streak = excluded.best_streak
+            """,
+            [(*key, *tally) for key, tally in tallies.items()],
+        )
+
+    async def _save_ratings(self, ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime) -> None:
+        """Write ``ratings`` (as they are ``now``) and the rows of ``changes`` (from :func:`_rate_one`)."""
+        moment = time_text(now)
+        await self._db.executemany(
+            """
+            INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
+                volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at
+            """,
+            [(user, variant, r.rating, r.rd, r.volatility, r.games, moment) for (user, variant), r in ratings.items()],
+        )
+        rows = [row for game in changes for row in game]
+        await self._db.executemany("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
+        await self._db.executemany("INSERT OR IGNORE INTO guild_players VALUES (?, ?)", [(row[8], row[1]) for row in rows])
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""
@@ -123,15 +206,25 @@ class RatingQueries(Database):
         rows = await self._read("SELECT * FROM ratings WHERE user_id = ? ORDER BY games DESC, variant", (user_id,))
         return {row["variant"]: _rating(row) for row in rows}
 
-    async def rating_history(self, user_id: int, variant: str) -> list[tuple[datetime, float]]:
-        """Every rating a player had in ``variant``, oldest first (the first is before any game)."""
+    async def rating_history(self, user_id: int, variant: str, *, points: int = 600) -> tuple[list[float], int]:
+        """A player's ratings in ``variant`` (the first before any game), oldest first, thinned in the
+        database to at most about ``points`` evenly spread (first and last kept); and the number of
+        rated games."""
         rows = await self._read(
-            "SELECT changed_at, rating_before, rating_after FROM rating_changes WHERE user_id = ? AND variant = ? ORDER BY changed_at, game_id",
-            (user_id, variant),
+            """
+            WITH changes AS (
+                SELECT rating_before, rating_after, ROW_NUMBER() OVER (ORDER BY changed_at, game_id) AS n,
+                       COUNT(*) OVER () AS total
+                FROM rating_changes WHERE user_id = ? AND variant = ?
+            )
+            SELECT n, total, rating_before, rating_after FROM changes
+            WHERE n = 1 OR n = total OR n % ((total + ? - 1) / ?) = 0 ORDER BY n
+            """,
+            (user_id, variant, points, points),
         )
         if not rows:
-            return []
-        return [(when(rows[0]["changed_at"]), rows[0]["rating_before"])] + [(when(r["changed_at"]), r["rating_after"]) for r in rows]
+            return [], 0
+        return [rows[0]["rating_before"]] + [row["rating_after"] for row in rows], rows[0]["total"]
 
     async def leaderboard(self, variant: str, *, guild_id: int | None, offset: int, limit: int) -> list[Standing]:
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
@@ -172,36 +265,17 @@ class RatingQueries(Database):
         return [GameRow.from_row(row) for row in rows]
 
     async def results_of(self, user_id: int, variant: str | None = None) -> dict[str | None, Record]:
-        """A player's results by opponent: ``None`` for people, else the computer level."""
+        """A player's results by opponent (``None`` for people, else the computer level), in one
+        rule set or all."""
         rows = await self._read(
-            """
-            SELECT opponent_level, COUNT(*) AS games,
-                   SUM(result = side) AS wins, SUM(result = 'draw') AS draws,
-                   SUM(result IS NOT NULL AND result != 'draw' AND result != side) AS losses
-            FROM (
-                SELECT 'A' AS side, level_b AS opponent_level, result, variant FROM games
-                WHERE player_a = ? AND status != 'live' AND level_a IS NULL
-                UNION ALL
-                SELECT 'B', level_a, result, variant FROM games
-                WHERE player_b = ? AND status != 'live' AND level_b IS NULL
-            ) WHERE ? IS NULL OR variant = ? OR variant LIKE ? || '/%'
-            GROUP BY opponent_level
-            """,
-            (user_id, user_id, variant, variant, variant),
+            "SELECT * FROM player_stats WHERE user_id = ? AND variant = ?", (user_id, variant or ALL_VARIANTS)
         )
-        return {row["opponent_level"]: Record(row["games"], row["wins"] or 0, row["draws"] or 0, row["losses"] or 0) for row in rows}
+        return {row["opponent"] or None: Record(row["games"], row["wins"], row["draws"], row["losses"]) for row in rows}
 
-    async def results_in_order(self, user_id: int, variant: str | None = None) -> list[str]:
-        """A player's results, oldest first: ``win``, ``draw`` or ``loss`` (for streaks)."""
+    async def longest_streak(self, user_id: int, variant: str | None = None) -> int:
+        """The most games against people a player won in a row (a draw or a loss ends a run)."""
         rows = await self._read(
-            """
-            SELECT CASE WHEN result = 'draw' THEN 'draw' WHEN result = side THEN 'win' ELSE 'loss' END AS outcome FROM (
-                SELECT 'A' AS side, id, result, variant FROM games WHERE player_a = ? AND status = 'finished' AND level_a IS NULL
-                UNION ALL
-                SELECT 'B', id, result, variant FROM games WHERE player_b = ? AND status = 'finished' AND level_b IS NULL
-            ) WHERE ? IS NULL OR variant = ? OR variant LIKE ? || '/%'
-            ORDER BY id
-            """,
-            (user_id, user_id, variant, variant, variant),
+            "SELECT best_streak FROM player_stats WHERE user_id = ? AND variant = ? AND opponent = ''",
+            (user_id, variant or ALL_VARIANTS),
         )
-        return [row["outcome"] for row in rows]
+        return rows[0]["best_streak"] if rows else 0

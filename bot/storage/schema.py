@@ -74,10 +74,11 @@ MIGRATIONS: tuple[str, ...] = (
         pings   INTEGER NOT NULL DEFAULT 1
     );
     """,
-    # 4: players remember: Glicko-2 ratings per rule set and every change of them, the rated
-    # players of each server (for its leaderboard), and indexes for a player's archived games. The
-    # ratings of games archived before are filled in, in the order they finished
-    # (RatingQueries.after_migration).
+    # 4: players remember: Glicko-2 ratings per rule set and every change of them, each
+    # player's results (by rule set and opponent, kept up to date as games are archived), the
+    # rated players of each server (for its leaderboard), and indexes for a player's archived
+    # games. Ratings and results of the games archived before are filled in, in the order they
+    # finished (RatingQueries.after_migration).
     """
     CREATE TABLE ratings (
         user_id    INTEGER NOT NULL,
@@ -102,6 +103,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     CREATE INDEX rating_changes_by_player ON rating_changes (user_id, variant, changed_at);
+    CREATE TABLE player_stats (
+        user_id     INTEGER NOT NULL,
+        variant     TEXT NOT NULL,     -- a rule set, or '*' for all of them
+        opponent    TEXT NOT NULL,     -- '' for people, else the computer level
+        games       INTEGER NOT NULL,
+        wins        INTEGER NOT NULL,
+        draws       INTEGER NOT NULL,
+        losses      INTEGER NOT NULL,
+        streak      INTEGER NOT NULL,  -- wins in a row up to the last game
+        best_streak INTEGER NOT NULL,
+        PRIMARY KEY (user_id, variant, opponent)
+    ) WITHOUT ROWID;
     CREATE TABLE guild_players (
         guild_id INTEGER NOT NULL,
         user_id  INTEGER NOT NULL,

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.charts import rating_chart
+from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
 from bot.storage import GameRow, Record
@@ -22,7 +22,6 @@ from .views import _cog, _safely
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
 SCOPES = [app_commands.Choice(name="This server", value="server"), app_commands.Choice(name="Everyone", value="everyone")]
-RESULT_WORDS = {"win": "won", "draw": "drew", "loss": "lost"}
 
 
 class PageButton(
@@ -64,19 +63,6 @@ def record_words(record: Record) -> str:
     return f"{record.games} ({record.wins} W · {record.draws} D · {record.losses} L)"
 
 
-def longest_streak(outcomes: list[str]) -> int:
-    """The longest run of wins in ``outcomes`` (oldest first).
-
-    >>> longest_streak(["win", "win", "loss", "win", "win", "win", "draw"])
-    3
-    """
-    best = run = 0
-    for outcome in outcomes:
-        run = run + 1 if outcome == "win" else 0
-        best = max(best, run)
-    return best
-
-
 def result_for(row: GameRow, user_id: int) -> str:
     """``won``, ``lost``, ``drew`` or ``aborted``, as ``user_id`` played ``row``."""
     if row.status == "aborted" or row.result is None:
@@ -109,13 +95,13 @@ class StandingsCommands(CogBase):
         if results:
             levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
             embed.add_field(name="Against the computer", value=levels, inline=False)
-        streak = longest_streak(await store.results_in_order(who.id, variant))
+        streak = await store.longest_streak(who.id, variant)
         embed.add_field(name="Longest winning streak", value=str(streak), inline=False)
         files = []
         if ratings:
             charted = next(iter(ratings))
-            history = await store.rating_history(who.id, charted)
-            files.append(discord.File(io.BytesIO(rating_chart(history, charted)), filename="rating.png"))
+            history, games = await store.rating_history(who.id, charted, points=plot_width())
+            files.append(discord.File(io.BytesIO(rating_chart(history, charted, games=games)), filename="rating.png"))
             embed.set_image(url="attachment://rating.png")
         await interaction.response.send_message(
             embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
