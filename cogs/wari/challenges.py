@@ -175,7 +175,7 @@ class ChallengeCommands(CogBase):
             table = await self.service.accept(challenge_id, user, channel, now())
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
-            await interaction.response.edit_message(**board_message(table))
+            await self.update_pressed(interaction, board_message(table), "The game has started")
             await self.game_changed(table)
             return
         if action == "decline":
@@ -184,9 +184,19 @@ class ChallengeCommands(CogBase):
         else:
             challenge = await self.service.withdraw(challenge_id, user, channel, now())
             closing = f"<@{challenge.challenger_id}> withdrew the challenge."
-        await interaction.response.edit_message(**challenge_message(challenge, closing))
+        await self.update_pressed(interaction, challenge_message(challenge, closing), "The challenge is closed")
         if challenge.thread:
             await self.archive_thread(challenge.channel_id)
+
+    async def update_pressed(self, interaction: discord.Interaction, fields: dict, done: str) -> None:
+        """Redraw the message whose button was pressed, after a change was saved: if Discord
+        refuses the answer, edit the message by id, and say what happened all the same."""
+        try:
+            await interaction.response.edit_message(**fields)
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc)
+            if not await self.edit_message(interaction.channel_id, interaction.message.id, fields):
+                await self.tell(interaction, f"{done}, but Discord did not let me update this message. Use `/wari board` to see the game.")
 
     async def close_expired_challenges(self) -> None:
         """Remove the challenges past their time and say so on their messages."""

@@ -118,3 +118,11 @@ async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_d
     assert world.channel.last_message.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
     assert board.content.startswith("🏁 ") and cup_labels(board) == []
     assert not [m for m in world.channel.history() if "your move in game" in m.content]  # no ping left behind
+
+
+async def test_an_accept_whose_answer_discord_refuses_still_shows_the_board_and_pings(world):
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)
+    await world.bob.click(message, label="Accept")
+    assert message.content.startswith(f"{world.alice.mention}, your move")  # edited by id instead
+    assert [m for m in world.channel.history() if "your move in game #1" in m.content]  # Alice was pinged
