@@ -20,6 +20,14 @@ in words and a prompt naming the player to move.
 When standard input is not a terminal (a pipe or a file), every line read is echoed after its
 prompt so that the transcript reads as it would on screen.
 
+``wari --replay FILE`` shows a game record (``wari-record/1``, as ``/wari record`` downloads it;
+see ``docs/record-format.md``) move by move: the players and the tags first, the opening board,
+then every move in words with the board after it, and the result (or why the record stops).
+When standard input is a terminal it waits for Enter before each move (``q`` stops); otherwise
+(a pipe, a file, a script, or ``FILE`` is ``-`` for standard input) it prints every board at
+once. A file that cannot be read or is not a valid record is refused on standard error with
+exit status 1; the other options are ignored.
+
 >>> import io
 >>> out = io.StringIO()
 >>> play(io.StringIO("5\\n"), out, parse_args(["--opponent", "human", "--first", "A"]))
@@ -39,10 +47,11 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from .ai import DEFAULT_LEVEL, LEVELS, Strategy, make_player
-from .engine import VARIANTS, Game, Outcome, Player, Rules, rules_for
+from .engine import VARIANTS, Game, Outcome, Player, Rules, Termination, rules_for
+from .engine.notation import NotationError, from_record
 from .render import board_text, describe_move, houses_of, result_text
 
-__all__ = ["Options", "TerminalGame", "build_parser", "main", "parse_args", "play"]
+__all__ = ["Options", "TerminalGame", "build_parser", "main", "parse_args", "play", "replay"]
 
 HUMAN = "human"
 #: Exit statuses of :func:`main` / :func:`play`.
@@ -67,6 +76,8 @@ class Options:
     seed: int | None = None
     #: ``Player.A``, ``Player.B``, ``"random"``, or ``None`` to ask.
     first: Player | str | None = None
+    #: ``--replay``: the game record file to show (``-`` for standard input) instead of playing.
+    replay: str | None = None
 
 
 class _EndOfInput(Exception):
@@ -304,6 +315,117 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# -- replaying a record -----------------------------------------------------------------------
+
+#: Why a record stops before the game's end, from its ``Status`` tag (``/wari record`` writes it).
+_UNFINISHED = {
+    "aborted": "the game was aborted by a moderator, with no winner",
+    "live": "the game was still being played when the record was written",
+}
+
+
+def replay(text: str, stdin: TextIO, stdout: TextIO, *, step: bool = False) -> int:
+    """Show the game record ``text`` move by move on ``stdout``; return the exit status.
+
+    With ``step``, wait for a line from ``stdin`` before each move (``q`` or end of input stops).
+
+    :raises NotationError: if ``text`` is not a valid record (nothing is shown then).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> record = '[Format "wari-record/1"]\\n[Variant "wari"]\\n[First "A"]\\n[Result "*"]\\n[Reason ""]\\n\\nA(5,4)\\n'
+    >>> replay(record, io.StringIO(), out)
+    0
+    >>> print(out.getvalue().split("Move 1 · ")[1].splitlines()[0])
+    A(5,4): Player A sowed 4 seeds from house 5.
+    """
+    final, tags = from_record(text)
+    rules = final.rules
+    start = Game.from_state(rules, final.start_state)
+    session = TerminalGame(stdin, stdout, Options(rules=rules, opponent=HUMAN), game=start)
+    names = tuple(
+        (tags.get(f"Player{side.name}") or "").strip() or f"Player {side.name}" for side in (Player.A, Player.B)
+    )
+    session.names = tuple(f"Player {side.name}" if name == side.name else name for side, name in zip(Player, names, strict=True))
+    try:
+        _introduce_record(session, tags, final)
+        session.show_position()
+        for move in final.moves:
+            if step and not _wait(session):
+                session.say(GOODBYE)
+                return EXIT_OK
+            if move.ending is Termination.SURRENDER:
+                start.surrender(move.player)
+            elif move.ending is Termination.TIME:
+                start.time_out()
+            elif move.ending is Termination.AGREEMENT:
+                start.agree_draw()
+            else:
+                start.play(move.house)
+            session.show_move()
+            if move.ending is None:
+                session.show_position()
+        if start.outcome is not None:
+            session.show_result()
+        else:
+            why = _UNFINISHED.get(tags.get("Status", ""), "the game was not finished")
+            session.say()
+            session.say(f"The record ends after move {start.ply}: {why}.")
+        return EXIT_OK
+    except KeyboardInterrupt:
+        session.say()
+        session.say(f"Interrupted. {GOODBYE}")
+        return EXIT_INTERRUPTED
+
+
+def _introduce_record(session: TerminalGame, tags: dict[str, str], game: Game) -> None:
+    rules = game.rules
+    parts = [rules.label.capitalize()]
+    if tags.get("Game"):
+        parts.append(f"game #{tags['Game']}")
+    if tags.get("Event"):
+        parts.append(tags["Event"])
+    if tags.get("Date"):
+        parts.append(f"started {tags['Date']}")
+    if tags.get("Clock") and tags["Clock"] != "-":
+        parts.append(f"clock {tags['Clock']}")
+    session.say(" · ".join(parts))
+    a, b = session.names
+    session.say(
+        f"A: {a} (houses {houses_of(rules, Player.A)}, the bottom row) · B: {b} (houses {houses_of(rules, Player.B)}, the top row)"
+    )
+    session.say(f"{game.ply} move{'s' if game.ply != 1 else ''} recorded.")
+
+
+def _wait(session: TerminalGame) -> bool:
+    """Wait for Enter before the next move; ``False`` to stop (``q`` or end of input)."""
+    try:
+        answer = session.ask("Enter: next move · q: stop ")
+    except _EndOfInput:
+        session.say()
+        return False
+    return answer.lower() not in _QUIT
+
+
+def _replay_file(path: str) -> int:
+    """``wari --replay FILE``: read the record, then :func:`replay` it (stepping on a terminal)."""
+    try:
+        if path == "-":
+            text, step = sys.stdin.read(), False
+        else:
+            with open(path, encoding="utf-8-sig") as source:
+                text = source.read()
+            step = sys.stdin.isatty()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"wari: cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return 1
+    try:
+        return replay(text.lstrip("\ufeff"), sys.stdin, sys.stdout, step=step)
+    except NotationError as exc:
+        print(f"wari: {path} is not a valid game record: {exc}", file=sys.stderr)
+        return 1
+
+
 # -- the command line -------------------------------------------------------------------------
 
 
@@ -361,6 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--first", type=_first, metavar="{A,B,random}",
         help="who moves first; A is you against the computer (default: ask)",
     )
+    parser.add_argument(
+        "--replay", metavar="FILE",
+        help="show a game record (as /wari record downloads it; - for standard input) move by move instead of playing;"
+        " on a terminal, Enter shows the next move",
+    )
     return parser
 
 
@@ -372,7 +499,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         rules = rules_for(args.variant, args.houses, args.seeds)
     except ValueError as exc:
         parser.error(str(exc))
-    return Options(rules=rules, opponent=args.opponent, seconds=args.seconds, seed=args.seed, first=args.first)
+    return Options(rules=rules, opponent=args.opponent, seconds=args.seconds, seed=args.seed, first=args.first, replay=args.replay)
 
 
 def play(stdin: TextIO, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None) -> int:
@@ -394,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
             pass
     echo = not sys.stdin.isatty()
     try:
+        if options.replay is not None:
+            return _replay_file(options.replay)
         return play(sys.stdin, sys.stdout, options, echo=echo)
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): nothing more can be shown.

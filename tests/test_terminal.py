@@ -306,3 +306,117 @@ def test_real_process_ctrl_c_exits_cleanly():
     assert process.returncode == 130
     assert (seen + out).decode().endswith("quit: \nInterrupted. Goodbye.\n")
     assert b"Traceback" not in err
+
+
+# -- replaying a game record (--replay) ---------------------------------------------------------
+
+
+def worked_record(*, surrender: bool = True, tags: dict | None = None) -> tuple[Game, str]:
+    from bot.engine.notation import record
+
+    game = shadow(5, 7, 2, 12)
+    if surrender:
+        game.surrender("B")
+    return game, record(game, "Ama", "Kofi", tags=tags or {"Event": "Wari for Discord", "Game": "4", "Clock": "1d/move"})
+
+
+def test_replay_shows_every_board_move_by_move_and_the_result():
+    from bot.terminal import replay
+
+    _, text = worked_record()
+    out = io.StringIO()
+    assert replay(text, io.StringIO(), out) == 0
+    screen = out.getvalue()
+    assert screen.startswith("Wari · game #4 · Wari for Discord · clock 1d/move\n"
+                             "A: Ama (houses 1–6, the bottom row) · B: Kofi (houses 7–12, the top row)\n5 moves recorded.\n")
+    positions = [board_text(shadow(*(5, 7, 2, 12)[:ply])) for ply in range(5)]
+    where = [screen.index(board) for board in positions]
+    assert where == sorted(where)  # the opening, then the board after each move, in order
+    assert "Move 4 · B(12,5)+2: Kofi sowed 5 seeds from house 12 and captured 2 from house 5." in screen
+    assert "Move 5 · Kofi surrendered." in screen
+    assert screen.endswith("Game over. Ama wins, 0–2 (surrender).\nFinal score: Ama 0, Kofi 2.\n")
+    assert "Enter" not in screen  # not stepping: no prompt at all
+
+
+def test_replay_on_a_terminal_waits_for_enter_and_q_stops():
+    from bot.terminal import replay
+
+    _, text = worked_record()
+    out = io.StringIO()
+    assert replay(text, io.StringIO("\n\nq\n"), out, step=True) == 0
+    screen = out.getvalue()
+    assert screen.count("Enter: next move · q: stop ") == 3
+    assert "Move 2 · B(7,5)" in screen and "Move 3" not in screen
+    assert screen.endswith("\nAma · houses 1–6 · prisoners: 0\nEnter: next move · q: stop Goodbye.\n")  # a terminal echoes the q
+
+
+def test_replay_of_an_unfinished_or_aborted_record_says_why_it_stops():
+    from bot.terminal import replay
+
+    _, text = worked_record(surrender=False, tags={"Status": "aborted"})
+    out = io.StringIO()
+    replay(text, io.StringIO(), out)
+    assert out.getvalue().endswith("\nThe record ends after move 4: the game was aborted by a moderator, with no winner.\n")
+    _, text = worked_record(surrender=False, tags={"Game": "9"})
+    out = io.StringIO()
+    replay(text, io.StringIO(), out)
+    assert out.getvalue().endswith("\nThe record ends after move 4: the game was not finished.\n")
+
+
+def test_real_process_replays_a_record_file_without_waiting_when_input_is_not_a_terminal(tmp_path):
+    game, text = worked_record()
+    path = tmp_path / "wari-game-4.txt"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess_run("--replay", str(path), stdin="")
+    assert done.returncode == 0, done.stderr
+    assert board_text(game) in done.stdout and "Enter" not in done.stdout
+    assert done.stdout.endswith("Final score: Ama 0, Kofi 2.\n")
+    piped = subprocess_run("--replay", "-", stdin=text)
+    assert piped.returncode == 0 and piped.stdout == done.stdout
+
+
+def test_real_process_refuses_a_missing_file_or_a_bad_record(tmp_path):
+    missing = subprocess_run("--replay", str(tmp_path / "none.txt"), stdin="")
+    assert missing.returncode == 1 and "cannot read" in missing.stderr and missing.stdout == ""
+    bad = tmp_path / "bad.txt"
+    bad.write_text(worked_record()[1].replace("B(12,5)+2", "B(12,5)+3"), encoding="utf-8")
+    done = subprocess_run("--replay", str(bad), stdin="")
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert "is not a valid game record: move 4: the record says B(12,5)+3 but the move is B(12,5)+2" in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_real_process_on_a_terminal_steps_on_enter(tmp_path):
+    import pty
+
+    path = tmp_path / "wari-game-4.txt"
+    path.write_text(worked_record()[1], encoding="utf-8")
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.terminal", "--replay", str(path)],
+        stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    os.close(terminal)
+    seen = b""
+
+    def read_until(marker: bytes, count: int) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 60
+        while seen.count(marker) < count and time.monotonic() < deadline:
+            chunk = os.read(process.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+
+    prompt = "Enter: next move · q: stop ".encode()
+    read_until(prompt, 1)
+    assert seen.count(prompt) == 1 and b"Move 1" not in seen  # it waits before the first move
+    os.write(controller, b"\n")
+    read_until(prompt, 2)
+    assert b"Move 1 \xc2\xb7 A(5,4)" in seen and b"Move 2" not in seen
+    os.write(controller, b"q\n")
+    out, err = process.communicate(timeout=30)
+    os.close(controller)
+    assert process.returncode == 0 and err == b""
+    assert (seen + out).decode().endswith("Goodbye.\n") and b"Move 2" not in seen + out

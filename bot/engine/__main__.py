@@ -1,7 +1,10 @@
 """Command line of the rules engine: ``python -m bot.engine {perft,replay,bench}``.
 
 - ``perft --variant V --depth D``: one line per depth: depth, move sequences, seconds.
-- ``replay``: JSON lines in (``{"variant", "first", "moves"}``), one JSON line of states out.
+- ``replay [FILE]``: JSON lines in (``{"variant", "first", "moves"}``), one JSON line of states
+  out; or, when the input's first line starts with ``[Format``, one or more game records
+  (``wari-record/1``, see ``docs/record-format.md``), one JSON line out per record with its final
+  position string and result. Reads ``FILE``, or standard input when it is absent or ``-``.
 - ``bench``: move-generation speed in positions per second.
 """
 
@@ -15,7 +18,11 @@ from typing import Any, TextIO
 
 from .core import machine_for
 from .game import Game, IllegalMoveError, Player
+from .notation import NotationError, from_record, position
 from .rules import VARIANTS, rules_for
+
+#: How a game record begins (its first tag); anything else is read as JSON lines.
+RECORD_START = "[Format"
 
 
 def _state_json(game: Game) -> dict[str, Any]:
@@ -55,13 +62,56 @@ def replay_line(line: str) -> dict[str, Any]:
     return {"states": states}
 
 
+def replay_record(text: str) -> dict[str, Any]:
+    """The answer to one game record: its final position and result, or an error.
+
+    >>> from bot.engine.notation import record
+    >>> game = Game("wari")
+    >>> _ = game.play(5), game.surrender("B")
+    >>> replay_record(record(game, "Ama", "Kofi"))
+    {'variant': 'wari', 'plies': 2, 'position': 'w1 wari 4,4,4,4,0,5,5,5,5,4,4,4 0:0 B', 'result': 'A', 'reason': 'surrender', 'players': ['Ama', 'Kofi']}
+    """
+    try:
+        game, tags = from_record(text)
+    except NotationError as exc:
+        return {"error": str(exc), "at": None}
+    outcome = game.outcome
+    return {
+        "variant": tags["Variant"],
+        "plies": game.ply,
+        "position": position(game),
+        "result": outcome.result if outcome else None,
+        "reason": outcome.termination.value if outcome else None,
+        "players": [tags.get("PlayerA", "A"), tags.get("PlayerB", "B")],
+    }
+
+
+def _records(first: str, rest: TextIO) -> list[str]:
+    """The records of a stream that begins with the line ``first``: each begins with ``[Format``."""
+    records: list[list[str]] = []
+    for line in (first, *rest):
+        if line.lstrip().startswith(RECORD_START) or not records:
+            records.append([])
+        records[-1].append(line)
+    return ["".join(lines) for lines in records]
+
+
 def replay(source: TextIO, sink: TextIO) -> int:
-    """Answer every line of ``source``; blank lines are skipped. Returns the lines answered."""
+    """Answer ``source``: every JSON line (blank lines are skipped) or every game record.
+
+    A game record is recognised by its first line, ``[Format ...``. Returns the games answered.
+    """
     answered = 0
     for line in source:
-        if line.strip():
-            sink.write(json.dumps(replay_line(line), separators=(",", ":")) + "\n")
-            answered += 1
+        if not line.strip():
+            continue
+        if not answered and line.lstrip("\ufeff \t").startswith(RECORD_START):
+            for text in _records(line.lstrip("\ufeff"), source):
+                sink.write(json.dumps(replay_record(text), separators=(",", ":"), ensure_ascii=False) + "\n")
+                answered += 1
+            break
+        sink.write(json.dumps(replay_line(line), separators=(",", ":")) + "\n")
+        answered += 1
     sink.flush()
     return answered
 
@@ -107,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=6)
     p.add_argument("--houses", type=int, help="kalah only: houses per player (1..10)")
     p.add_argument("--seeds", type=int, help="kalah only: seeds per house (1..10)")
-    commands.add_parser("replay", help="replay JSON-lines games from standard input")
+    r = commands.add_parser("replay", help="replay JSON-lines games or game records (from FILE or standard input)")
+    r.add_argument("file", nargs="?", default="-", metavar="FILE", help="JSON lines or wari-record/1 records (default: standard input)")
     b = commands.add_parser("bench", help="print move-generation speed")
     b.add_argument("--depth", type=int, default=8)
     args = parser.parse_args(argv)
@@ -115,7 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "perft":
             perft(args.variant, args.depth, args.houses, args.seeds, sys.stdout)
         elif args.command == "replay":
-            replay(sys.stdin, sys.stdout)
+            if args.file == "-":
+                replay(sys.stdin, sys.stdout)
+            else:
+                try:
+                    source = open(args.file, encoding="utf-8")  # noqa: SIM115 (closed below)
+                except OSError as exc:
+                    print(f"python -m bot.engine replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+                    return 1
+                with source:
+                    replay(source, sys.stdout)
         else:
             bench(args.depth, sys.stdout)
     except ValueError as exc:

@@ -28,6 +28,8 @@ tags then say ``"B"``/``"surrender"``, ``"A"``/``"time"`` or ``"draw"``/``"agree
 
 Reading a record replays every move and checks its notation (seeds lifted and captured), so a
 record that does not describe a legal game is refused with the first move that disagrees.
+More tags may follow the engine's own (``record(..., tags=...)``: the bot's downloaded records add
+the event, dates, clock and player ids); ``docs/record-format.md`` is the full specification.
 """
 
 from __future__ import annotations
@@ -114,10 +116,27 @@ def from_position(text: str) -> Game:
     return Game.from_state(rules, (*houses, *scores, int(mover), int(owed)))
 
 
-def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
-    """The game record of ``game``: tags, a blank line and the moves. Round-trips exactly."""
+def record(game: Game, player_a: str = "A", player_b: str = "B", *, tags: dict[str, str] | None = None) -> str:
+    """The game record of ``game``: tags, a blank line and the moves. Round-trips exactly.
+
+    ``tags`` are more tag pairs (an event, a date, player ids...), written after the engine's own
+    in their order; :func:`from_record` returns them and checks none of them. They may not
+    replace a tag the engine writes.
+
+    >>> print(record(Game("wari"), "Ama", "Kofi", tags={"Game": "7"}), end="")
+    [Format "wari-record/1"]
+    [Variant "wari"]
+    [First "A"]
+    [PlayerA "Ama"]
+    [PlayerB "Kofi"]
+    [Result "*"]
+    [Reason ""]
+    [Game "7"]
+    <BLANKLINE>
+    <BLANKLINE>
+    """
     outcome = game.outcome
-    tags = {
+    pairs = {
         "Format": RECORD_FORMAT,
         "Variant": rules_code(game.rules),
         "First": game.first.name,
@@ -127,9 +146,13 @@ def record(game: Game, player_a: str = "A", player_b: str = "B") -> str:
         "Reason": outcome.termination.value if outcome else "",
     }
     if game.start_state != machine_for(game.rules).start(game.first):
-        tags["Position"] = position(Game.from_state(game.rules, game.start_state))
+        pairs["Position"] = position(Game.from_state(game.rules, game.start_state))
+    for key, value in (tags or {}).items():
+        if key in pairs or key == "Position" or not re.fullmatch(r"\w+", key):
+            raise ValueError(f"cannot add the tag {key!r}")
+        pairs[key] = str(value)
     # Tag values are JSON strings: any name (quotes, newlines, emoji) round-trips exactly.
-    head = "\n".join(f"[{key} {json.dumps(value, ensure_ascii=False)}]" for key, value in tags.items())
+    head = "\n".join(f"[{key} {json.dumps(value, ensure_ascii=False)}]" for key, value in pairs.items())
     return f"{head}\n\n{' '.join(map(str, game.moves))}\n"
 
 

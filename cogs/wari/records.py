@@ -1,12 +1,250 @@
-"""Game records: ``/wari record`` (the record as a file) and ``/wari replay`` (step through it)."""
+"""Game records: ``/wari record`` (the record as a file) and ``/wari replay`` (step through it).
+
+The file is the engine's ``wari-record/1`` record (:func:`bot.engine.notation.record`) with more
+tags: where and when the game was played, its clock, and the players' names and Discord ids
+(``docs/record-format.md`` is the specification). :func:`bot.engine.notation.from_record`, the
+engine's ``replay`` command and ``wari --replay`` read it back.
+
+A replay is a message anyone may step through with ⏮ ◀ ▶ ⏭. Its buttons carry the game and the
+move to show in their custom ids and the position is replayed from the stored record at each
+press, so they keep working after a restart and need nothing kept in memory.
+"""
 
 from __future__ import annotations
 
-from .base import CogBase
+import io
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine import Game, Player, Termination
+from bot.engine.notation import from_record, parse_rules_code, record
+from bot.render import board_text, describe_move, houses_of, result_text
+from bot.service import Refusal
+from bot.storage import GameRow
+
+from .base import CogBase, answering, wari
+from .views import OVER_COLOUR, cog_of, safely
+
+#: The ``Event`` tag of every record the bot writes.
+EVENT = "Wari for Discord"
+#: How the computer's side is named in a record, with its level: ``Wari bot (expert)``.
+COMPUTER = "Wari bot"
+REPLAY_COLOUR = OVER_COLOUR
+#: The replay buttons, in their order on the message.
+WAYS = {"first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:replay:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<way>first|prev|next|last)",
+):
+    """⏮ ◀ ▶ ⏭ under a replay: show game ``game`` after ``ply`` moves. ``way`` tells the four
+    buttons apart (two of them may lead to the same move); ⏭ always goes to the latest move."""
+
+    def __init__(self, game_id: int, ply: int, way: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                emoji=WAYS[way],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wari:replay:{game_id}:{ply}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.game_id, self.ply, self.way = game_id, ply, way
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> ReplayButton:
+        return cls(int(match["game"]), int(match["ply"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await safely(interaction, cog_of(interaction).step_replay(interaction, self.game_id, self.ply, self.way))
+
 
 #: This feature's persistent buttons (registered by the extension's setup).
-BUTTONS: tuple = ()
+BUTTONS: tuple = (ReplayButton,)
+
+
+# -- the record file ----------------------------------------------------------------------------
+
+
+def utc_text(moment: datetime | None) -> str:
+    """A moment as the record writes it: ISO 8601 in UTC to the second, ``-`` for none.
+
+    >>> from datetime import timezone, timedelta
+    >>> utc_text(datetime(2026, 11, 24, 20, 2, 3, 999, tzinfo=timezone(timedelta(hours=1))))
+    '2026-11-24T19:02:03Z'
+    >>> utc_text(None)
+    '-'
+    """
+    if moment is None:
+        return "-"
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def record_tags(row: GameRow) -> dict[str, str]:
+    """The tags a downloaded record adds to the engine's own (see ``docs/record-format.md``)."""
+    tags = {
+        "Event": EVENT,
+        "Game": str(row.id),
+        "Date": utc_text(row.created_at),
+        "Finished": utc_text(row.finished_at),
+        "Status": row.status,
+        "Clock": row.clock or "-",
+        "PlayerAId": str(row.player_a),
+        "PlayerBId": str(row.player_b),
+    }
+    for side, level in (("A", row.level_a), ("B", row.level_b)):
+        if level is not None:
+            tags[f"Level{side}"] = level
+    return tags
+
+
+def portable_record(row: GameRow, names: tuple[str, str]) -> str:
+    """The record of ``row`` to download: the stored moves, ``names`` as the players, more tags."""
+    game, _ = from_record(row.record)
+    return record(game, names[0], names[1], tags=record_tags(row))
+
+
+# -- the replay message ---------------------------------------------------------------------------
+
+
+def position_after(game: Game, ply: int) -> Game:
+    """A fresh game from ``game``'s start with its first ``ply`` moves played again."""
+    shown = Game.from_state(game.rules, game.start_state)
+    for move in game.moves[:ply]:
+        if move.ending is Termination.SURRENDER:
+            shown.surrender(move.player)
+        elif move.ending is Termination.TIME:
+            shown.time_out()
+        elif move.ending is Termination.AGREEMENT:
+            shown.agree_draw()
+        else:
+            shown.play(move.house)
+    return shown
+
+
+def replay_view(game_id: int, ply: int, total: int) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ for the replay shown after ``ply`` of ``total`` moves; the useless ones disabled."""
+    view = discord.ui.View(timeout=None)
+    targets = {"first": 0, "prev": max(ply - 1, 0), "next": min(ply + 1, total), "last": total}
+    for way, target in targets.items():
+        at_end = ply == 0 if way in ("first", "prev") else ply >= total
+        view.add_item(ReplayButton(game_id, target, way, disabled=at_end))
+    return view
+
+
+def side_names(row: GameRow) -> tuple[str, str]:
+    """Each side as a mention (it notifies nobody in an embed), with the computer's level."""
+    return tuple(
+        f"<@{user}>" + (f" ({level})" if level else "")
+        for user, level in ((row.player_a, row.level_a), (row.player_b, row.level_b))
+    )
+
+
+def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
+    """How the game stands after its last recorded move."""
+    if game.outcome is not None:
+        return "🏁 " + result_text(game.outcome, names)
+    if row.status == "aborted":
+        return "🏁 Aborted by a moderator: no winner."
+    return "⏳ The game goes on: this is its latest move."
+
+
+def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``edit``: game ``row`` after ``ply`` moves (clamped to the
+    moves it has), with its replay buttons."""
+    full, _ = from_record(row.record)
+    total = full.ply
+    ply = max(0, min(ply, total))
+    game = position_after(full, ply)
+    names = side_names(row)
+    rules = game.rules
+    a, b = game.scores
+    cup = "store" if rules.stores_on_path else "prisoners"
+    lines = [
+        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(rules, Player.A)})",
+        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(rules, Player.B)})",
+        f"```\n{board_text(game)}\n```",
+    ]
+    if ply:
+        move = game.moves[-1]
+        lines.append(f"**Move {ply}:** " + describe_move(move, names[move.player], rules))
+    else:
+        mover = game.to_move
+        lines.append(f"**Start:** {names[mover]} moves first." if mover is not None else "**Start.**")
+    if ply == total:
+        lines.append(ending_line(row, game, names))
+    embed = discord.Embed(
+        title=f"🎞️ {rules.label.capitalize()} · game #{row.id} · replay", description="\n".join(lines), colour=REPLAY_COLOUR
+    )
+    embed.set_footer(text=f"Move {ply} of {total} · ⏮ ◀ ▶ ⏭ step through the game")
+    return {"content": None, "embed": embed, "view": replay_view(row.id, ply, total), "allowed_mentions": discord.AllowedMentions.none()}
+
+
+# -- the commands -------------------------------------------------------------------------------
 
 
 class RecordCommands(CogBase):
-    pass
+    async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
+        """Game ``number`` if it was played in this server; else a refusal (that does not tell
+        another server's game from one that does not exist)."""
+        row = await self.bot.store.get_game(number)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise Refusal(f"There is no game #{number} in this server. `/wari history` lists the games of a player.")
+        return row
+
+    async def display_name(self, user_id: int, level: str | None) -> str:
+        """How a record names a player: the computer with its level, a person by their Discord
+        display name (their id if Discord cannot say)."""
+        if level is not None:
+            return f"{COMPUTER} ({level})"
+        user = self.bot.get_user(user_id)
+        if user is None:
+            try:
+                user = await self.bot.fetch_user(user_id)
+            except discord.HTTPException:
+                return str(user_id)
+        return user.display_name
+
+    @wari.command(name="record", description="Download a game's full record as a text file (PGN-like)")
+    @app_commands.describe(game="The game's number (as on its board)", public="Post it for the channel (default: only you)")
+    @answering
+    async def download_record(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
+    ) -> None:
+        row = await self.game_of_this_server(interaction, game)
+        names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
+        text = portable_record(row, names)
+        replayed, _ = from_record(text)
+        how = {"live": "still being played", "aborted": "aborted"}.get(row.status, "not finished")
+        if replayed.outcome is not None:
+            how = result_text(replayed.outcome, side_names(row)).rstrip(".")
+        label = parse_rules_code(row.variant).label
+        a, b = side_names(row)
+        moves = f"{replayed.ply} move{'s' if replayed.ply != 1 else ''}"
+        content = (
+            f"📄 The record of game #{row.id} ({label}): {a} against {b}, {moves}, {how}.\n"
+            "Read it back with `python -m bot.engine replay FILE` or watch it in a terminal with `wari --replay FILE`."
+        )
+        await interaction.response.send_message(
+            content,
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt"),
+            ephemeral=not public,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @wari.command(name="replay", description="Step through a game move by move, from its end (anyone may press)")
+    @app_commands.describe(game="The game's number (as on its board)", public="Post it for the channel to watch (default: yes)")
+    @answering
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True) -> None:
+        row = await self.game_of_this_server(interaction, game)
+        await interaction.response.send_message(**replay_message(row, 1 << 30), ephemeral=not public)
+
+    @answering
+    async def step_replay(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
+        """⏮ ◀ ▶ ⏭ pressed: show the game after ``ply`` moves (⏭: its latest), in place."""
+        row = await self.game_of_this_server(interaction, game_id)
+        await interaction.response.edit_message(**replay_message(row, 1 << 30 if way == "last" else ply))

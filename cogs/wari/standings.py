@@ -17,7 +17,7 @@ from bot.storage import GameRow, Record
 
 from .base import CogBase, answering, wari
 from .options import VARIANT_CHOICES
-from .views import _cog, _safely
+from .views import cog_of, safely
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
@@ -46,7 +46,7 @@ class PageButton(
         return cls(match["kind"], match["key"], int(match["page"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).turn_page(interaction, self.kind, self.key, self.page))
+        await safely(interaction, cog_of(interaction).turn_page(interaction, self.kind, self.key, self.page))
 
 
 BUTTONS = (PageButton,)

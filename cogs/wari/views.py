@@ -33,17 +33,17 @@ def mention_only(user_id: int) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
 
 
-def _cog(interaction: discord.Interaction) -> Any:
+def cog_of(interaction: discord.Interaction) -> Any:
     """The Wari cog, looked up by name: this module must not import the cog (imports go one way)."""
     return interaction.client.get_cog("Wari")  # type: ignore[union-attr]
 
 
-async def _safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
+async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
     """Run a button handler; a bug still gets the user an answer (discord.py would only log it)."""
     try:
         await handler
     except Exception as error:
-        await _cog(interaction).report(interaction, error)
+        await cog_of(interaction).report(interaction, error)
 
 
 class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"):
@@ -66,7 +66,7 @@ class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(
         return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).press_cup(interaction, self.game_id, self.ply, self.house))
+        await safely(interaction, cog_of(interaction).press_cup(interaction, self.game_id, self.ply, self.house))
 
 
 class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
@@ -83,7 +83,7 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).next_move(interaction, self.game_id, self.ply))
+        await safely(interaction, cog_of(interaction).next_move(interaction, self.game_id, self.ply))
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:rematch:(?P<game>[0-9]+)"):
@@ -100,7 +100,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).rematch(interaction, self.game_id))
+        await safely(interaction, cog_of(interaction).rematch(interaction, self.game_id))
 
 
 class ChallengeButton(
@@ -127,7 +127,7 @@ class ChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).answer_challenge(interaction, self.challenge_id, self.action))
+        await safely(interaction, cog_of(interaction).answer_challenge(interaction, self.challenge_id, self.action))
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:draw
         return cls(int(match["game"]), int(match["ply"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _safely(interaction, _cog(interaction).answer_draw(interaction, self.game_id, self.ply, self.action))
+        await safely(interaction, cog_of(interaction).answer_draw(interaction, self.game_id, self.ply, self.action))
 
 
 def offer_message(table: Table) -> dict[str, Any]:

@@ -64,3 +64,67 @@ def test_bench_reports_positions_per_second():
     done = run("bench", "--depth", "4")
     assert done.returncode == 0, done.stderr
     assert "positions/s" in done.stdout and "moves/s" in done.stdout
+
+
+# -- game records (wari-record/1) -------------------------------------------------------------
+
+
+def finished_game(variant: str = "oware", seed: int = 7):
+    import random
+
+    from bot.engine import Game
+
+    game, rng = Game(variant, "B"), random.Random(seed)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves))
+    return game
+
+
+def test_replay_reads_a_record_from_stdin_and_prints_its_final_position_and_result():
+    from bot.engine.notation import position, record
+
+    game = finished_game()
+    text = record(game, "Ama", "Kofi", tags={"Event": "Wari for Discord", "Game": "12", "Clock": "-"})
+    done = run("replay", stdin=text)
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    assert json.loads(line) == {
+        "variant": "oware", "plies": game.ply, "position": position(game),
+        "result": game.outcome.result, "reason": game.outcome.termination.value, "players": ["Ama", "Kofi"],
+    }
+
+
+def test_replay_reads_records_from_a_file_several_at_once_and_says_which_is_wrong(tmp_path):
+    from bot.engine import Game
+    from bot.engine.notation import from_position, position, record
+
+    first = finished_game("wari", 3)
+    second = from_position("w1 kalah/4x3 3,3,3,3,3,3,3,3 0:0 B")
+    second.play(5)
+    second.time_out()
+    broken = record(Game("wari")).replace("\n\n", "\n\nA(5,4) A(6,4)\n")
+    path = tmp_path / "games.txt"
+    path.write_text("\ufeff" + record(first) + "\n" + record(second, "x", "y") + broken, encoding="utf-8")
+    done = run("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    one, two, three = (json.loads(line) for line in done.stdout.splitlines())
+    assert one["position"] == position(first) and one["result"] == first.outcome.result
+    assert two == {
+        "variant": "kalah/4x3", "plies": 2, "position": position(second), "result": "B",
+        "reason": "time", "players": ["x", "y"],
+    }
+    assert three == {"error": "move 2: A(6,4) but it is B's turn", "at": None}
+
+
+def test_replay_of_a_file_that_is_not_there_says_so():
+    done = run("replay", "/no/such/record.txt")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "cannot read /no/such/record.txt" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_replay_of_json_from_a_file_still_answers_json(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({"variant": "wari", "moves": [5, 7, 2, 12]}) + "\n")
+    done = run("replay", str(path))
+    (answer,) = (json.loads(line) for line in done.stdout.splitlines())
+    assert answer["states"][-1]["stores"] == [0, 2]
