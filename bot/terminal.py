@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from .ai import DEFAULT_LEVEL, LEVELS, Strategy, make_player
-from .engine import VARIANTS, Game, Outcome, Player, Rules, Termination, rules_for
+from .engine import VARIANTS, Game, Outcome, Player, Rules, rules_for
 from .engine.notation import NotationError, from_record
 from .render import board_text, describe_move, houses_of, result_text
 
@@ -354,14 +354,7 @@ def replay(text: str, stdin: TextIO, stdout: TextIO, *, step: bool = False) -> i
             if step and not _wait(session):
                 session.say(GOODBYE)
                 return EXIT_OK
-            if move.ending is Termination.SURRENDER:
-                start.surrender(move.player)
-            elif move.ending is Termination.TIME:
-                start.time_out()
-            elif move.ending is Termination.AGREEMENT:
-                start.agree_draw()
-            else:
-                start.play(move.house)
+            start.replay(move)
             session.show_move()
             if move.ending is None:
                 session.show_position()

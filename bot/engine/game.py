@@ -290,6 +290,23 @@ class Game:
             raise IllegalMoveError("the game is over")
         return self._end(self.to_move, Termination.AGREEMENT, winner=None)
 
+    def replay(self, move: MoveRecord) -> MoveRecord:
+        """Play ``move``, recorded in a game of the same rules, again here: its sowing or its ending.
+
+        >>> played = Game("wari")
+        >>> moves = [played.play(5), played.surrender()]
+        >>> again = Game("wari")
+        >>> [str(again.replay(move)) for move in moves]
+        ['A(5,4)', 'B(surrender)']
+        """
+        if move.ending is Termination.SURRENDER:
+            return self.surrender(move.player)
+        if move.ending is Termination.TIME:
+            return self.time_out()
+        if move.ending is Termination.AGREEMENT:
+            return self.agree_draw()
+        return self.play(move.house)
+
     def _end(self, player: Player, ending: Termination, winner: Player | None) -> MoveRecord:
         """Push a ply by ``player`` that ends the game with ``ending`` and sows nothing."""
         record = MoveRecord(player=player, house=0, seeds=0, ending=ending)

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine import Game, Player, Termination
+from bot.engine import Game, Player
 from bot.engine.notation import from_record, parse_rules_code, record
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Refusal
@@ -115,14 +115,7 @@ def position_after(game: Game, ply: int) -> Game:
     """A fresh game from ``game``'s start with its first ``ply`` moves played again."""
     shown = Game.from_state(game.rules, game.start_state)
     for move in game.moves[:ply]:
-        if move.ending is Termination.SURRENDER:
-            shown.surrender(move.player)
-        elif move.ending is Termination.TIME:
-            shown.time_out()
-        elif move.ending is Termination.AGREEMENT:
-            shown.agree_draw()
-        else:
-            shown.play(move.house)
+        shown.replay(move)
     return shown
 
 
