@@ -71,7 +71,8 @@ class Database:
         connection.row_factory = sqlite3.Row
         store = cls(connection, path)
         try:
-            for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
+            # The busy timeout first: another process may be opening the same file right now.
+            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON"):
                 await store._run(f"PRAGMA {pragma}")
             await store._migrate()
         except sqlite3.Error as exc:
