@@ -164,7 +164,7 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
     """
     head, _, body = text.replace("\r\n", "\n").strip().partition("\n\n")
     tags: dict[str, str] = {}
-    for line in head.splitlines():
+    for line in head.split("\n"):  # not splitlines(): a name may hold U+2028 and the like
         match = _TAG.match(line.strip())
         if not match:
             raise NotationError(f"bad tag line {line!r}")

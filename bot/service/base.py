@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import weakref
 from datetime import datetime, timedelta
 
 from bot.engine import Game, Player
 from bot.engine.notation import record
-from bot.storage import Conflict, GameRow, Store
+from bot.storage import Conflict, GameRow, StorageError, Store
 
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
 from .turns import NO_OFFER, handover
+
+log = logging.getLogger(__name__)
 
 #: The bot notes it is alive this often (its heartbeat); silent for longer than :data:`OUTAGE`,
 #: it was down, and the clocks are paused for as long (once).
@@ -100,8 +103,16 @@ class ServiceBase:
             **handover(table, game, mover, actor, now, moved),
         }
         row = await self._update(table.row, now=now, **changes)
-        ratings = tuple(await self.store.rating_changes(row.id)) if outcome else ()
-        return Table(row, game, table.row, ratings)
+        return Table(row, game, table.row, await self._rating_changes(row) if outcome else ())
+
+    async def _rating_changes(self, row: GameRow) -> tuple:
+        """What the game just archived did to the ratings, to show; none if it cannot be read
+        (the game is saved all the same: this must not read as a failure)."""
+        try:
+            return tuple(await self.store.rating_changes(row.id))
+        except StorageError as exc:
+            log.warning("game %s is archived, but its rating changes could not be read: %s", row.id, exc)
+            return ()
 
     async def _update(self, row: GameRow, **changes) -> GameRow:
         try:

@@ -14,7 +14,7 @@ from bot.engine import Player
 from bot.ratings import SCORES, Rating, family, is_rated, rate_game
 
 from .database import Database, time_text, when
-from .rows import GameRow
+from .rows import GAME_COLUMNS, GameRow
 
 
 @dataclass(frozen=True)
@@ -109,11 +109,12 @@ def _count(tallies: dict[tuple[int, str, str], list[int]], game: GameRow) -> Non
         tally[5] = max(tally[5], tally[4])
 
 
-def _scope(guild_id: int | None) -> tuple[str, tuple]:
-    """The condition that keeps a leaderboard to one server's players (``None``: everyone)."""
+def _scope(guild_id: int | None, variant: str) -> tuple[str, tuple]:
+    """The condition that keeps a leaderboard to the players rated in ``variant`` in one server
+    (``None``: everyone)."""
     if guild_id is None:
         return "", ()
-    return " AND user_id IN (SELECT user_id FROM guild_players WHERE guild_id = ?)", (guild_id,)
+    return " AND user_id IN (SELECT user_id FROM guild_players WHERE guild_id = ? AND variant = ?)", (guild_id, variant)
 
 
 class RatingQueries(Database):
@@ -146,7 +147,9 @@ class RatingQueries(Database):
     async def after_migration(self, number: int) -> None:
         await super().after_migration(number)
         if number == 4:  # the games archived before count, in the order they finished
-            rows = await self._rows("SELECT * FROM games WHERE status != 'live' ORDER BY finished_at, id")
+            # Every column but the record (not needed to count a game, and most of a row's size).
+            columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS)
+            rows = await self._rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
             known: dict[tuple[int, str], Rating] = {}
             tallies: dict[tuple[int, str, str], list[int]] = {}
             changes = []
@@ -181,7 +184,7 @@ class RatingQueries(Database):
         )
         rows = [row for game in changes for row in game]
         await self._db.executemany("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
-        await self._db.executemany("INSERT OR IGNORE INTO guild_players VALUES (?, ?)", [(row[8], row[1]) for row in rows])
+        await self._db.executemany("INSERT OR IGNORE INTO guild_players VALUES (?, ?, ?)", [(row[8], row[2], row[1]) for row in rows])
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""
@@ -228,7 +231,7 @@ class RatingQueries(Database):
 
     async def leaderboard(self, variant: str, *, guild_id: int | None, offset: int, limit: int) -> list[Standing]:
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
-        where, params = _scope(guild_id)
+        where, params = _scope(guild_id, variant)
         rows = await self._read(
             f"SELECT * FROM ratings WHERE variant = ?{where} ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
             (variant, *params, limit, offset),
@@ -237,12 +240,10 @@ class RatingQueries(Database):
 
     async def place_of(self, user_id: int, variant: str, *, guild_id: int | None) -> tuple[Standing | None, int]:
         """``user_id``'s standing in a leaderboard (``None`` if not rated there) and its size."""
-        where, params = _scope(guild_id)
+        where, params = _scope(guild_id, variant)
         (size,) = await self._read(f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where}", (variant, *params))
-        own = await self._read("SELECT * FROM ratings WHERE variant = ? AND user_id = ?", (variant, user_id))
-        if not own or (guild_id is not None and not await self._read(
-            "SELECT 1 FROM guild_players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )):
+        own = await self._read(f"SELECT * FROM ratings WHERE variant = ? AND user_id = ?{where}", (variant, user_id, *params))
+        if not own:
             return None, size["n"]
         mine = _rating(own[0])
         (ahead,) = await self._read(
@@ -257,10 +258,10 @@ class RatingQueries(Database):
             """
             SELECT * FROM (
                 SELECT * FROM games WHERE player_a = ? AND status != 'live'
-                UNION ALL SELECT * FROM games WHERE player_b = ? AND status != 'live'
+                UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live'
             ) ORDER BY id DESC LIMIT ? OFFSET ?
             """,
-            (user_id, user_id, limit, offset),
+            (user_id, user_id, user_id, limit, offset),
         )
         return [GameRow.from_row(row) for row in rows]
 

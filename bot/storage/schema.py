@@ -117,9 +117,10 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE TABLE guild_players (
         guild_id INTEGER NOT NULL,
+        variant  TEXT NOT NULL,
         user_id  INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
-    );
+        PRIMARY KEY (guild_id, variant, user_id)
+    ) WITHOUT ROWID;
     CREATE INDEX archived_by_player_a ON games (player_a, id) WHERE status != 'live';
     CREATE INDEX archived_by_player_b ON games (player_b, id) WHERE status != 'live';
     """,

@@ -209,6 +209,7 @@ class RecordCommands(CogBase):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
     ) -> None:
         row = await self.game_of_this_server(interaction, game)
+        await interaction.response.defer(ephemeral=not public, thinking=True)  # names may take Discord a while
         names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
         text = portable_record(row, names)
         replayed, _ = from_record(text)
@@ -222,7 +223,7 @@ class RecordCommands(CogBase):
             f"📄 The record of game #{row.id} ({label}): {a} against {b}, {moves}, {how}.\n"
             "Read it back with `python -m bot.engine replay FILE` or watch it in a terminal with `wari --replay FILE`."
         )
-        await interaction.response.send_message(
+        await interaction.followup.send(
             content,
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt"),
             ephemeral=not public,

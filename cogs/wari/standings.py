@@ -26,9 +26,9 @@ SCOPES = [app_commands.Choice(name="This server", value="server"), app_commands.
 
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wari:page:(?P<kind>ranks|history):(?P<key>[a-z0-9]+):(?P<page>[0-9]+):(?P<way>prev|next)",
+    template=r"wari:page:(?P<kind>ranks|history):(?P<key>[a-z0-9-]+):(?P<page>[0-9]+):(?P<way>prev|next)",
 ):
-    """◀ or ▶ under a leaderboard (key: variant and scope) or a history (key: the player's id)."""
+    """◀ or ▶ under a leaderboard (key: variant, scope and who asked) or a history (key: the player's id)."""
 
     def __init__(self, kind: str, key: str, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -60,7 +60,12 @@ def pages(kind: str, key: str, page: int, more: bool) -> discord.ui.View:
 
 
 def record_words(record: Record) -> str:
-    return f"{record.games} ({record.wins} W · {record.draws} D · {record.losses} L)"
+    aborted = record.games - record.wins - record.draws - record.losses
+    return f"{record.games} ({record.wins} W · {record.draws} D · {record.losses} L" + (f" · {aborted} aborted)" if aborted else ")")
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def result_for(row: GameRow, user_id: int) -> str:
@@ -114,25 +119,29 @@ class StandingsCommands(CogBase):
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
     ) -> None:
-        await interaction.response.send_message(**await self.ranks_page(interaction, f"{variant}{scope[0]}", 0), ephemeral=not public)
+        key = f"{variant}-{scope}-{interaction.user.id}"
+        await interaction.response.send_message(**await self.ranks_page(interaction, key, 0), ephemeral=not public)
 
     async def ranks_page(self, interaction: discord.Interaction, key: str, page: int) -> dict[str, Any]:
-        """One page of a leaderboard (``key``: variant, then ``s`` for this server or ``e`` for everyone)."""
-        variant, everyone = key[:-1], key.endswith("e")
-        if variant not in VARIANTS:
-            raise ValueError(f"no variant {variant!r}")
+        """One page of a leaderboard (``key``: variant, scope and who asked: their place is shown,
+        whoever turns the pages)."""
+        variant, scope, asker = key.split("-")
+        if variant not in VARIANTS or scope not in ("server", "everyone"):
+            raise ValueError(f"no leaderboard {key!r}")
+        everyone = scope == "everyone"
         guild = None if everyone else interaction.guild_id
         store = self.bot.store
         rows = await store.leaderboard(variant, guild_id=guild, offset=page * PAGE, limit=PAGE + 1)
-        mine, size = await store.place_of(interaction.user.id, variant, guild_id=guild)
-        lines = [f"**{row.place}.** <@{row.user_id}> {row.rating} · {row.rating.games} games" for row in rows[:PAGE]]
+        mine, size = await store.place_of(int(asker), variant, guild_id=guild)
+        lines = [f"**{row.place}.** <@{row.user_id}> {row.rating} · {plural(row.rating.games, 'game')}" for row in rows[:PAGE]]
         where = "everyone" if everyone else "this server"
         embed = discord.Embed(
             title=f"🏆 {parse_rules_code(variant).label.capitalize()} leaderboard · {where}",
             description="\n".join(lines) or "Nobody is rated here yet: finish a game against a person.",
             colour=STANDINGS_COLOUR,
         )
-        own = f"Your place: {mine.place} of {size} ({mine.rating})" if mine else "You are not rated here yet."
+        whose = "Your" if interaction.user.id == int(asker) else "The asker's"
+        own = f"{whose} place: {mine.place} of {size} ({mine.rating})" if mine else f"{whose} rating is not here yet."
         embed.set_footer(text=f"{own} · page {page + 1} · ? marks a provisional rating")
         return {"embed": embed, "view": pages("ranks", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
 
@@ -163,7 +172,8 @@ class StandingsCommands(CogBase):
         opponent = f"<@{opponent_id}>" + (f" ({level})" if level else "")
         when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
         board = f"[board](https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id})" if row.message_id else ""
-        return f"**#{row.id}** {when} · vs {opponent} · {row.variant} · **{result_for(row, user_id)}** ({row.reason}) {board}".rstrip()
+        why = f" ({row.reason})" if row.status == "finished" else ""
+        return f"**#{row.id}** {when} · vs {opponent} · {row.variant} · **{result_for(row, user_id)}**{why} {board}".rstrip()
 
     @answering
     async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:

@@ -109,3 +109,45 @@ async def test_history_lists_the_latest_games_with_pages(world):
     assert last.startswith("**#1** ")
     mine = (await world.bob.slash(world.channel, "wari history")).response.embeds[0].description
     assert "**lost** (surrender)" in mine and stored(world, "reason", 1) == "surrender"
+
+
+async def test_the_streak_is_the_longest_run_of_wins_and_aborted_games_count_as_games(world):
+    for winner, loser in ((world.alice, world.bob), (world.bob, world.alice), (world.alice, world.bob),
+                          (world.alice, world.carol), (world.alice, world.bob)):
+        await play_out(world, winner, loser)
+    await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
+    await world.bob.click(world.channel.last_message, label="Accept")
+    await world.mod.slash(world.channel, "wari abort")
+    stats = (await world.alice.slash(world.channel, "wari stats")).response.embeds[0]
+    assert field(stats, "Games against people") == "6 (4 W · 0 D · 1 L · 1 aborted)"
+    assert field(stats, "Longest winning streak") == "3"
+    history = (await world.alice.slash(world.channel, "wari history")).response.embeds[0].description.splitlines()
+    assert "· **aborted** [board]" in history[1]
+
+
+async def test_kalah_of_any_size_counts_for_kalah(world):
+    board = await play_out(world, world.alice, world.bob, variant="kalah", houses=4, seeds=3)
+    assert "📈 **Ratings** (kalah): " in board.embeds[0].description
+    stats = (await world.alice.slash(world.channel, "wari stats", variant="kalah")).response.embeds[0]
+    assert field(stats, "Games against people") == "1 (1 W · 0 D · 0 L)" and field(stats, "Ratings").startswith("**kalah** ")
+    wari = (await world.alice.slash(world.channel, "wari stats", variant="wari")).response.embeds[0]
+    assert field(wari, "Games against people") == "0 (0 W · 0 D · 0 L)"
+
+
+async def test_a_public_leaderboard_keeps_the_askers_place_whoever_turns_the_pages(world):
+    players = [world.guild.add_member(world.env.create_user(f"p{n:02}")) for n in range(12)]
+    for winner, loser in zip(players[::2], players[1::2], strict=True):
+        await play_out(world, winner, loser)
+    board = (await players[1].slash(world.channel, "wari leaderboard", public=True)).response
+    mine = board.embeds[0].footer.text.split(" · ")[0]
+    assert mine.startswith("Your place: ") and mine.split()[2] in {str(n) for n in range(7, 13)}  # a loser: 7th to 12th
+    await world.carol.click(board, custom_id=buttons(board)[1]["custom_id"])
+    assert board.embeds[0].footer.text.split(" · ")[0] == mine.replace("Your place", "The asker's place")
+
+
+async def test_an_exhibition_appears_once_in_the_bots_history(world):
+    board = (await world.alice.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")).response
+    await world.mod.slash(world.channel, "wari abort")
+    assert board.content.startswith("Game aborted")
+    lines = (await world.alice.slash(world.channel, "wari history", member=world.me)).response.embeds[0].description.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("**#1** ")

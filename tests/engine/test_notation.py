@@ -113,3 +113,11 @@ def test_a_game_from_a_position_records_its_start_and_round_trips():
 def test_impossible_extra_move_flags_are_refused(text):
     with pytest.raises(NotationError):
         from_position(text)
+
+
+def test_a_name_with_a_line_separator_round_trips():
+    game = Game("wari")
+    game.play(5)
+    text = record(game, "Dave\u2028Sower", "Kofi\u0085")
+    again, tags = from_record(text)
+    assert (tags["PlayerA"], tags["PlayerB"]) == ("Dave\u2028Sower", "Kofi\u0085") and again.moves == game.moves
