@@ -28,30 +28,14 @@ class ClockQueries(Database):
         )
         return [GameRow.from_row(row) for row in rows]
 
-    async def claim_ping(self, game: GameRow, until: datetime) -> bool:
-        """Take the ping ``game`` is due, for this process, until ``until``.
+    async def record_ping(self, game: GameRow, *, message_id: int | None, next_at: datetime | None, next_kind: str | None) -> bool:
+        """The ping ``game`` was due (as read) was posted as ``message_id`` (``None``: not posted);
+        the next one falls due at ``next_at``.
 
-        Compare-and-set on the game's version and due time: of several sweeps (or processes) one
-        wins, and a row read before the game moved on wins nothing. A claim whose ping is never
-        recorded (the process died) falls due again at ``until``. The version stays: a ping is
-        not a change of the game, and must not make a press lose its race.
-        """
-        (cursor,) = await self._write(
-            (
-                "UPDATE games SET ping_at = ? WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?",
-                (time_text(until), game.id, game.version, time_text(game.ping_at)),
-            ),
-        )
-        return cursor.rowcount == 1
-
-    async def record_ping(
-        self, game: GameRow, claimed_until: datetime, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
-    ) -> bool:
-        """The ping claimed until ``claimed_until`` was posted as ``message_id`` (``None``: not
-        posted); the next one falls due at ``next_at``.
-
-        ``False`` if the claim no longer stands (the game moved on or ended meanwhile): nothing
-        is recorded, and the caller takes its message back.
+        Compare-and-set on the game's version and due time: ``False`` if the game moved on, ended
+        or had this ping recorded meanwhile (by another process): nothing is written, and the
+        caller takes its message back. A ping is not a change of the game: the version stays, so
+        it never makes a press lose its race.
         """
         (cursor,) = await self._write(
             (
@@ -59,7 +43,7 @@ class ClockQueries(Database):
                 UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
                 WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ?
                 """,
-                (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(claimed_until)),
+                (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(game.ping_at)),
             ),
         )
         return cursor.rowcount == 1

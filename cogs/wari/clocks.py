@@ -4,13 +4,13 @@ the due rows (indexed), so it stays cheap with thousands of live games; a heartb
 notes that the bot is alive.
 
 Every deadline and every due ping is stored, so nothing here is lost or doubled by a restart:
-a ping is claimed in the database before it is posted (a claim that is never recorded falls
-due again after :data:`PING_LEASE`), and a time-out is a versioned write like a move.
+a ping stays due until it is recorded as posted (a compare-and-set: a ping posted for a game
+that moved on meanwhile is taken back), and a time-out is a versioned write like a move.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import discord
 from discord.ext import commands, tasks
@@ -23,7 +23,6 @@ from .base import CogBase, log, now
 from .views import mention_only
 
 SWEEP_SECONDS = 30
-PING_LEASE = timedelta(minutes=1)
 
 
 def board_link(row: GameRow) -> str:
@@ -127,15 +126,12 @@ class ClockSweeps(CogBase):
         off gets none.
 
         It runs under the channel's lock, so no move or ending comes between reading the game
-        and recording its ping; the claim in the database keeps other processes out.
+        and recording its ping; the compare-and-set of the record keeps other processes right.
         """
         async with self.service.lock(channel_id):
             row = await self.bot.store.get_game(game_id)
             if row is None or not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
                 return
-            until = moment + PING_LEASE
-            if not await self.bot.store.claim_ping(row, until):
-                return  # another process took it
             table = Table.of(row)
             user = table.user_to_move
             posted = None
@@ -147,13 +143,13 @@ class ClockSweeps(CogBase):
                 except (discord.Forbidden, discord.NotFound) as exc:
                     log.warning("cannot ping in game %s, and will not retry: %s", row.id, exc)
                 except discord.HTTPException as exc:
-                    log.warning("could not ping in game %s (trying again in %s): %s", row.id, duration(PING_LEASE), exc)
+                    log.warning("could not ping in game %s (the sweep tries again): %s", row.id, exc)
                     return
             clock = table.clock
             remind = row.ping_kind == "turn" and clock is not None and clock.reminder_before and row.deadline
             next_at = row.deadline - clock.reminder_before if remind else None
             recorded = await self.bot.store.record_ping(
-                row, until, message_id=posted.id if posted else None, next_at=next_at, next_kind="reminder" if remind else None
+                row, message_id=posted.id if posted else None, next_at=next_at, next_kind="reminder" if remind else None
             )
             stale = row.ping_message_id if recorded else (posted.id if posted else None)
             await self.delete_message(channel_id, stale)

@@ -37,9 +37,9 @@ async def test_reopening_does_not_migrate_again_and_keeps_data(tmp_path):
     await again.close()
 
 
-async def test_foreign_keys_are_on(store):
-    rows = await store._read("PRAGMA foreign_keys")
-    assert rows[0][0] == 1
+async def test_foreign_keys_are_on_and_commits_do_not_wait_for_the_disk(store):
+    assert (await store._read("PRAGMA foreign_keys"))[0][0] == 1
+    assert (await store._read("PRAGMA synchronous"))[0][0] == 1  # NORMAL: safe in WAL mode against a killed process
 
 
 async def test_a_corrupt_file_is_refused_with_a_clear_message(tmp_path):
@@ -171,28 +171,18 @@ async def test_the_sweeps_read_through_their_partial_indexes(store):
     assert "USING INDEX live_games_by_ping" in plans["ping"]
 
 
-async def test_a_ping_is_claimed_once_and_a_lapsed_claim_falls_due_again(store):
+async def test_a_ping_is_recorded_once_and_never_for_a_game_that_moved_on(store):
     game = await clocked_game(store, ping_at=T0, ping_kind="turn")
     assert [g.id for g in await store.games_due_a_ping(T0)] == [game.id]
-    lease = T0 + timedelta(minutes=1)
-    assert await store.claim_ping(game, lease)
-    assert not await store.claim_ping(game, lease)  # a second sweep (or process) loses
-    assert await store.games_due_a_ping(T0 + timedelta(seconds=59)) == []
-    assert [g.id for g in await store.games_due_a_ping(lease)] == [game.id]  # never recorded: due again
-
-
-async def test_a_ping_claimed_before_a_move_is_not_recorded_after_it(store):
-    game = await clocked_game(store, ping_at=T0, ping_kind="turn")
-    lease = T0 + timedelta(minutes=1)
-    assert await store.claim_ping(game, lease)
-    moved = await store.update_game(await store.get_game(game.id), now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
-    assert not await store.record_ping(game, lease, message_id=77, next_at=T0 + timedelta(hours=1), next_kind="reminder")
+    moved = await store.update_game(game, now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
+    assert not await store.record_ping(game, message_id=77, next_at=None, next_kind=None)  # read before the move
+    assert (await store.get_game(game.id)).ping_message_id is None
+    reminder = T0 + timedelta(hours=1)
+    assert await store.record_ping(moved, message_id=78, next_at=reminder, next_kind="reminder")
+    assert not await store.record_ping(moved, message_id=79, next_at=None, next_kind=None)  # a second time: no
     after = await store.get_game(game.id)
-    assert (after.ping_at, after.ping_kind, after.ping_message_id) == (moved.ping_at, "turn", None)
-    assert not await store.claim_ping(game, lease)  # the row read before the move claims nothing either
-    assert await store.claim_ping(after, lease)
-    assert await store.record_ping(after, lease, message_id=78, next_at=None, next_kind=None)
-    assert (await store.get_game(game.id)).ping_message_id == 78
+    assert (after.ping_message_id, after.ping_at, after.ping_kind) == (78, reminder, "reminder")
+    assert await store.games_due_a_ping(T0 + timedelta(minutes=59)) == []
 
 
 async def test_downtime_is_credited_once_to_running_clocks_only(store):
