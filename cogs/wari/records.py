@@ -19,14 +19,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine import Game, Player
+from bot.engine import Game
 from bot.engine.notation import from_record, parse_rules_code, record
-from bot.render import board_text, describe_move, houses_of, result_text
+from bot.render import describe_move, result_text
 from bot.service import Refusal
 from bot.storage import GameRow
 
 from .base import CogBase, answering, wari
-from .views import OVER_COLOUR, cog_of, safely
+from .views import OVER_COLOUR, cog_of, position_lines, safely, side_names
 
 #: The ``Event`` tag of every record the bot writes.
 EVENT = "Wari for Discord"
@@ -129,14 +129,6 @@ def replay_view(game_id: int, ply: int, total: int) -> discord.ui.View:
     return view
 
 
-def side_names(row: GameRow) -> tuple[str, str]:
-    """Each side as a mention (it notifies nobody in an embed), with the computer's level."""
-    return tuple(
-        f"<@{user}>" + (f" ({level})" if level else "")
-        for user, level in ((row.player_a, row.level_a), (row.player_b, row.level_b))
-    )
-
-
 def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
     """How the game stands after its last recorded move."""
     if game.outcome is not None:
@@ -155,13 +147,7 @@ def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
     game = position_after(full, ply)
     names = side_names(row)
     rules = game.rules
-    a, b = game.scores
-    cup = "store" if rules.stores_on_path else "prisoners"
-    lines = [
-        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(rules, Player.A)})",
-        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(rules, Player.B)})",
-        f"```\n{board_text(game)}\n```",
-    ]
+    lines = position_lines(game, names)
     if ply:
         move = game.moves[-1]
         lines.append(f"**Move {ply}:** " + describe_move(move, names[move.player], rules))

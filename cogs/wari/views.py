@@ -14,11 +14,11 @@ from typing import Any
 import discord
 
 from bot.clock import Clock, clock_time, duration
-from bot.engine import Player
+from bot.engine import Game, Player
 from bot.engine.notation import parse_rules_code
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Table
-from bot.storage import ChallengeRow
+from bot.storage import ChallengeRow, GameRow
 
 LIVE_COLOUR = discord.Colour.green()
 OVER_COLOUR = discord.Colour.dark_grey()
@@ -133,11 +133,23 @@ class ChallengeButton(
 # -- the board ---------------------------------------------------------------------------------
 
 
-def _names(table: Table) -> tuple[str, str]:
-    """How each side is called: its member, with the level when the computer plays it."""
+def side_names(row: GameRow) -> tuple[str, str]:
+    """How each side is called: its member (a mention, which notifies nobody in an embed), with
+    the level when the computer plays it."""
     return tuple(
-        f"<@{table.user(side)}>" + (f" ({table.level(side)})" if table.level(side) else "") for side in (Player.A, Player.B)
+        f"<@{user}>" + (f" ({level})" if level else "") for user, level in ((row.player_a, row.level_a), (row.player_b, row.level_b))
     )
+
+
+def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
+    """Both sides with their prisoners (or stores) and houses, then the drawing of the board."""
+    a, b = game.scores
+    cup = "store" if game.rules.stores_on_path else "prisoners"
+    return [
+        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(game.rules, Player.A)})",
+        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(game.rules, Player.B)})",
+        f"```\n{board_text(game)}\n```",
+    ]
 
 
 def board_view(table: Table) -> discord.ui.View | None:
@@ -170,14 +182,8 @@ def board_view(table: Table) -> discord.ui.View | None:
 
 def board_embed(table: Table) -> discord.Embed:
     game, row = table.game, table.row
-    names = _names(table)
-    a, b = game.scores
-    cup = "store" if game.rules.stores_on_path else "prisoners"
-    lines = [
-        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(game.rules, Player.A)})",
-        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(game.rules, Player.B)})",
-        f"```\n{board_text(game)}\n```",
-    ]
+    names = side_names(row)
+    lines = position_lines(game, names)
     if game.moves:
         last = game.moves[-1]
         lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))
@@ -235,7 +241,7 @@ def board_status(table: Table) -> str:
     if row.status == "aborted":
         return "Game aborted by a moderator: no winner."
     if game.outcome is not None:
-        return "🏁 " + result_text(game.outcome, _names(table))
+        return "🏁 " + result_text(game.outcome, side_names(table.row))
     mover = game.to_move
     if table.exhibition:
         how = "press **Next move**" if table.paced_by_button else "it plays on its own"
