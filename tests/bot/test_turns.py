@@ -116,6 +116,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     assert pings(world) == []
     assert (stored(world, "status"), stored(world, "result"), stored(world, "reason")) == ("finished", "A", "time")
     assert stored(world, "record").rstrip().endswith("A(5,4) B(time)")
+    assert "📈 **Ratings** (wari): " in board.embeds[0].description  # a loss on time is rated
 
 
 async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(world):
