@@ -56,6 +56,18 @@ def _after(player: Rating, opponent: Rating, score: float) -> Rating:
     return Rating(mu_to_rating(new.mu), phi_to_rd(new.phi), new.sigma, player.games + 1)
 
 
+def outcome_for(status: str, result: str | None, side: str) -> str | None:
+    """How a game ended for ``side`` (``"A"`` or ``"B"``): ``win``, ``draw``, ``loss``, or ``None``
+    when it has no result (aborted).
+
+    >>> outcome_for("finished", "B", "A"), outcome_for("finished", "draw", "B"), outcome_for("aborted", None, "A")
+    ('loss', 'draw', None)
+    """
+    if status != "finished" or result is None:
+        return None
+    return "draw" if result == "draw" else ("win" if result == side else "loss")
+
+
 def family(variant_code: str) -> str:
     """The rating a game counts for: its rule set, whatever its size (``kalah/4x3`` → ``kalah``)."""
     return parse_rules_code(variant_code).name

@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from bot.engine import Game
 from bot.engine.notation import from_position
 from bot.render import board_text, result_text
@@ -285,7 +283,6 @@ def test_real_process_bad_option_has_no_traceback():
     assert done.returncode == 2 and "invalid choice" in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_real_process_ctrl_c_exits_cleanly():
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.terminal", "--opponent", "human"],
@@ -385,7 +382,6 @@ def test_real_process_refuses_a_missing_file_or_a_bad_record(tmp_path):
     assert "is not a valid game record: move 4: the record says B(12,5)+3 but the move is B(12,5)+2" in done.stderr
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 def test_real_process_on_a_terminal_steps_on_enter(tmp_path):
     import pty
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from bot.engine import Player
-from bot.ratings import SCORES, Rating, family, is_rated, rate_game
+from bot.ratings import SCORES, Rating, family, is_rated, outcome_for, rate_game
 
 from .database import Database, time_text, when
 from .rows import GAME_COLUMNS, GameRow
@@ -84,10 +84,7 @@ def _outcomes(game: GameRow) -> list[tuple[tuple[int, str, str], str | None]]:
     for side, user, own, other in sides:
         if own is not None:
             continue  # the computer keeps no statistics
-        if game.status != "finished" or game.result is None:
-            outcome = None
-        else:
-            outcome = "draw" if game.result == "draw" else ("win" if game.result == side.name else "loss")
+        outcome = outcome_for(game.status, game.result, side.name)
         for scope in (variant, ALL_VARIANTS):
             rows.append(((user, scope, other or ""), outcome))
     return rows
@@ -156,7 +153,7 @@ class RatingQueries(Database):
             for row in rows:
                 game = GameRow.from_row(row)
                 _count(tallies, game)
-                if is_rated(game.status, (game.level_a, game.level_b)) and game.result is not None:
+                if is_rated(game.status, (game.level_a, game.level_b)):
                     changes.append(_rate_one(known, game, game.finished_at))
             await self._save_ratings(known, changes, datetime.now(timezone.utc))
             await self._save_tallies(tallies)

@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
+from bot.ratings import outcome_for
 from bot.storage import GameRow, Record
 
 from .base import CogBase, answering, wari
@@ -68,14 +69,13 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+#: A game's outcome for a player, as a history line says it.
+OUTCOME_WORDS = {"win": "won", "draw": "drew", "loss": "lost", None: "aborted"}
+
+
 def result_for(row: GameRow, user_id: int) -> str:
     """``won``, ``lost``, ``drew`` or ``aborted``, as ``user_id`` played ``row``."""
-    if row.status == "aborted" or row.result is None:
-        return "aborted"
-    if row.result == "draw":
-        return "drew"
-    side = "A" if row.player_a == user_id else "B"
-    return "won" if row.result == side else "lost"
+    return OUTCOME_WORDS[outcome_for(row.status, row.result, "A" if row.player_a == user_id else "B")]
 
 
 class StandingsCommands(CogBase):
