@@ -45,6 +45,13 @@ class ServiceBase:
         row = await self.store.live_game(channel_id)
         return Table.of(row) if row else None
 
+    async def game(self, game_id: int) -> Table:
+        """Any game, live or finished, by its number; a :class:`Refusal` if there is none."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refusal(f"There is no game #{game_id}.")
+        return Table.of(row)
+
     async def live_table(self, channel_id: int) -> Table:
         """The live game of a channel; a :class:`Refusal` if there is none."""
         table = await self.table(channel_id)

@@ -3,7 +3,7 @@ exhibitions and rematches."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Game, Player, Rules
@@ -13,6 +13,9 @@ from bot.storage import ChallengeRow, Conflict
 from .base import ServiceBase
 from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Refusal, Table
 from .turns import check_first, opening, parse_clock
+
+#: How long a saved challenge may wait for its message to be posted before it stops counting.
+UNPOSTED_GRACE = timedelta(minutes=1)
 
 
 class ChallengeService(ServiceBase):
@@ -36,7 +39,7 @@ class ChallengeService(ServiceBase):
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
-            if await self.store.challenge_in(channel_id):
+            if await self._open_challenge_in(channel_id, now):
                 raise Refusal("This channel already has an open challenge. Wait until it is answered or expires.")
             try:
                 return await self.store.add_challenge(
@@ -65,6 +68,21 @@ class ChallengeService(ServiceBase):
 
     async def set_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
         await self.store.set_challenge_message(challenge.id, message_id)
+
+    async def drop_unposted(self, challenge: ChallengeRow) -> None:
+        """Remove a challenge whose message Discord refused to post: nobody could answer it."""
+        async with self.lock(challenge.channel_id):
+            await self.store.delete_challenge(challenge.id)
+
+    async def _open_challenge_in(self, channel_id: int, now: datetime) -> ChallengeRow | None:
+        """The channel's open challenge; one that never got its message (the bot stopped, or
+        the database failed, between saving and posting it) is removed after a short grace,
+        so that it cannot block the channel until it expires."""
+        challenge = await self.store.challenge_in(channel_id)
+        if challenge is not None and challenge.message_id is None and now - challenge.created_at > UNPOSTED_GRACE:
+            await self.store.delete_challenge(challenge.id)
+            return None
+        return challenge
 
     async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
         challenge = await self.store.get_challenge(challenge_id)
@@ -169,6 +187,7 @@ class ChallengeService(ServiceBase):
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
+            await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
             try:

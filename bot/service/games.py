@@ -78,9 +78,12 @@ class GameService(ServiceBase):
         moved while the message was being posted): the caller redraws if so.
         """
         async with self.lock(table.row.channel_id):
-            current = await self._current(table.row.channel_id, table.row.id)
+            current = await self.table(table.row.channel_id)
+            if current is None or current.row.id != table.row.id:  # it ended: its final board moves
+                current = await self.game(table.row.id)
             row = await self._update(current.row, now=now, message_id=message_id)
-            return Table(row, current.game)
+            ratings = table.ratings if row.version == table.row.version + 1 else ()
+            return Table(row, current.game, ratings=ratings)
 
     async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import records, standings
-from .cog import WariCog
-from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
+from .cog import BUTTONS, WariCog
 
 if TYPE_CHECKING:
     from bot.client import WariBot
 
 __all__ = ["WariCog", "setup", "teardown"]
-
-#: Every button that outlives the process: found again from its custom id after a restart.
-BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
 
 
 async def setup(bot: WariBot) -> None:

@@ -66,14 +66,19 @@ class CogBase:
     computer: Computer
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was already acknowledged."""
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+        """An ephemeral answer, whether or not the interaction was already acknowledged.
+
+        Tried twice: only the asker can see it, so nothing else would tell them.
+        """
+        for attempt in range(2):
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
 
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         """Turn any failure into a clear ephemeral answer; log what is ours to fix."""
@@ -128,8 +133,9 @@ class CogBase:
     # What one feature offers the others, declared here so that every feature may call them;
     # the features define them (games: boards and endings; challenges; clocks: pings).
 
-    async def post_board(self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None) -> Table:
-        """Post ``table``'s board as a new message, which becomes the game's board."""
+    async def post_board(self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None) -> Table | None:
+        """Post ``table``'s board as a new message, which becomes the game's board (``None``:
+        Discord refused)."""
         raise NotImplementedError
 
     async def game_changed(self, table: Table) -> None:
@@ -140,8 +146,13 @@ class CogBase:
         """Redraw a changed game's board, then :meth:`game_changed`."""
         raise NotImplementedError
 
-    async def redraw(self, table: Table) -> None:
-        """Draw ``table`` on its board message."""
+    async def redraw(self, table: Table) -> Table | None:
+        """Draw ``table`` on its board message, or post it anew (``None``: Discord refused both)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def where_shown(shown: Table | None) -> str:
+        """Where to find a board that had to be posted anew (``None``: it could not be)."""
         raise NotImplementedError
 
     async def announce_end(self, table: Table, text: str) -> None:
@@ -164,22 +175,42 @@ class CogBase:
         """Delete the last ping of a game that ended (the clocks feature)."""
         raise NotImplementedError
 
-    async def announce(self, interaction: discord.Interaction, text: str) -> None:
+    async def announce(self, interaction: discord.Interaction, text: str, **fields) -> None:
         """Say ``text`` in the channel as the answer to ``interaction``; if Discord refuses the
         answer, as a message of its own (what it says has happened: it must be seen)."""
         try:
-            await interaction.response.send_message(text)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **fields)
+            else:
+                await interaction.response.send_message(text, **fields)
             return
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
         try:
-            await self.bot.get_partial_messageable(interaction.channel_id).send(text)
+            await self.bot.get_partial_messageable(interaction.channel_id).send(text, **fields)
         except discord.HTTPException as exc:
             log.warning("could not post in channel %s either: %s", interaction.channel_id, exc)
 
-    async def respond(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, **fields) -> discord.Message:
-        """Post a new message: the answer to ``interaction``, or (``where`` given) a message there."""
+    async def update_pressed(self, interaction: discord.Interaction, fields: dict) -> bool:
+        """Redraw the message whose button was pressed, after a change was saved: if Discord
+        refuses the answer, edit the message by id. ``False`` if that failed too (the caller
+        repairs the view or says so)."""
+        try:
+            await interaction.response.edit_message(**fields)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc)
+        return await self.edit_message(interaction.channel_id, interaction.message.id, fields)
+
+    async def respond(self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields) -> discord.Message:
+        """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.
+
+        The answer's message comes back with Discord's reply to the answer itself: no second
+        call to read it back, which could fail after the message was already shown.
+        """
         if where is not None:
             return await where.send(**fields)
-        await interaction.response.send_message(**fields)
-        return await interaction.original_response()
+        callback = await interaction.response.send_message(**fields)
+        if isinstance(callback.resource, discord.InteractionMessage):
+            return callback.resource
+        return await interaction.original_response()  # not sent back: read it (discord.py asks for it)

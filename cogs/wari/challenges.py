@@ -12,8 +12,8 @@ from discord import app_commands
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules, rules_for
-from bot.service import Refusal
-from bot.storage import ChallengeRow
+from bot.service import Refusal, Table
+from bot.storage import ChallengeRow, StorageError
 
 from .base import CogBase, answering, log, now, wari
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, rules_of
@@ -61,12 +61,24 @@ class ChallengeCommands(CogBase):
                 clock=clock,
                 thread=thread,
             )
-        await self.post_challenge(interaction, where, challenge)
+            await self.post_challenge(interaction, where, challenge)
 
     async def post_challenge(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, challenge: ChallengeRow) -> None:
-        """Post a stored challenge (as the answer, or in ``where``) and remember its message."""
-        message = await self.respond(interaction, where, **challenge_message(challenge))
-        await self.service.set_challenge_message(challenge, message.id)
+        """Post a stored challenge (as the answer, or in ``where``) and remember its message.
+
+        If Discord refuses the post, nobody can see or answer the challenge: it is removed
+        again, and the challenger is told so.
+        """
+        try:
+            message = await self.respond(interaction, where, **challenge_message(challenge))
+        except discord.HTTPException as exc:
+            log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
+            await self.service.drop_unposted(challenge)
+            raise Refusal("Discord did not let me post your challenge, so it was not made. Please try again.") from None
+        try:
+            await self.service.set_challenge_message(challenge, message.id)
+        except StorageError as exc:  # it can still be answered; only its expiry cannot edit it
+            log.error("challenge %s is posted, but its message could not be saved: %s", challenge.id, exc)
 
     @wari.command(name="play", description="Play against me, the bot, at once")
     @app_commands.describe(level=f"How strongly I play (default: {DEFAULT_LEVEL})", **GAME_OPTIONS)
@@ -105,7 +117,15 @@ class ChallengeCommands(CogBase):
                 clock=clock,
                 thread=thread,
             )
-        await self.game_changed(await self.post_board(interaction, table, where))
+        await self.show_new_game(interaction, table, where)
+
+    async def show_new_game(self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None) -> None:
+        """Post a game's first board; if Discord refuses, the game stands all the same, and the
+        player is told how to see it."""
+        shown = await self.post_board(interaction, table, where)
+        if shown is None:
+            await self.tell(interaction, f"Game #{table.row.id} has started. {self.where_shown(None)}")
+        await self.game_changed(shown or table)
 
     @wari.command(name="exhibition", description="Watch two computer levels play each other")
     @app_commands.describe(
@@ -134,7 +154,7 @@ class ChallengeCommands(CogBase):
             now=now(),
             autoplay=pace == "auto",
         )
-        await self.game_changed(await self.post_board(interaction, table))
+        await self.show_new_game(interaction, table)
 
     async def thread_if(self, wanted: bool, interaction: discord.Interaction, title: str, intro: str) -> discord.Thread | None:
         """If ``wanted``, answer in this channel with ``intro`` and open a public thread from that
@@ -149,7 +169,11 @@ class ChallengeCommands(CogBase):
                 "I need the **Create Public Threads** and **Send Messages in Threads** permissions in this channel "
                 "to start a game in a thread. Ask a moderator to grant them, or leave `thread` off."
             )
-        starter = await self.respond(interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            starter = await self.respond(interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+            raise Refusal("Discord did not let me answer, so no game was started. Please try again.") from None
         try:
             return await starter.create_thread(name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
@@ -175,7 +199,10 @@ class ChallengeCommands(CogBase):
             table = await self.service.accept(challenge_id, user, channel, now())
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
-            await self.update_pressed(interaction, board_message(table), "The game has started")
+            if not await self.update_pressed(interaction, board_message(table)):
+                shown = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
+                await self.tell(interaction, f"Game #{table.row.id} has started. {self.where_shown(shown)}")
+                table = shown or table
             await self.game_changed(table)
             return
         if action == "decline":
@@ -184,19 +211,10 @@ class ChallengeCommands(CogBase):
         else:
             challenge = await self.service.withdraw(challenge_id, user, channel, now())
             closing = f"<@{challenge.challenger_id}> withdrew the challenge."
-        await self.update_pressed(interaction, challenge_message(challenge, closing), "The challenge is closed")
+        if not await self.update_pressed(interaction, challenge_message(challenge, closing)):
+            await self.tell(interaction, "The challenge is closed, but Discord did not let me update its message.")
         if challenge.thread:
             await self.archive_thread(challenge.channel_id)
-
-    async def update_pressed(self, interaction: discord.Interaction, fields: dict, done: str) -> None:
-        """Redraw the message whose button was pressed, after a change was saved: if Discord
-        refuses the answer, edit the message by id, and say what happened all the same."""
-        try:
-            await interaction.response.edit_message(**fields)
-        except discord.HTTPException as exc:
-            log.warning("could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc)
-            if not await self.edit_message(interaction.channel_id, interaction.message.id, fields):
-                await self.tell(interaction, f"{done}, but Discord did not let me update this message. Use `/wari board` to see the game.")
 
     async def close_expired_challenges(self) -> None:
         """Remove the challenges past their time and say so on their messages."""
@@ -230,6 +248,6 @@ class ChallengeCommands(CogBase):
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.archive_thread(channel, archived=False)
         if level is not None:
-            await self.game_changed(await self.post_board(interaction, table))
+            await self.show_new_game(interaction, table)
         else:
             await self.post_challenge(interaction, None, challenge)

@@ -17,17 +17,11 @@ from discord.ext import commands, tasks
 
 from bot.clock import duration
 from bot.service import HEARTBEAT, Table
-from bot.storage import GameRow
 
 from .base import CogBase, log, now
-from .views import mention_only
+from .views import board_link, mention_only
 
 SWEEP_SECONDS = 30
-
-
-def board_link(row: GameRow) -> str:
-    """A masked link to the game's board message."""
-    return f"[board](https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id})"
 
 
 def ping_text(table: Table, kind: str) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+import discord
 from discord.ext import commands
 
 from bot.storage import StorageError
 
+from . import records, standings
 from .base import CogBase, log, now, wari
 from .challenges import ChallengeCommands
 from .clocks import ClockSweeps
@@ -18,6 +20,10 @@ from .games import GameCommands
 from .records import RecordCommands
 from .settings import SettingsCommands
 from .standings import StandingsCommands
+from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton, custom_ids
+
+#: Every button that outlives the process: found again from its custom id after a restart.
+BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -69,3 +75,21 @@ class WariCog(
             await self.computer.resume()
         except StorageError as exc:
             log.error("could not resume the computer's games: %s", exc)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer the presses discord.py drops: a button a redraw removed between the click and
+        its arrival (a double click, two players racing) is no longer on the message Discord
+        sends with the press, so no item is made for it. Every ``wari:`` press gets an answer."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if not custom_id.startswith("wari:") or custom_id in custom_ids(interaction.message):
+            return  # not ours, or discord.py dispatches it
+        for button in BUTTONS:
+            match = button.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None:
+                item = await button.from_custom_id(interaction, None, match)
+                await item.callback(interaction)
+                return
+        await self.tell(interaction, "This button is from an older version of the bot and no longer works. Use `/wari board`.")

@@ -53,13 +53,14 @@ class DrawCommands(CogBase):
         except TimeUp:
             raise
         except Refusal:
-            await interaction.followup.send("Your draw offer lapsed: a move was played while I was thinking about it.")
+            await self.tell(interaction, "Your draw offer lapsed: a move was played while I was thinking about it.")
             return
         if accepts:
-            await interaction.followup.send(f"🤝 <@{interaction.user.id}> offered a draw and I accept: game #{table.row.id} is drawn.")
+            await self.announce(interaction, f"🤝 <@{interaction.user.id}> offered a draw and I accept: game #{table.row.id} is drawn.")
             await self.board_changed(table)
         else:
-            await interaction.followup.send(
+            await self.announce(
+                interaction,
                 f"🤖 <@{interaction.user.id}> offered a draw; I decline, I like my position ({evaluation_words(score)}).",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -74,8 +75,7 @@ class DrawCommands(CogBase):
             closing = f"🤝 <@{interaction.user.id}> accepted: game #{game_id} is drawn."
         else:
             closing = f"<@{interaction.user.id}> declined the draw offer. Play on!"
-        try:
-            await interaction.response.edit_message(**offer_closed(closing))
-        finally:
-            if action == "accept":
-                await self.board_changed(table)
+        if not await self.update_pressed(interaction, offer_closed(closing)):
+            await self.tell(interaction, f"{closing} (Discord did not let me update the offer's message.)")
+        if action == "accept":
+            await self.board_changed(table)

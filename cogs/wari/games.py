@@ -12,7 +12,7 @@ from bot.service import Refusal, StaleBoard, Table
 
 from .base import CogBase, answering, log, now, wari
 from .options import VARIANT_CHOICES
-from .views import board_message, offer_closed
+from .views import board_message, board_url, offer_closed, replaced_board
 
 
 class GameCommands(CogBase):
@@ -50,37 +50,68 @@ class GameCommands(CogBase):
             await self.game_changed(moved)
 
     async def show_move(self, interaction: discord.Interaction, table: Table) -> None:
-        """Redraw the pressed board; if Discord refuses, say that the move counts all the same."""
+        """Redraw the pressed board. If Discord refuses, the board is redrawn by id or posted
+        anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
         try:
             await interaction.edit_original_response(**board_message(table))
+            return
         except discord.HTTPException as exc:
-            move = table.game.moves[-1]
-            log.warning("move %s in game %s saved, but the board could not be redrawn: %s", move, table.row.id, exc)
-            await self.tell(
-                interaction,
-                f"The move `{move}` was played, but I couldn't redraw the board. Press any button or use `/wari board` to see it.",
-            )
+            log.warning("game %s moved, but the pressed board could not be redrawn: %s", table.row.id, exc)
+        shown = await self.redraw(table)
+        if shown is None or shown.row.message_id != table.row.message_id:
+            await self.tell(interaction, f"The move `{table.game.moves[-1]}` was played. {self.where_shown(shown)}")
+
+    @staticmethod
+    def where_shown(shown: Table | None) -> str:
+        """Where to find a board that had to be posted anew (``None``: it could not be)."""
+        if shown is None:
+            return "Discord did not let me show the board: use `/wari board` to see it."
+        return f"Discord did not let me update the board, so I posted it anew: {board_url(shown.row)}"
 
     async def refuse_stale(self, interaction: discord.Interaction, stale: StaleBoard) -> None:
-        table = stale.table
-        if table is None:
-            await self.tell(interaction, "This game is over. Start a new one with `/wari challenge`.")
-        elif table.row.message_id == interaction.message.id:
-            # This is the board message, but an earlier redraw failed: bring it up to date.
-            await interaction.edit_original_response(**board_message(table))
-            await self.tell(interaction, "This board was behind and now shows the current position. Have another look!")
+        """A press on a board that is not the game's current view: make the pressed message tell
+        the truth (the current position, or a pointer to the board that replaced it), then say why."""
+        table = stale.table if stale.table is not None and stale.table.row.id == self.game_of(interaction) else None
+        if table is None:  # the game ended: the pressed board shows its end, if it is its board
+            table = await self.service.game(self.game_of(interaction))
+        if table.row.message_id == interaction.message.id:
+            fields, text = board_message(table), self.stale_reason(table, interaction)
         else:
-            link = interaction.channel.get_partial_message(table.row.message_id).jump_url if table.row.message_id else None
-            where = f": the game goes on here {link}" if link else ": use `/wari board` to see the current one"
-            await self.tell(interaction, f"This board is out of date{where}")
+            fields, text = replaced_board(table), "This board was replaced: use the current one, linked here."
+        try:
+            await interaction.edit_original_response(**fields)
+        except discord.HTTPException as exc:
+            log.warning("could not bring a stale board of game %s up to date: %s", table.row.id, exc)
+        await self.tell(interaction, text)
 
-    async def redraw(self, table: Table) -> None:
-        await self.edit_message(table.row.channel_id, table.row.message_id, board_message(table))
+    @staticmethod
+    def game_of(interaction: discord.Interaction) -> int:
+        """The game number a pressed board button carries (``wari:<kind>:<game>:...``)."""
+        return int(interaction.data["custom_id"].split(":")[2])
+
+    @staticmethod
+    def stale_reason(table: Table, interaction: discord.Interaction) -> str:
+        """Why a press on the game's own board did nothing: the game ended, or another press came first."""
+        if not table.row.live:
+            return "This game is over: the board now shows how it ended."
+        pressed_ply = int(interaction.data["custom_id"].split(":")[3])
+        if pressed_ply < table.game.ply:
+            last = table.game.moves[-1]
+            return f"Another press came first: move {table.game.ply} (`{last}`) was played. The board now shows the current position."
+        return "The board now shows the current position. Have another look!"
+
+    async def redraw(self, table: Table) -> Table | None:
+        """Draw ``table`` on its board message; if Discord refuses the edit, post the board anew
+        in the channel, which becomes the game's board. The game as shown (its board may have
+        moved), or ``None`` if Discord refused both: then the stored game stays the truth, and
+        any press on its old board or ``/wari board`` shows it."""
+        if await self.edit_message(table.row.channel_id, table.row.message_id, board_message(table)):
+            return table
+        return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
 
     async def board_changed(self, table: Table) -> None:
         """A change made away from the board (the computer's move, a sweep): redraw, then follow up."""
-        await self.redraw(table)
-        await self.game_changed(table)
+        await self.game_changed(await self.redraw(table) or table)
 
     async def game_changed(self, table: Table) -> None:
         """What follows any change of a game: a draw offer a move made lapse is closed, the
@@ -108,12 +139,12 @@ class GameCommands(CogBase):
 
     async def announce_end(self, table: Table, text: str) -> None:
         """A game ended away from a command (on time, say): redraw it and say so in a new message."""
-        await self.redraw(table)
+        shown = await self.redraw(table) or table
         try:
             await self.bot.get_partial_messageable(table.row.channel_id).send(text)
         except discord.HTTPException as exc:
             log.warning("could not announce the end of game %s: %s", table.row.id, exc)
-        await self.game_changed(table)
+        await self.game_changed(shown)
 
     @staticmethod
     def time_out_text(table: Table) -> str:
@@ -124,14 +155,27 @@ class GameCommands(CogBase):
     @answering
     async def board(self, interaction: discord.Interaction) -> None:
         table = await self.service.live_table(interaction.channel_id)
-        self.computer.schedule(await self.post_board(interaction, table))
+        posted = await self.post_board(interaction, table)
+        if posted is None:
+            raise Refusal("Discord did not let me post the board. Please try again in a moment.")
+        self.computer.schedule(posted)
 
-    async def post_board(self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None) -> Table:
-        """Post the board as a new message (the answer, or in ``where``): the game's board from now on."""
-        message = await self.respond(interaction, where, **board_message(table))
+    async def post_board(self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None) -> Table | None:
+        """Post the board as a new message (the answer, or in ``where``): the game's board from
+        now on. If Discord refuses the answer, the board is posted in the channel instead;
+        ``None`` if Discord refused that too (the game's board did not change)."""
+        try:
+            message = await self.respond(interaction, where, **board_message(table))
+        except discord.HTTPException as exc:
+            log.warning("could not post the board of game %s: %s", table.row.id, exc)
+            if where is not None:
+                return None
+            return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
         current = await self.service.moved_board(table, message.id, now())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
-            await message.edit(**board_message(current))
+            await self.edit_message(message.channel.id, message.id, board_message(current))
+        if table.row.message_id is not None:  # the old board must not look live
+            await self.edit_message(table.row.channel_id, table.row.message_id, replaced_board(current))
         return current
 
     @wari.command(name="surrender", description="Give up this channel's game: your opponent wins")

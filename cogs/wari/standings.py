@@ -18,7 +18,7 @@ from bot.storage import GameRow, Record
 
 from .base import CogBase, answering, wari
 from .options import VARIANT_CHOICES
-from .views import cog_of, safely
+from .views import board_link, cog_of, safely
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
@@ -171,7 +171,7 @@ class StandingsCommands(CogBase):
         opponent_id, level = (row.player_b, row.level_b) if side == 0 else (row.player_a, row.level_a)
         opponent = f"<@{opponent_id}>" + (f" ({level})" if level else "")
         when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
-        board = f"[board](https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id})" if row.message_id else ""
+        board = board_link(row) if row.message_id else ""
         why = f" ({row.reason})" if row.status == "finished" else ""
         return f"**#{row.id}** {when} · vs {opponent} · {row.variant} · **{result_for(row, user_id)}**{why} {board}".rstrip()
 

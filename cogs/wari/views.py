@@ -38,6 +38,11 @@ def cog_of(interaction: discord.Interaction) -> Any:
     return interaction.client.get_cog("Wari")  # type: ignore[union-attr]
 
 
+def custom_ids(message: discord.Message) -> set[str]:
+    """The custom ids of the buttons on ``message`` as Discord last sent it."""
+    return {child.custom_id for row in message.components for child in getattr(row, "children", ()) if getattr(child, "custom_id", None)}
+
+
 async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
     """Run a button handler; a bug still gets the user an answer (discord.py would only log it)."""
     try:
@@ -131,6 +136,25 @@ class ChallengeButton(
 
 
 # -- the board ---------------------------------------------------------------------------------
+
+
+def board_url(row: GameRow) -> str:
+    """The address of the game's board message."""
+    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+
+
+def board_link(row: GameRow) -> str:
+    """A masked link to the game's board message."""
+    return f"[board]({board_url(row)})"
+
+
+def replaced_board(table: Table) -> dict[str, Any]:
+    """Fields that close an old board message: no buttons, and a pointer to the current board."""
+    if table.row.live:
+        text = f"↪️ This board was replaced: game #{table.row.id} goes on here {board_url(table.row)}"
+    else:
+        text = f"↪️ Game #{table.row.id} is over: its final board is here {board_url(table.row)}"
+    return {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 def side_names(row: GameRow) -> tuple[str, str]:

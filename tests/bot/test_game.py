@@ -97,12 +97,13 @@ async def test_a_double_click_plays_only_once(world):
 
 async def test_reposting_the_board_makes_the_old_message_stale(world):
     board = await start_game(world)
+    labels = cup_labels(board)
     repost = (await world.carol.slash(world.channel, "wari board")).response
-    assert not repost.ephemeral and cup_labels(repost) == cup_labels(board)
-    old = await press(world.alice, board, 2)
-    assert old.followups[0].ephemeral
-    assert old.followups[0].content.startswith("This board is out of date: the game goes on here https://discord.com/channels/")
-    assert board.embeds[0].footer.text == "No move yet"
+    assert not repost.ephemeral and cup_labels(repost) == labels
+    # The old board is closed: no buttons, and a link to the one that replaced it.
+    assert cup_labels(board) == [] and board.embeds[0].footer.text == "No move yet"
+    assert board.content.startswith("↪️ This board was replaced: game #1 goes on here https://discord.com/channels/")
+    assert board.content.endswith(f"/{repost.id}")
     await press(world.alice, repost, 2)
     assert repost.embeds[0].footer.text == "Move 1"
 

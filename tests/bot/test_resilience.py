@@ -6,7 +6,7 @@ import pytest
 
 from bot.service import Refusal, StaleBoard
 
-from .helpers import board_code, cup_labels, press
+from .helpers import board_code, cup_labels, enabled_houses, press, stored
 from .test_game import start_game
 
 
@@ -38,16 +38,44 @@ async def test_a_challenge_still_expires_after_a_restart(world):
     assert message.content == "⌛ This challenge expired without an answer."
 
 
-async def test_a_failed_board_edit_keeps_the_move_and_the_next_press_shows_the_right_board(world):
+async def test_a_refused_answer_to_a_press_is_repaired_by_editing_the_board_by_id(world):
     board = await start_game(world)
     world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500)
     result = await press(world.alice, board, 6)
+    assert result.followups == []  # nothing to say: the board shows the move
+    assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
+
+
+async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets_its_link(world):
+    board = await start_game(world)
+    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=503)
+    world.env.inject_error("PATCH", f"/channels/*/messages/{board.id}", status=404)
+    result = await press(world.alice, board, 6)
+    (new,) = [m for m in world.channel.history() if m.embeds and m.id != board.id]
+    assert new.id != board.id and new.embeds[0].footer.text == "Move 1"
     assert result.followups[0].ephemeral
-    assert result.followups[0].content.startswith("The move `A(6,4)` was played, but I couldn't redraw the board.")
+    assert result.followups[0].content == (
+        "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew: "
+        f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{new.id}"
+    )
+    assert stored(world, "message_id") == new.id
+    await press(world.bob, new, 12)
+    (new,) = [m for m in world.channel.history() if m.id == new.id]  # history() gives snapshots
+    assert new.embeds[0].footer.text == "Move 2"
+
+
+async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_board_catches_up(world):
+    board = await start_game(world)
+    world.env.inject_error("PATCH", "*", status=500, times=2)
+    world.env.inject_error("POST", "/channels/*/messages", status=500)
+    result = await press(world.alice, board, 6)
+    assert result.followups[0].content == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
     # The message still shows Alice's cups of the old position; the game has moved on.
     assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
     again = await press(world.alice, board, 6)
-    assert "now shows the current position" in again.followups[0].content
+    assert again.followups[0].content == (
+        "Another press came first: move 1 (`A(6,4)`) was played. The board now shows the current position."
+    )
     assert board.embeds[0].footer.text == "Move 1"
     assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 5", "9 · 5", "8 · 5", "7 · 5"]  # Bob to move
     await press(world.bob, board, 12)
