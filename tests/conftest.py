@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import discord
 import pytest
+from simcord import Env
 from simcord.builders import UserHandle
 
 from bot import create_bot
@@ -34,12 +37,18 @@ async def close_bots():
     """SimCord detaches a bot without closing it: close what it opened, as a shutdown would."""
     yield
     while _BOTS:
-        bot = _BOTS.pop()
-        cog = bot.get_cog("Wari")
-        if cog is not None:
-            cog.computer.close()
-        if hasattr(bot, "store"):
-            await bot.store.close()
+        await close_bot(_BOTS[-1])
+
+
+async def close_bot(bot) -> None:
+    """Close what a bot opened (its search workers, its database), once."""
+    if bot in _BOTS:
+        _BOTS.remove(bot)
+    cog = bot.get_cog("Wari")
+    if cog is not None:
+        cog.computer.close()
+    if hasattr(bot, "store"):
+        await bot.store.close()
 
 
 @pytest.fixture
@@ -68,9 +77,8 @@ class World:
         await self.env.restart_bot(make_bot(self.database_path))
 
 
-@pytest.fixture
-async def world(simcord_env, database_path) -> World:
-    env = simcord_env
+def populate(env, database_path) -> World:
+    """The Wari Club server: a #games channel, three members and a moderator."""
     guild = env.create_guild("Wari Club")
     channel = guild.create_text_channel("games")
     moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_messages=True))
@@ -79,3 +87,22 @@ async def world(simcord_env, database_path) -> World:
     carol = guild.add_member(env.create_user("carol"))
     mod = guild.add_member(env.create_user("mod"), roles=[moderators])
     return World(env, guild, channel, alice, bob, carol, mod, database_path)
+
+
+@pytest.fixture
+async def world(simcord_env, database_path) -> World:
+    return populate(simcord_env, database_path)
+
+
+@contextlib.asynccontextmanager
+async def fresh_world(database_path) -> AsyncIterator[World]:
+    """A world of its own, for a test that needs many (as the ``world`` fixture builds one):
+    SimCord's errors in the bot fail the test here too."""
+    env = Env(make_bot(database_path))
+    await env.start()
+    try:
+        yield populate(env, database_path)
+    finally:
+        await env.shutdown()
+        await close_bot(env.bot)
+    env.raise_errors()  # what the bot raised fails the test, as with the fixture

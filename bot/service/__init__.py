@@ -14,10 +14,10 @@ from __future__ import annotations
 from .base import HEARTBEAT, OUTAGE
 from .challenges import ChallengeService
 from .games import GameService
-from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Refusal, StaleBoard, Table, TimeUp
+from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Closed, Refusal, StaleBoard, Table, TimeUp
 
 __all__ = [
-    "CHALLENGE_CLOSED", "CHANNEL_BUSY", "FIRST_CHOICES", "HEARTBEAT", "NO_GAME", "OUTAGE",
+    "CHALLENGE_CLOSED", "CHANNEL_BUSY", "Closed", "FIRST_CHOICES", "HEARTBEAT", "NO_GAME", "OUTAGE",
     "Refusal", "StaleBoard", "Table", "TimeUp", "WariService",
 ]
 

@@ -11,8 +11,8 @@ from bot.engine.notation import parse_rules_code, record, rules_code
 from bot.storage import ChallengeRow, Conflict
 
 from .base import ServiceBase
-from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Refusal, Table
-from .turns import check_first, opening, parse_clock
+from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Closed, Refusal, Table
+from .turns import check_first, check_level, opening, parse_clock
 
 #: How long a saved challenge may wait for its message to be posted before it stops counting.
 UNPOSTED_GRACE = timedelta(minutes=1)
@@ -87,7 +87,7 @@ class ChallengeService(ServiceBase):
     async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
         challenge = await self.store.get_challenge(challenge_id)
         if challenge is None or challenge.channel_id != channel_id or challenge.expires_at <= now:
-            raise Refusal(CHALLENGE_CLOSED)
+            raise Closed(CHALLENGE_CLOSED)
         return challenge
 
     async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> Table:
@@ -105,7 +105,7 @@ class ChallengeService(ServiceBase):
             try:
                 row = await self.store.start_game(challenge, player_a=a, player_b=b, record=record(game, str(a), str(b)), now=now, **start)
             except Conflict:
-                raise Refusal(CHALLENGE_CLOSED) from None
+                raise Closed(CHALLENGE_CLOSED) from None
             return Table.of(row)
 
     async def decline(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> ChallengeRow:
@@ -120,7 +120,7 @@ class ChallengeService(ServiceBase):
             if user_id != getattr(challenge, f"{by}_id"):
                 raise Refusal(self._not_yours(challenge, user_id))
             if not await self.store.delete_challenge(challenge.id):
-                raise Refusal(CHALLENGE_CLOSED)
+                raise Closed(CHALLENGE_CLOSED)
             return challenge
 
     @staticmethod
@@ -184,6 +184,8 @@ class ChallengeService(ServiceBase):
         thread: bool = False,
         autoplay: bool = False,
     ) -> Table:
+        for level in filter(None, levels):
+            check_level(level)
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)

@@ -8,7 +8,7 @@ from bot.engine import IllegalMoveError, MoveRecord, Player
 from bot.storage import GameRow
 
 from .base import HEARTBEAT, OUTAGE, ServiceBase
-from .table import Refusal, StaleBoard, Table
+from .table import Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
 
 
@@ -110,7 +110,7 @@ class GameService(ServiceBase):
             table = await self.table(channel_id)
             row = table.row if table else None
             if row is None or row.id != game_id or not row.draw_open or row.draw_ply != ply or table.game.ply != ply:
-                raise Refusal("This draw offer is no longer open.")
+                raise Closed("This draw offer is no longer open.")
             offerer = Player[row.draw_by]
             if table.player(user_id) is not offerer.other:
                 if table.player(user_id) is offerer:

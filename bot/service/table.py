@@ -24,6 +24,10 @@ class Refusal(Exception):
     """Something a user asked for that cannot be done; ``str()`` is the message to show them."""
 
 
+class Closed(Refusal):
+    """A button of something no longer open (a challenge, a draw offer): its message can say so."""
+
+
 class TimeUp(Refusal):
     """The player pressed after their time ran out: the game was ended on time instead."""
 

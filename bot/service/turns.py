@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.ai import LEVELS
 from bot.clock import Clock, ClockState
 from bot.engine import Game, Player
 
@@ -21,6 +22,13 @@ NO_OFFER = {"draw_by": None, "draw_ply": None, "draw_open": 0}
 def check_first(first: str) -> None:
     if first not in FIRST_CHOICES:
         raise Refusal(f"`first` must be one of {', '.join(FIRST_CHOICES)}.")
+
+
+def check_level(level: str) -> None:
+    """A stored level is always one the bot can play (Discord sends only the choices, but a
+    forged or outdated request must not store garbage)."""
+    if level not in LEVELS:
+        raise Refusal(f"There is no level called `{level}`. Choose one of: {', '.join(LEVELS)}.")
 
 
 def parse_clock(code: str) -> Clock:

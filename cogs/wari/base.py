@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.service import Refusal, TimeUp
+from bot.service import Closed, Refusal, TimeUp
 from bot.storage import StorageError
+
+from .views import custom_ids
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -30,7 +32,8 @@ log = logging.getLogger("cogs.wari")
 wari = app_commands.Group(name="wari", description="Play Wari, the West African sowing game", guild_only=True)
 
 DATABASE_TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
-UNEXPECTED = "Something went wrong on my side and nothing was changed. Please try again."
+#: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
+UNEXPECTED = "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
 
 
 def now() -> datetime:
@@ -52,6 +55,8 @@ def answering(callback):
         except TimeUp as up:
             await self.report(interaction, up)
             await self.announce_end(up.table, self.time_out_text(up.table))
+        except Closed as closed:
+            await self.close_pressed(interaction, str(closed))
         except (Refusal, StorageError) as error:
             await self.report(interaction, error)
 
@@ -80,6 +85,14 @@ class CogBase:
             except discord.HTTPException as exc:
                 log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
 
+    async def acknowledge(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
+        """Tell Discord the press is being handled (so it waits for the answer). If Discord
+        refuses, the press is handled all the same: its answers fall back on other calls."""
+        try:
+            await interaction.response.defer(thinking=thinking)
+        except discord.HTTPException as exc:
+            log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
+
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         """Turn any failure into a clear ephemeral answer; log what is ours to fix."""
         if isinstance(error, app_commands.CommandInvokeError):
@@ -94,6 +107,15 @@ class CogBase:
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
             text = UNEXPECTED
+        await self.tell(interaction, text)
+
+    async def close_pressed(self, interaction: discord.Interaction, text: str) -> None:
+        """A button of something closed was pressed: its message says ``text`` and loses its
+        buttons, unless it was redrawn into something else meanwhile (then only the presser is told)."""
+        message = interaction.message
+        if message is not None and interaction.data.get("custom_id") in custom_ids(message):
+            if await self.update_pressed(interaction, {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}):
+                return
         await self.tell(interaction, text)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

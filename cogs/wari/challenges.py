@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
-from bot.engine import Player, Rules, rules_for
+from bot.engine import Player, Rules
 from bot.service import Refusal, Table
 from bot.storage import ChallengeRow, StorageError
 
@@ -150,7 +150,7 @@ class ChallengeCommands(CogBase):
             channel_id=interaction.channel_id,
             computer_id=self.bot.user.id,
             levels=(level_a, level_b),
-            rules=rules_for(variant),
+            rules=rules_of(variant, None, None),
             now=now(),
             autoplay=pace == "auto",
         )

@@ -39,7 +39,7 @@ class DrawCommands(CogBase):
 
     async def ask_the_computer(self, interaction: discord.Interaction, offered: Table) -> None:
         """The computer answers at once from its own evaluation of the position."""
-        await interaction.response.defer(thinking=True)
+        await self.acknowledge(interaction, thinking=True)
         try:
             accepts, score = await self.computer.judge_draw(offered)
         except BaseException:

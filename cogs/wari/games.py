@@ -6,12 +6,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.engine import rules_for
 from bot.render import rules_text
 from bot.service import Refusal, StaleBoard, Table
 
 from .base import CogBase, answering, log, now, wari
-from .options import VARIANT_CHOICES
+from .options import VARIANT_CHOICES, rules_of
 from .views import board_message, board_url, offer_closed, replaced_board
 
 
@@ -19,7 +18,7 @@ class GameCommands(CogBase):
     @answering
     async def press_cup(self, interaction: discord.Interaction, game_id: int, ply: int, house: int) -> None:
         """A cup button: play the move and redraw the board in place."""
-        await interaction.response.defer()
+        await self.acknowledge(interaction)
         try:
             table, _ = await self.service.play(
                 channel_id=interaction.channel_id,
@@ -39,7 +38,7 @@ class GameCommands(CogBase):
     @answering
     async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
         """An exhibition's Next move button: one computer move, shown in place."""
-        await interaction.response.defer()
+        await self.acknowledge(interaction)
         table = await self.service.table(interaction.channel_id)
         if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != interaction.message.id:
             await self.refuse_stale(interaction, StaleBoard("This board is out of date.", table))
@@ -202,7 +201,7 @@ class GameCommands(CogBase):
     @answering
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
         table = await self.service.table(interaction.channel_id) if variant is None else None
-        rules = table.game.rules if table else rules_for(variant or "wari")
+        rules = table.game.rules if table else rules_of(variant or "wari", None, None)
         embed = discord.Embed(title=f"How to play {rules.label}", description=rules_text(rules), colour=discord.Colour.blurple())
         embed.set_footer(text="Start a game with /wari challenge @someone")
         await interaction.response.send_message(embed=embed, ephemeral=True)

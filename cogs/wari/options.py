@@ -37,4 +37,7 @@ def rules_of(variant: str, houses: int | None, seeds: int | None) -> Rules:
     """The rules a command's ``variant``, ``houses`` and ``seeds`` name (sizes are for Kalah only)."""
     if variant != "kalah" and (houses is not None or seeds is not None):
         raise Refusal(f"`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds.")
-    return rules_for(variant, houses, seeds)
+    try:
+        return rules_for(variant, houses, seeds)
+    except ValueError as exc:  # Discord checks the ranges and choices, but a forged request may not
+        raise Refusal(f"Sorry, {exc}.") from None

@@ -56,7 +56,8 @@ async def test_a_stale_accept_is_refused(world):
     world.env.inject_error("PATCH", "/channels/*/messages/*", status=500)  # the lapse edit fails: the button stays
     await press(world.alice, board, 5)
     late = await world.alice.click(offer, custom_id=accept_id)
-    assert late.ephemeral and late.response.content == "This draw offer is no longer open."
+    # The press closes the offer's message: it says so and loses its buttons.
+    assert late.response.id == offer.id and offer.content == "This draw offer is no longer open." and offer.components == []
     assert board.content.startswith(f"{world.bob.mention}, your move")
 
 
