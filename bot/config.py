@@ -30,6 +30,10 @@ class Settings:
     log_level: str = "INFO"
     #: Seconds before an unanswered challenge expires.
     challenge_timeout: int = 600
+    #: Hours between automatic backups of the database (0: none).
+    backup_interval_hours: int = 24
+    #: How many automatic backups are kept (the oldest beyond are deleted).
+    backup_keep: int = 7
 
 
 def _int(
@@ -49,15 +53,31 @@ def _int(
     return value
 
 
+def _environment(environ: dict[str, str] | None, env_file: Path | None) -> dict[str, str]:
+    """``environ``, or ``os.environ`` after loading ``env_file`` (which never overrides it)."""
+    if environ is not None:
+        return environ
+    if env_file is not None:
+        load_dotenv(env_file, override=False)
+    return dict(os.environ)
+
+
+def _database_path(environ: dict[str, str]) -> Path:
+    path = environ.get("DATABASE_PATH", "").strip()
+    return Path(path) if path else DEFAULT_DATABASE
+
+
+def load_database_path(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Path:
+    """Only ``DATABASE_PATH`` (no token needed): for ``python -m bot.storage``."""
+    return _database_path(_environment(environ, env_file))
+
+
 def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Settings:
     """Read the settings; ``environ`` defaults to ``os.environ`` after loading ``env_file``.
 
     :raises SettingsError: for a missing token or a malformed value.
     """
-    if environ is None:
-        if env_file is not None:
-            load_dotenv(env_file, override=False)
-        environ = dict(os.environ)
+    environ = _environment(environ, env_file)
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise SettingsError(
@@ -67,11 +87,12 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
     level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
-    path = environ.get("DATABASE_PATH", "").strip()
     return Settings(
         token=token,
-        database_path=Path(path) if path else DEFAULT_DATABASE,
+        database_path=_database_path(environ),
         dev_guild_id=_int(environ, "DEV_GUILD_ID", None),
         log_level=level,
         challenge_timeout=_int(environ, "CHALLENGE_TIMEOUT", 600, maximum=7 * 24 * 3600),
+        backup_interval_hours=_int(environ, "BACKUP_INTERVAL_HOURS", 24, minimum=0, maximum=30 * 24),
+        backup_keep=_int(environ, "BACKUP_KEEP", 7, maximum=1000),
     )

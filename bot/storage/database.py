@@ -13,6 +13,7 @@ from typing import NamedTuple, Self
 
 import aiosqlite
 
+from .integrity import inspect, recovery_advice, summary
 from .schema import MIGRATIONS
 
 log = logging.getLogger("bot.storage")
@@ -40,6 +41,10 @@ def time_text(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
+def newer_schema(version: int) -> str:
+    return f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})"
+
+
 def when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
@@ -56,31 +61,70 @@ class Database:
     async def open(cls, path: str | Path) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
+        An existing file is judged read-only first (:func:`~.integrity.inspect`): a damaged file
+        or one of a newer schema is refused before anything is written to it, not even the
+        switch to WAL. Every failure closes what was opened, so no connection thread outlives it.
+
         :raises StorageError: if the file cannot be opened or is not a usable database.
         """
         path = Path(path)
-        if path.exists() and not path.is_file():
-            # Checked here rather than left to SQLite: a failed aiosqlite connect leaves its
-            # worker thread posting to the event loop after the caller has moved on.
-            raise StorageError(f"cannot open the database {path}: it is not a file")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"cannot open the database {path}: {exc}") from exc
+        if path.exists():
+            await cls._check_before_writing(path)
+        raw = await cls._connect(path)
+        connection = aiosqlite.Connection(lambda: raw, iter_chunk_size=64)
+        await connection  # starts its thread, handing it the connection made above: cannot fail
         connection.row_factory = sqlite3.Row
         store = cls(connection, path)
         try:
-            # The busy timeout first: another process may be opening the same file right now.
-            # WAL with synchronous=NORMAL: a commit does not wait for the disk; a killed process
-            # loses nothing, a power cut may lose the last commits but never breaks the file.
-            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"):
-                await store._run(f"PRAGMA {pragma}")
-            await store._migrate()
+            await store._prepare()
         except sqlite3.Error as exc:
             await connection.close()
-            raise StorageError(f"cannot use the database {path}: {exc} (restore a backup or move the file away)") from exc
+            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
+        except BaseException:
+            await connection.close()
+            raise
         return store
+
+    @staticmethod
+    async def _check_before_writing(path: Path) -> None:
+        """Refuse a file that is not a regular file, not a database, damaged, or too new."""
+        if not path.is_file():
+            raise StorageError(f"cannot open the database {path}: it is not a file")
+        try:
+            health = await asyncio.to_thread(inspect, path)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
+        if not health.ok:
+            raise StorageError(
+                f"the database {path} is damaged (quick_check: {summary(health)}); nothing was written to it: "
+                f"{recovery_advice(path)}"
+            )
+        if health.schema_version > len(MIGRATIONS):
+            raise StorageError(f"cannot use the database {path}: {newer_schema(health.schema_version)}; upgrade the bot")
+        log.info("database %s passed its integrity check in %.2f s", path, health.seconds)
+
+    @staticmethod
+    async def _connect(path: Path) -> sqlite3.Connection:
+        """The read-write connection, made in a thread; aiosqlite's own connect, when it fails,
+        leaves its worker thread posting to an event loop that may be closed by then."""
+
+        def connect() -> sqlite3.Connection:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+
+        try:
+            return await asyncio.to_thread(connect)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database {path}: {exc} (is its folder writable?)") from exc
+
+    async def _prepare(self) -> None:
+        """Settings of the connection, then the migrations."""
+        # The busy timeout first: another process may be opening the same file right now.
+        # WAL with synchronous=NORMAL: a commit does not wait for the disk; a killed process
+        # loses nothing, a power cut may lose the last commits but never breaks the file.
+        for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"):
+            await self._run(f"PRAGMA {pragma}")
+        await self._migrate()
 
     async def close(self) -> None:
         await self._db.close()
@@ -91,7 +135,7 @@ class Database:
                 # Read inside the transaction: another process may be migrating the same file.
                 version = await self.schema_version()
                 if version > len(MIGRATIONS):
-                    raise sqlite3.DatabaseError(f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})")
+                    raise StorageError(f"cannot use the database {self.path}: {newer_schema(version)}; upgrade the bot")
                 if version == len(MIGRATIONS):
                     return
                 number = version + 1

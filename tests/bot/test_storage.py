@@ -1,5 +1,6 @@
 """Storage against real SQLite files: migrations, pragmas, refusals of broken files."""
 
+import contextlib
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
@@ -50,12 +51,16 @@ async def test_a_corrupt_file_is_refused_with_a_clear_message(tmp_path):
     assert path.read_bytes().startswith(b"this is not a database")  # left as it was
 
 
-async def test_a_database_from_a_newer_bot_is_refused(tmp_path):
+async def test_a_database_from_a_newer_bot_is_refused_before_anything_is_written(tmp_path):
     path = tmp_path / "wari.sqlite3"
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # rollback-journal mode, as a copy from elsewhere may be
+        db.execute("CREATE TABLE later (x)")
         db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    with pytest.raises(StorageError, match="newer than this bot knows"):
+    before = path.read_bytes()
+    with pytest.raises(StorageError, match=f"schema version {len(MIGRATIONS) + 1} is newer than this bot knows .*upgrade the bot"):
         await Store.open(path)
+    assert path.read_bytes() == before  # no switch to WAL (bytes 18-19 of the header), no migration
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["wari.sqlite3"]  # no -wal, no -shm
 
 
 async def test_a_directory_in_place_of_the_file_is_refused(tmp_path):
