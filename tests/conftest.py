@@ -95,10 +95,10 @@ async def world(simcord_env, database_path) -> World:
 
 
 @contextlib.asynccontextmanager
-async def fresh_world(database_path) -> AsyncIterator[World]:
+async def fresh_world(database_path, **options) -> AsyncIterator[World]:
     """A world of its own, for a test that needs many (as the ``world`` fixture builds one):
-    SimCord's errors in the bot fail the test here too."""
-    env = Env(make_bot(database_path))
+    SimCord's errors in the bot fail the test here too. ``options`` go to SimCord's ``Env``."""
+    env = Env(make_bot(database_path), **options)
     await env.start()
     try:
         yield populate(env, database_path)

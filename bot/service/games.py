@@ -79,11 +79,14 @@ class GameService(ServiceBase):
         """
         async with self.lock(table.row.channel_id):
             current = await self.table(table.row.channel_id)
-            if current is None or current.row.id != table.row.id:  # it ended: its final board moves
+            if current is not None and current.row.id == table.row.id:
+                row = await self._update(current.row, now=now, message_id=message_id)
+            else:  # it ended: its final board moves
                 current = await self.game(table.row.id)
-            row = await self._update(current.row, now=now, message_id=message_id)
-            ratings = table.ratings if row.version == table.row.version + 1 else ()
-            return Table(row, current.game, ratings=ratings)
+                row = await self.store.move_final_board(current.row, message_id)
+            if current.row.version != table.row.version:  # changed meanwhile: that change follows up itself
+                return Table(row, current.game)
+            return Table(row, current.game, table.previous, table.ratings)
 
     async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""

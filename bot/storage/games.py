@@ -152,6 +152,17 @@ class GameQueries(RatingQueries):
                 await self._archive(saved, now)
         return saved
 
+    async def move_final_board(self, game: GameRow, message_id: int) -> GameRow:
+        """Record that a finished game's final board now lives in ``message_id`` (its state no
+        longer changes, so neither does its version)."""
+        async with self._writing():
+            rows = await self._rows(
+                "UPDATE games SET message_id = ? WHERE id = ? AND status != 'live' RETURNING *", (message_id, game.id)
+            )
+        if not rows:
+            raise Conflict("the game is still live")
+        return GameRow.from_row(rows[0])
+
     async def archived_games(self, channel_id: int | None = None) -> list[GameRow]:
         """Finished and aborted games, newest first (of one channel, or all)."""
         where, params = ("AND channel_id = ?", (channel_id,)) if channel_id is not None else ("", ())

@@ -212,6 +212,8 @@ class CogBase:
             await self.bot.get_partial_messageable(interaction.channel_id).send(text, **fields)
         except discord.HTTPException as exc:
             log.warning("could not post in channel %s either: %s", interaction.channel_id, exc)
+        if not interaction.response.is_done():  # the command still needs its answer
+            await self.tell(interaction, text)
 
     async def update_pressed(self, interaction: discord.Interaction, fields: dict) -> bool:
         """Redraw the message whose button was pressed, after a change was saved: if Discord
@@ -222,7 +224,10 @@ class CogBase:
             return True
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc)
-        return await self.edit_message(interaction.channel_id, interaction.message.id, fields)
+        if not await self.edit_message(interaction.channel_id, interaction.message.id, fields):
+            return False
+        await self.acknowledge(interaction)  # the press still needs its answer
+        return True
 
     async def respond(self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields) -> discord.Message:
         """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.

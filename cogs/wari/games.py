@@ -169,7 +169,10 @@ class GameCommands(CogBase):
             log.warning("could not post the board of game %s: %s", table.row.id, exc)
             if where is not None:
                 return None
-            return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
+            posted = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
+            if posted is not None:  # the command still needs its answer
+                await self.tell(interaction, f"The board of game #{posted.row.id} is here: {board_url(posted.row)}")
+            return posted
         current = await self.service.moved_board(table, message.id, now())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
             await self.edit_message(message.channel.id, message.id, board_message(current))

@@ -44,11 +44,15 @@ def custom_ids(message: discord.Message) -> set[str]:
 
 
 async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
-    """Run a button handler; a bug still gets the user an answer (discord.py would only log it)."""
+    """Run a button handler; a bug still gets the user an answer (discord.py would only log it),
+    and so does a press whose first answer Discord refused but whose work was done by other calls."""
+    cog = cog_of(interaction)
     try:
         await handler
     except Exception as error:
-        await cog_of(interaction).report(interaction, error)
+        await cog.report(interaction, error)
+    if not interaction.response.is_done():
+        await cog.acknowledge(interaction)
 
 
 class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"):

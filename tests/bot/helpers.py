@@ -62,3 +62,16 @@ def stored(world, column: str, game_id: int = 1):
 def archived(world, thread) -> bool:
     """Whether Discord shows ``thread`` as archived (discord.py drops archived threads from its cache)."""
     return world.env.backend.channels[thread.id].thread_metadata.archived
+
+
+async def late_click(member, message, custom_id: str):
+    """``member``'s click on a button that a redraw removed while the click was on its way: Discord
+    sends the message as it is now, without that button (a double click, two players racing).
+
+    SimCord's public ``click`` only presses buttons the message still shows, and runs one
+    operation at a time, so this goes one level down to dispatch the component interaction.
+    """
+    from simcord.actors import _component_interaction
+
+    stored = member._env.backend.get_message(message.channel_id, message.id)
+    return await _component_interaction(member, stored, {"custom_id": custom_id, "component_type": 2})

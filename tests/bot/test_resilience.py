@@ -2,11 +2,14 @@
 
 import asyncio
 
+import discord
 import pytest
 
+from bot.engine import rules_for
 from bot.service import Refusal, StaleBoard
+from cogs.wari.options import rules_of
 
-from .helpers import board_code, cup_labels, enabled_houses, press, stored
+from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, stored
 from .test_game import start_game
 
 
@@ -154,3 +157,62 @@ async def test_an_accept_whose_answer_discord_refuses_still_shows_the_board_and_
     await world.bob.click(message, label="Accept")
     assert message.content.startswith(f"{world.alice.mention}, your move")  # edited by id instead
     assert [m for m in world.channel.history() if "your move in game #1" in m.content]  # Alice was pinged
+
+
+async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_stays_free(world):
+    world.env.inject_error("POST", "/interactions/*/callback", status=503)
+    result = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
+    assert result.response.content == "Discord did not let me post your challenge, so it was not made. Please try again."
+    assert await world.env.bot.store.challenge_in(world.channel.id) is None
+    again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
+    await world.bob.click(again.response, label="Accept")
+    assert again.response.content.startswith(f"{world.alice.mention}, your move")
+
+
+async def test_a_challenge_saved_without_its_message_stops_blocking_the_channel_after_a_minute(world):
+    # The bot stopped between saving a challenge and posting it: nobody can see or answer it.
+    service = world.env.bot.service
+    await service.challenge(guild_id=world.guild.id, channel_id=world.channel.id, challenger_id=world.alice.id,
+                            opponent_id=world.bob.id, rules=rules_for("wari"), first="me", now=discord.utils.utcnow())
+    busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert busy.response.content == "This channel already has an open challenge. Wait until it is answered or expires."
+    await world.env.advance_time(61)
+    free = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert not free.ephemeral and "challenges" in free.response.embeds[0].description
+
+
+async def test_a_challenge_is_posted_with_one_call_and_nothing_read_back(world):
+    before = len(world.env.backend.http_requests)
+    await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
+    calls = [(call.method, call.path.rsplit("/", 1)[-1]) for call in world.env.backend.http_requests[before:]]
+    assert calls == [("POST", "callback")]  # the message's id comes back with the answer
+
+
+async def test_a_double_click_whose_button_the_first_redraw_removed_is_answered(world):
+    board = await start_game(world)
+    pressed = cup_id(board, 3)
+    await press(world.alice, board, 3)
+    late = await late_click(world.alice, board, pressed)
+    assert late.acknowledged
+    assert late.followups[0].content == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
+    assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_a_refusal_discord_drops_once_is_sent_again(world):
+    board = await start_game(world)
+    world.env.inject_error("POST", "/webhooks/*", status=500)  # the first follow-up fails
+    result = await world.bob.click(board, custom_id=cup_id(board, 2))
+    assert [f.content for f in result.followups] == [f"It's {world.alice.mention}'s turn."]
+
+
+async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothing(world):
+    service = world.env.bot.service
+    with pytest.raises(Refusal, match="There is no level called `grandmaster`. Choose one of: random"):
+        await service.play_computer(guild_id=world.guild.id, channel_id=world.channel.id, human_id=world.alice.id,
+                                    computer_id=world.env.bot.user.id, level="grandmaster", rules=rules_for("wari"),
+                                    first="me", now=discord.utils.utcnow())
+    assert await world.env.bot.store.live_game(world.channel.id) is None
+    with pytest.raises(Refusal, match="Sorry, kalah houses must be a whole number from 1 to 10, not 11."):
+        rules_of("kalah", 11, None)
+    with pytest.raises(Refusal, match="Sorry, unknown variant 'chess'"):
+        rules_of("chess", None, None)
