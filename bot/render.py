@@ -4,56 +4,93 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
 
 >>> from bot.engine import Game
 >>> print(board_text(Game("wari")))
-       12   11   10    9    8    7
-┌────┬────┬────┬────┬────┬────┬────┬────┐
-│    │  4 │  4 │  4 │  4 │  4 │  4 │    │
-│  0 ├────┼────┼────┼────┼────┼────┤  0 │
-│    │  4 │  4 │  4 │  4 │  4 │  4 │    │
-└────┴────┴────┴────┴────┴────┴────┴────┘
-        1    2    3    4    5    6
+    12 11 10  9  8  7
+   ┌──┬──┬──┬──┬──┬──┐
+   │ 4│ 4│ 4│ 4│ 4│ 4│
+ 0 ├──┼──┼──┼──┼──┼──┤ 0
+   │ 4│ 4│ 4│ 4│ 4│ 4│
+   └──┴──┴──┴──┴──┴──┘
+     1  2  3  4  5  6
 """
 
 from __future__ import annotations
 
 from .engine import Game, MoveRecord, Outcome, Player, Rules, Termination
 
+#: The widest drawing that fits a Discord embed's code block on a 360-pixel phone screen
+#: without sideways scrolling, in monospace columns (a board with more houses is drawn upright).
+PHONE_COLUMNS = 30
 
-def board_text(game: Game) -> str:
-    """The board as seen from A's side: B's row on top (right to left), A's row below.
 
-    B's prisoners (Kalah: store) are the cup on the left, A's on the right, as on a real board.
+def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
+    """The board as seen from A's side, as narrow as it can be read: across (B's row on top, read
+    right to left; A's row below) when that fits in ``columns``, else upright (:func:`upright_text`).
+
+    B's prisoners (Kalah: store) are on the left, A's on the right, as on a real board.
+    """
+    drawing = across_text(game)
+    return drawing if width_of(drawing) <= columns else upright_text(game)
+
+
+def width_of(drawing: str) -> int:
+    """The width of a drawing in monospace columns (every character it uses is one column wide)."""
+    return max(map(len, drawing.splitlines()))
+
+
+def _widths(game: Game) -> tuple[int, int]:
+    """Columns for a house and for a store: two at least, so that most games never change width."""
+    house = max(2, *(len(str(x)) for x in (*game.board, 2 * game.rules.houses)))
+    return house, max(2, *(len(str(x)) for x in game.scores))
+
+
+def across_text(game: Game) -> str:
+    """The board lying across: B's row on top from house 2n down to n+1, A's row below from 1 to n,
+    the stores at the ends of the middle line."""
+    n = game.rules.houses
+    board, (store_a, store_b) = game.board, game.scores
+    w, sw = _widths(game)
+    pad = " " * (sw + 1)
+
+    def row(values) -> str:
+        return f"{pad}│" + "│".join(str(v).rjust(w) for v in values) + "│"
+
+    def rule(left: str, middle: str, right: str) -> str:
+        return pad + left + middle.join(["─" * w] * n) + right
+
+    def labels(houses) -> str:
+        return pad + " " + " ".join(str(h).rjust(w) for h in houses)
+
+    middle = f"{str(store_b).rjust(sw)} " + rule("├", "┼", "┤")[sw + 1 :] + f" {store_a}"
+    return "\n".join(
+        [labels(range(2 * n, n, -1)), rule("┌", "┬", "┐"), row(reversed(board[n:])), middle,
+         row(board[:n]), rule("└", "┴", "┘"), labels(range(1, n + 1))]
+    )
+
+
+def upright_text(game: Game) -> str:
+    """The board turned a quarter to the right, for boards too wide to lie across a phone: A's
+    houses down the left column (1 to n), B's up the right one (n+1 to 2n), B's store on top and
+    A's below, so that sowing still runs anticlockwise.
+
+    >>> from bot.engine import rules_for
+    >>> print(upright_text(Game(rules_for("kalah", 2, 3))))
+       B 0
+      ┌──┬──┐
+    1 │ 3│ 3│ 4
+    2 │ 3│ 3│ 3
+      └──┴──┘
+       A 0
     """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
-    width = max(len(str(x)) for x in (*board, store_a, store_b, 2 * n)) + 2
-    top = list(reversed(board[n:]))
-    bottom = list(board[:n])
-
-    def cell(value: object) -> str:
-        return str(value).rjust(width - 1) + " "
-
-    def cells(values: list) -> str:
-        return "│".join(map(cell, values))
-
-    def rule(left: str, middle: str, right: str) -> str:
-        return left + middle.join(["─" * width] * (n + 2)) + right
-
-    def labels(houses: range) -> str:
-        return (" " * (width + 2) + " ".join(map(cell, houses))).rstrip()
-
-    blank = " " * width
-    middle = f"{cell(store_b)}├{'┼'.join(['─' * width] * n)}┤{cell(store_a)}"
-    return "\n".join(
-        [
-            labels(range(2 * n, n, -1)),
-            rule("┌", "┬", "┐"),
-            f"│{blank}│{cells(top)}│{blank}│",
-            f"│{middle}│",
-            f"│{blank}│{cells(bottom)}│{blank}│",
-            rule("└", "┴", "┘"),
-            labels(range(1, n + 1)),
-        ]
-    )
+    w, _ = _widths(game)
+    lw = len(str(2 * n))
+    pad = " " * (lw + 1)
+    lines = [f"{pad} B {store_b}", pad + "┌" + "─" * w + "┬" + "─" * w + "┐"]
+    for k in range(1, n + 1):
+        lines.append(f"{str(k).rjust(lw)} │{str(board[k - 1]).rjust(w)}│{str(board[2 * n - k]).rjust(w)}│ {2 * n + 1 - k}")
+    lines += [pad + "└" + "─" * w + "┴" + "─" * w + "┘", f"{pad} A {store_a}"]
+    return "\n".join(lines)
 
 
 def houses_of(rules: Rules, player: Player) -> str:
