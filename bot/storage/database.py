@@ -17,6 +17,8 @@ from .integrity import inspect, recovery_advice, summary
 from .schema import MIGRATIONS
 
 log = logging.getLogger("bot.storage")
+#: Seconds between tries of the switch to WAL while another connection switches the same file.
+WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 class Written(NamedTuple):
@@ -122,9 +124,28 @@ class Database:
         # The busy timeout first: another process may be opening the same file right now.
         # WAL with synchronous=NORMAL: a commit does not wait for the disk; a killed process
         # loses nothing, a power cut may lose the last commits but never breaks the file.
-        for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"):
+        await self._run("PRAGMA busy_timeout = 5000")
+        await self._switch_to_wal()
+        for pragma in ("synchronous = NORMAL", "foreign_keys = ON"):
             await self._run(f"PRAGMA {pragma}")
         await self._migrate()
+
+    async def _switch_to_wal(self) -> None:
+        """``PRAGMA journal_mode = WAL``, tried again while another connection is switching too.
+
+        Two processes opening a new file at once both read it, then both want to change it:
+        SQLite refuses one of them at once ("database is locked"), since waiting could deadlock,
+        so no busy timeout helps; by the next try the other has switched.
+        """
+        for pause in WAL_SWITCH_PAUSES:
+            try:
+                await self._run("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc):
+                    raise
+            await asyncio.sleep(pause)
+        await self._run("PRAGMA journal_mode = WAL")
 
     async def close(self) -> None:
         await self._db.close()
