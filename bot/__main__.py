@@ -5,21 +5,29 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from datetime import timedelta
 
 import discord
 
 from . import create_bot
-from .config import SettingsError, load_settings
+from .config import Settings, SettingsError, load_settings
 from .storage import StorageError, Store
 
 log = logging.getLogger("bot")
 
 
-async def _run(settings) -> None:
-    # Check the database before connecting, so a broken file fails fast with one clear line.
-    await (await Store.open(settings.database_path)).close()
+async def _run(settings: Settings) -> None:
+    # Open (and check) the database before connecting, so a broken file fails fast with one
+    # clear line; the bot then uses this connection.
+    store = await Store.open(settings.database_path)
+    hours = settings.backup_interval_hours
     bot = create_bot(
-        settings.database_path, dev_guild_id=settings.dev_guild_id, challenge_timeout=settings.challenge_timeout
+        settings.database_path,
+        dev_guild_id=settings.dev_guild_id,
+        challenge_timeout=settings.challenge_timeout,
+        backup_every=timedelta(hours=hours) if hours else None,
+        backup_keep=settings.backup_keep,
+        store=store,
     )
     async with bot:
         await bot.start(settings.token)

@@ -6,18 +6,22 @@ import hashlib
 import json
 import logging
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from .service import WariService
 from .storage import Store
+from .storage.backup import back_up, backup_due
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.wari",)
 COMMANDS_DIGEST_KEY = "commands_digest"
+#: How often the bot looks whether an automatic backup is due (at most; less with shorter intervals).
+BACKUP_CHECK = timedelta(hours=1)
 
 
 class WariBot(commands.Bot):
@@ -33,6 +37,9 @@ class WariBot(commands.Bot):
         dev_guild_id: int | None = None,
         challenge_timeout: int = 600,
         rng: random.Random | None = None,
+        backup_every: timedelta | None = None,
+        backup_keep: int = 7,
+        store: Store | None = None,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
@@ -40,13 +47,22 @@ class WariBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.challenge_timeout = challenge_timeout
         self.rng = rng
+        self.backup_every = backup_every
+        self.backup_keep = backup_keep
+        self.backups: tasks.Loop | None = None
+        if store is not None:
+            self.store = store
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.database_path)
+        if not hasattr(self, "store"):
+            self.store = await Store.open(self.database_path)
         self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        if self.backup_every:
+            self.backups = tasks.loop(seconds=min(self.backup_every, BACKUP_CHECK).total_seconds())(self.back_up_if_due)
+            self.backups.start()
 
     async def sync_commands(self) -> None:
         """Sync slash commands to the dev guild every time, or globally only when they changed.
@@ -57,29 +73,74 @@ class WariBot(commands.Bot):
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            log.info("slash commands synced to the development guild %s", self.dev_guild_id)
+            if await self._sync(guild):
+                log.info("slash commands synced to the development guild %s", self.dev_guild_id)
             return
         payload = json.dumps([command.to_dict(self.tree) for command in self.tree.get_commands()], sort_keys=True)
         digest = hashlib.sha256(payload.encode()).hexdigest()
         if await self.store.get_meta(COMMANDS_DIGEST_KEY) == digest:
             log.info("slash commands unchanged since the last sync; not syncing")
             return
-        await self.tree.sync()
-        await self.store.set_meta(COMMANDS_DIGEST_KEY, digest)
-        log.info("slash commands synced globally (they may take a while to appear)")
+        if await self._sync(None):
+            await self.store.set_meta(COMMANDS_DIGEST_KEY, digest)
+            log.info("slash commands synced globally (they may take a while to appear)")
+
+    async def _sync(self, guild: discord.Object | None) -> bool:
+        """Send the command tree; a refusal (a Discord outage, a rate limit) is a warning, not a
+        crash: the commands Discord already has keep working, and the next start tries again."""
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not sync the slash commands (Discord answered %s %s); going on with the commands Discord "
+                "already has, the next start tries again", exc.status, exc.text or "with no reason",
+            )
+            return False
+        return True
+
+    async def back_up_if_due(self) -> None:
+        """One turn of the automatic backups: a backup when the newest is an interval old, then
+        the oldest beyond :attr:`backup_keep` are deleted. Runs in a thread; a failure is a
+        warning and the next turn tries again."""
+        now = discord.utils.utcnow()
+        check = min(self.backup_every, BACKUP_CHECK)
+        try:
+            if not backup_due(self.database_path, now, self.backup_every, slack=check / 2):
+                return
+            made, removed = await back_up(self.database_path, now, keep=self.backup_keep)
+        except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
+            log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, check)
+            return
+        log.info("backed up the database to %s (%d bytes, %.2f s); %d old backups deleted", made.path, made.size, made.seconds, len(removed))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
 
     async def close(self) -> None:
+        if self.backups is not None:
+            self.backups.cancel()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
 
 
 def create_bot(
-    database_path: str | Path, *, dev_guild_id: int | None = None, challenge_timeout: int = 600, rng: random.Random | None = None
+    database_path: str | Path,
+    *,
+    dev_guild_id: int | None = None,
+    challenge_timeout: int = 600,
+    rng: random.Random | None = None,
+    backup_every: timedelta | None = None,
+    backup_keep: int = 7,
+    store: Store | None = None,
 ) -> WariBot:
-    """The fully configured bot, not connected. ``python -m bot``, the tests and the sandbox use it."""
-    return WariBot(database_path, dev_guild_id=dev_guild_id, challenge_timeout=challenge_timeout, rng=rng)
+    """The fully configured bot, not connected. ``python -m bot``, the tests and the sandbox use it.
+
+    ``backup_every``: the interval of automatic backups (``None``, the default here: none; the
+    settings' default is a day). ``store``: the database already opened (and checked) at
+    ``database_path``, so that a start checks the file once.
+    """
+    return WariBot(
+        database_path, dev_guild_id=dev_guild_id, challenge_timeout=challenge_timeout, rng=rng,
+        backup_every=backup_every, backup_keep=backup_keep, store=store,
+    )

@@ -1,7 +1,10 @@
 """Starting the bot: settings, the entry point's clear failures, and slash command syncing."""
 
+import contextlib
 import logging
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +13,11 @@ import discord
 import pytest
 
 import bot.__main__ as entry
+from bot.client import COMMANDS_DIGEST_KEY
 from bot.config import DEFAULT_DATABASE, SettingsError, load_settings
+from tests.conftest import make_bot
+
+from .test_integrity import run_bot, the_one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,10 +26,12 @@ def test_settings_come_from_the_environment_with_defaults():
     settings = load_settings({"DISCORD_TOKEN": "abc.def"})
     assert settings.database_path == DEFAULT_DATABASE and settings.dev_guild_id is None
     assert settings.log_level == "INFO" and settings.challenge_timeout == 600
+    assert (settings.backup_interval_hours, settings.backup_keep) == (24, 7)
     assert "abc.def" not in repr(settings)
     custom = load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": "/x/y.db", "DEV_GUILD_ID": "42",
-                            "LOG_LEVEL": "debug", "CHALLENGE_TIMEOUT": "30"})
+                            "LOG_LEVEL": "debug", "CHALLENGE_TIMEOUT": "30", "BACKUP_INTERVAL_HOURS": "0", "BACKUP_KEEP": "3"})
     assert (str(custom.database_path), custom.dev_guild_id, custom.log_level, custom.challenge_timeout) == ("/x/y.db", 42, "DEBUG", 30)
+    assert (custom.backup_interval_hours, custom.backup_keep) == (0, 3)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +42,9 @@ def test_settings_come_from_the_environment_with_defaults():
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
         ({"DISCORD_TOKEN": "t", "CHALLENGE_TIMEOUT": "0"}, "CHALLENGE_TIMEOUT must be at least 1"),
         ({"DISCORD_TOKEN": "t", "CHALLENGE_TIMEOUT": "99999999999"}, "CHALLENGE_TIMEOUT must be at most 604800"),
+        ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "-1"}, "BACKUP_INTERVAL_HOURS must be at least 0"),
+        ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "daily"}, "BACKUP_INTERVAL_HOURS must be a whole number"),
+        ({"DISCORD_TOKEN": "t", "BACKUP_KEEP": "0"}, "BACKUP_KEEP must be at least 1"),
     ],
 )
 def test_bad_settings_are_named(environ, message):
@@ -42,7 +54,7 @@ def test_bad_settings_are_named(environ, message):
 
 def test_env_example_documents_every_setting():
     text = (ROOT / ".env.example").read_text()
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "CHALLENGE_TIMEOUT"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "CHALLENGE_TIMEOUT", "BACKUP_INTERVAL_HOURS", "BACKUP_KEEP"):
         assert f"\n{name}=" in text
 
 
@@ -88,3 +100,53 @@ def test_a_broken_database_file_stops_the_bot_with_one_clear_line(tmp_path):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "not-a-real-token" not in done.stderr + done.stdout
     assert f"cannot use the database {broken}: file is not a database" in done.stderr
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """An empty folder nothing can be created in, and the command prefix that makes it so.
+
+    As root permissions stop nothing, so a read-only tmpfs is mounted on it in a mount namespace
+    of the bot's process alone (``unshare -m``); otherwise the folder's write permission is removed.
+    """
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        yield folder, ()
+        folder.chmod(0o755)
+        return
+    prefix = ("unshare", "-m", "sh", "-c", 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', str(folder))
+    if not shutil.which("unshare") or subprocess.run([*prefix, "touch", str(folder / "probe")], capture_output=True).returncode == 0:
+        pytest.skip("cannot make a read-only folder here (unshare and mount are needed as root)")
+    yield folder, prefix
+
+
+def test_a_read_only_folder_stops_the_bot_with_one_clear_line(read_only_folder):
+    folder, prefix = read_only_folder
+    database = folder / "wari.sqlite3"
+    line = the_one_error_line(run_bot(database, *prefix))
+    assert f"cannot open the database {database}: unable to open database file (is its folder writable?)" in line
+    assert not database.exists()
+
+
+async def test_a_failed_command_sync_is_one_warning_and_the_next_start_tries_again(world, tmp_path, caplog):
+    fresh = tmp_path / "fresh.sqlite3"  # no digest of the commands yet: the start syncs them
+    syncs = lambda: [r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+    before = len(syncs())
+    world.env.inject_error("PUT", "/applications/*/commands", status=503, message="Service Unavailable")
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        await world.env.restart_bot(make_bot(fresh))  # raised out of setup_hook before
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "bot.client" and r.levelno >= logging.WARNING]
+    assert warning.startswith("could not sync the slash commands (Discord answered 503 Service Unavailable)")
+    assert stored_digest(fresh) is None
+    answer = await world.alice.slash(world.channel, "wari rules")  # the commands Discord already had still work
+    assert answer.response.ephemeral
+    await world.env.restart_bot(make_bot(fresh))
+    assert len(syncs()) == before + 2 and stored_digest(fresh) is not None
+
+
+def stored_digest(database):
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (COMMANDS_DIGEST_KEY,)).fetchone()
+    return row[0] if row else None
