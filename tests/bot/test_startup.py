@@ -13,8 +13,9 @@ import discord
 import pytest
 
 import bot.__main__ as entry
-from bot.client import COMMANDS_DIGEST_KEY
+from bot.client import COMMANDS_DIGEST_KEY, WariBot
 from bot.config import DEFAULT_DATABASE, SettingsError, load_settings
+from bot.storage import MIGRATIONS, Store
 from tests.conftest import make_bot
 
 from .test_integrity import run_bot, the_one_error_line
@@ -117,7 +118,7 @@ def read_only_folder(tmp_path):
         folder.chmod(0o755)
         return
     prefix = ("unshare", "-m", "sh", "-c", 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', str(folder))
-    if not shutil.which("unshare") or subprocess.run([*prefix, "touch", str(folder / "probe")], capture_output=True).returncode == 0:
+    if not shutil.which("unshare") or subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
         pytest.skip("cannot make a read-only folder here (unshare and mount are needed as root)")
     yield folder, prefix
 
@@ -144,6 +145,22 @@ async def test_a_failed_command_sync_is_one_warning_and_the_next_start_tries_aga
     assert answer.response.ephemeral
     await world.env.restart_bot(make_bot(fresh))
     assert len(syncs()) == before + 2 and stored_digest(fresh) is not None
+
+
+async def test_python_m_bot_checks_the_database_once_and_hands_it_to_the_bot(monkeypatch, tmp_path, caplog):
+    database = tmp_path / "wari.sqlite3"
+    await (await Store.open(database)).close()
+
+    async def refused_login(bot, token):
+        assert bot.store.path == database and await bot.store.schema_version() == len(MIGRATIONS)  # open, for the bot
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(WariBot, "start", refused_login)
+    settings = load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(database), "BACKUP_INTERVAL_HOURS": "6"})
+    with caplog.at_level(logging.INFO, logger="bot.storage"), pytest.raises(discord.LoginFailure):
+        await entry._run(settings)
+    assert len([r for r in caplog.records if "passed its integrity check" in r.getMessage()]) == 1
+    assert not (tmp_path / "wari.sqlite3-wal").exists()  # closed on the way out (the last connection removes it)
 
 
 def stored_digest(database):
