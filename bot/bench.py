@@ -48,7 +48,7 @@ from .engine import VARIANTS
 
 CUP_PREFIX = "wari:cup:"
 #: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
-MOVER = re.compile(r"<@!?(?P<id>[0-9]+)>, your move")
+MOVER = re.compile(r"\*\*(?P<name>.+?)\*\*, your move")
 
 
 @dataclass
@@ -57,7 +57,8 @@ class LiveGame:
 
     channel: simcord.ChannelHandle
     board: simcord.ResponseMessage  # live: every read shows the board as it is now
-    players: dict[int, simcord.MemberActor]
+    #: The players by the name the board calls them.
+    players: dict[str, simcord.MemberActor]
     game_id: int
 
 
@@ -87,9 +88,9 @@ def legal_cups(board: simcord.ResponseMessage) -> list[str]:
 def mover(game: LiveGame) -> simcord.MemberActor:
     content = game.board.content or ""
     match = MOVER.match(content)
-    if match is None or int(match["id"]) not in game.players:
+    if match is None or match["name"] not in game.players:
         raise RuntimeError(f"game #{game.game_id}: cannot tell whose move it is from {content!r}")
-    return game.players[int(match["id"])]
+    return game.players[match["name"]]
 
 
 async def open_games(env: simcord.Env, count: int, variant: str) -> list[LiveGame]:
@@ -109,7 +110,7 @@ async def open_games(env: simcord.Env, count: int, variant: str) -> list[LiveGam
         if not accepted.acknowledged or not cups:
             raise RuntimeError(f"accepting the challenge in #{channel.name} did not start a game: {board.content!r}")
         game_id = int(cups[0].split(":")[2])
-        games.append(LiveGame(channel, board, {challenger.id: challenger, opponent.id: opponent}, game_id))
+        games.append(LiveGame(channel, board, {challenger.name: challenger, opponent.name: opponent}, game_id))
     return games
 
 

@@ -24,12 +24,13 @@ PHONE_COLUMNS = 30
 
 def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
     """The board as seen from A's side, as narrow as it can be read: across (B's row on top, read
-    right to left; A's row below) when that fits in ``columns``, else upright (:func:`upright_text`).
+    right to left; A's row below) when a board of these rules always fits in ``columns`` that
+    way, else upright (:func:`upright_text`). The choice depends on the rules alone, so a board
+    keeps its shape for the whole game.
 
     B's prisoners (Kalah: store) are on the left, A's on the right, as on a real board.
     """
-    drawing = across_text(game)
-    return drawing if width_of(drawing) <= columns else upright_text(game)
+    return across_text(game) if across_width(game.rules) <= columns else upright_text(game)
 
 
 def width_of(drawing: str) -> int:
@@ -37,10 +38,15 @@ def width_of(drawing: str) -> int:
     return max(map(len, drawing.splitlines()))
 
 
-def _widths(game: Game) -> tuple[int, int]:
-    """Columns for a house and for a store: two at least, so that most games never change width."""
-    house = max(2, *(len(str(x)) for x in (*game.board, 2 * game.rules.houses)))
-    return house, max(2, *(len(str(x)) for x in game.scores))
+def _cell(rules: Rules) -> int:
+    """Columns for a house or a store: room for every seed of the game in one cup."""
+    return max(2, len(str(rules.total_seeds)), len(str(2 * rules.houses)))
+
+
+def across_width(rules: Rules) -> int:
+    """The width of :func:`across_text` for ``rules``: a store, the row of houses, a store."""
+    w = _cell(rules)
+    return 2 * (w + 1) + 1 + rules.houses * (w + 1)
 
 
 def across_text(game: Game) -> str:
@@ -48,7 +54,7 @@ def across_text(game: Game) -> str:
     the stores at the ends of the middle line."""
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
-    w, sw = _widths(game)
+    w = sw = _cell(game.rules)
     pad = " " * (sw + 1)
 
     def row(values) -> str:
@@ -83,7 +89,7 @@ def upright_text(game: Game) -> str:
     """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
-    w, _ = _widths(game)
+    w = _cell(game.rules)
     lw = len(str(2 * n))
     pad = " " * (lw + 1)
     lines = [f"{pad} B {store_b}", pad + "┌" + "─" * w + "┬" + "─" * w + "┐"]
@@ -142,18 +148,18 @@ REASONS = {
 
 
 def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
-    """Who won (or a draw), the score and why.
+    """Who won (or a draw), the score (the winner's first) and why.
 
-    >>> result_text(Outcome(Player.B, (3, 1), Termination.TIME), ("Ama", "Bob"))
-    'Bob wins, 3–1 (on time).'
-    >>> result_text(Outcome(None, (3, 1), Termination.AGREEMENT), ("Ama", "Bob"))
+    >>> result_text(Outcome(Player.B, (1, 3), Termination.TIME), ("Ama", "Kofi"))
+    'Kofi wins 3–1 (on time).'
+    >>> result_text(Outcome(None, (3, 1), Termination.AGREEMENT), ("Ama", "Kofi"))
     'Draw, 3–1 (agreed by both players).'
     """
     a, b = outcome.scores
-    score = f"{a}–{b}"
     if outcome.winner is None:
-        return f"Draw, {score} ({REASONS[outcome.termination]})."
-    return f"{names[outcome.winner]} wins, {score} ({REASONS[outcome.termination]})."
+        return f"Draw, {a}–{b} ({REASONS[outcome.termination]})."
+    mine, theirs = (a, b) if outcome.winner is Player.A else (b, a)
+    return f"{names[outcome.winner]} wins {mine}–{theirs} ({REASONS[outcome.termination]})."
 
 
 _COMMON = (

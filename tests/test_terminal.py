@@ -110,7 +110,7 @@ def test_surrender_with_s_ends_the_game_for_the_opponent():
     status, screen = run("5\n  S \n", "--opponent", "human", "--first", "A")
     assert status == 0
     assert "Move 2 · Player B surrendered." in screen
-    assert "Game over. Player A wins, 0–0 (surrender).\nFinal score: Player A 0, Player B 0.\n" in screen
+    assert "Game over. Player A wins 0–0 (surrender).\nFinal score: Player A 0, Player B 0.\n" in screen
     assert screen.endswith("Final score: Player A 0, Player B 0.\n")
 
 
@@ -200,14 +200,14 @@ def test_a_searching_computer_prints_thinking_dots():
 def test_surrender_against_the_computer():
     status, screen = run("s\n", "--opponent", "random", "--first", "A", "--seed", "1")
     assert "Move 1 · You surrendered." in screen
-    assert "Game over. The computer wins, 0–0 (surrender).\nFinal score: you (A) 0, the computer (B) 0.\n" in screen
+    assert "Game over. The computer wins 0–0 (surrender).\nFinal score: you (A) 0, the computer (B) 0.\n" in screen
 
 
 def test_you_win_reads_as_english():
     game = from_position("w1 wari 0,0,0,0,0,1,1,1,0,0,0,0 24:21 A")
     status, screen = run("6\n", "--opponent", "random", game=game)
     assert "Move 1 · A(6,1)+2: you sowed 1 seed from house 6 and captured 2 from house 7." in screen
-    assert "Game over. You win, 26–21 (more than half of the seeds captured)." in screen
+    assert "Game over. You win 26–21 (more than half of the seeds captured)." in screen
     assert screen.endswith("Final score: you (A) 26, the computer (B) 21.\n")
 
 
@@ -274,7 +274,7 @@ def test_real_process_with_piped_input():
 def test_real_process_plays_a_whole_game_against_the_computer():
     done = subprocess_run("--opponent", "random", "--seed", "11", "--first", "B", stdin="1\n2\n3\n4\n5\n6\n" * 2000)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"Game over\. (You win|The computer wins|Draw), \d+–\d+ \(.+\)\.\nFinal score: you \(A\) \d+, "
+    assert re.search(r"Game over\. (You win|The computer wins|Draw),? \d+–\d+ \(.+\)\.\nFinal score: you \(A\) \d+, "
                      r"the computer \(B\) \d+\.\n$", done.stdout)
 
 
@@ -331,7 +331,7 @@ def test_replay_shows_every_board_move_by_move_and_the_result():
     assert where == sorted(where)  # the opening, then the board after each move, in order
     assert "Move 4 · B(12,5)+2: Kofi sowed 5 seeds from house 12 and captured 2 from house 5." in screen
     assert "Move 5 · Kofi surrendered." in screen
-    assert screen.endswith("Game over. Ama wins, 0–2 (surrender).\nFinal score: Ama 0, Kofi 2.\n")
+    assert screen.endswith("Game over. Ama wins 0–2 (surrender).\nFinal score: Ama 0, Kofi 2.\n")
     assert "Enter" not in screen  # not stepping: no prompt at all
 
 

@@ -82,9 +82,9 @@ class ServiceBase:
         :raises TimeUp: with the ended game.
         """
         if table.row.deadline is not None and table.row.deadline <= now:
-            loser = table.user_to_move
+            loser = table.row.names[table.game.to_move]
             ended = await self._end(table, table.game.time_out, now)
-            raise TimeUp(f"Too late: <@{loser}>'s time had run out, so the game is over.", ended)
+            raise TimeUp(f"Too late: {loser}'s time had run out, so the game is over.", ended)
 
     async def _end(self, table: Table, ending, now: datetime) -> Table:
         """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw).

@@ -34,7 +34,9 @@ class ChallengeService(ServiceBase):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
         rematch_of: int | None = None,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> ChallengeRow:
+        """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
@@ -54,6 +56,8 @@ class ChallengeService(ServiceBase):
                     clock=clock,
                     thread=thread,
                     rematch_of=rematch_of,
+                    challenger_name=names[0],
+                    opponent_name=names[1],
                 )
             except Conflict:
                 raise Refusal("This channel got busy just now. Try again when it is free.") from None
@@ -90,20 +94,23 @@ class ChallengeService(ServiceBase):
             raise Closed(CHALLENGE_CLOSED)
         return challenge
 
-    async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> Table:
-        """The challenged member accepts: the game starts, its first player settled."""
+    async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime, user_name: str | None = None) -> Table:
+        """The challenged member accepts: the game starts, its first player settled. ``user_name``:
+        their name as the server shows it now."""
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != challenge.opponent_id:
                 raise Refusal(self._not_yours(challenge, user_id))
-            a, b = challenge.challenger_id, challenge.opponent_id
+            (a, name_a), (b, name_b) = (challenge.challenger_id, challenge.challenger_name), (challenge.opponent_id, user_name or challenge.opponent_name)
             first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
             if first == "opponent":
-                a, b = b, a  # A always moves first in this bot: the starting member is player A
+                (a, name_a), (b, name_b) = (b, name_b), (a, name_a)  # A always moves first: the starting member is A
             game = Game(parse_rules_code(challenge.variant), Player.A)
             start = opening(parse_clock(challenge.clock), game, (a, b), (None, None), user_id, now)
             try:
-                row = await self.store.start_game(challenge, player_a=a, player_b=b, record=record(game, str(a), str(b)), now=now, **start)
+                row = await self.store.start_game(
+                    challenge, player_a=a, player_b=b, name_a=name_a, name_b=name_b, record=record(game, str(a), str(b)), now=now, **start
+                )
             except Conflict:
                 raise Closed(CHALLENGE_CLOSED) from None
             return Table.of(row)
@@ -126,10 +133,10 @@ class ChallengeService(ServiceBase):
     @staticmethod
     def _not_yours(challenge: ChallengeRow, user_id: int) -> str:
         if user_id == challenge.challenger_id:
-            return f"Only <@{challenge.opponent_id}> can accept or decline. You can withdraw your challenge."
+            return f"Only {challenge.names[1]} can accept or decline. You can withdraw your challenge."
         if user_id == challenge.opponent_id:
             return "Only the challenger can withdraw. You can accept or decline."
-        return f"This challenge is between <@{challenge.challenger_id}> and <@{challenge.opponent_id}>."
+        return "This challenge is between {} and {}.".format(*challenge.names)
 
     async def expire_due(self, now: datetime) -> list[ChallengeRow]:
         """Remove every challenge past its time and return them (to update their messages)."""
@@ -153,22 +160,30 @@ class ChallengeService(ServiceBase):
         now: datetime,
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> Table:
-        """Start a game against the bot itself at once. ``first``: me (the human), opponent, random."""
+        """Start a game against the bot itself at once. ``first``: me (the human), opponent, random.
+        ``names``: the human's and the bot's, as the server shows them."""
         check_first(first)
         if first == "random":
             first = self._rng.choice(("me", "opponent"))
         if first == "me":
             players, levels = (human_id, computer_id), (None, level)
         else:
-            players, levels = (computer_id, human_id), (level, None)
-        return await self._create(guild_id, channel_id, players, levels, rules, now, actor=human_id, clock=clock, thread=thread)
+            players, levels, names = (computer_id, human_id), (level, None), names[::-1]
+        return await self._create(
+            guild_id, channel_id, players, levels, rules, now, actor=human_id, clock=clock, thread=thread, names=names
+        )
 
     async def exhibition(
-        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime, autoplay: bool = False
+        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime,
+        autoplay: bool = False, computer_name: str | None = None,
     ) -> Table:
         """Two computer levels play each other in the channel (no clock: nobody waits on a person)."""
-        return await self._create(guild_id, channel_id, (computer_id, computer_id), levels, rules, now, actor=None, autoplay=autoplay)
+        return await self._create(
+            guild_id, channel_id, (computer_id, computer_id), levels, rules, now, actor=None, autoplay=autoplay,
+            names=(computer_name, computer_name),
+        )
 
     async def _create(
         self,
@@ -183,6 +198,7 @@ class ChallengeService(ServiceBase):
         clock: str | None = None,
         thread: bool = False,
         autoplay: bool = False,
+        names: tuple[str | None, str | None] = (None, None),
     ) -> Table:
         for level in filter(None, levels):
             check_level(level)
@@ -196,7 +212,8 @@ class ChallengeService(ServiceBase):
                 row = await self.store.create_game(
                     guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
                     variant=rules_code(rules), record=record(game, *map(str, players)), now=now,
-                    level_a=levels[0], level_b=levels[1], autoplay=int(autoplay), clock=clock, thread=int(thread), **start,
+                    level_a=levels[0], level_b=levels[1], autoplay=int(autoplay), clock=clock, thread=int(thread),
+                    name_a=names[0], name_b=names[1], **start,
                 )
             except Conflict:
                 raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None

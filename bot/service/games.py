@@ -30,7 +30,7 @@ class GameService(ServiceBase):
             if ply != table.game.ply or message_id != table.row.message_id:
                 raise StaleBoard("This board is out of date.", table)
             if player != table.game.to_move:
-                raise Refusal(f"It's <@{table.user_to_move}>'s turn.")
+                raise Refusal(f"It's {table.row.names[table.game.to_move]}'s turn.")
             await self._check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 

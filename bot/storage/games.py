@@ -28,6 +28,8 @@ class GameQueries(RatingQueries):
         clock: str = "1d/move",
         thread: bool = False,
         rematch_of: int | None = None,
+        challenger_name: str | None = None,
+        opponent_name: str | None = None,
     ) -> ChallengeRow:
         """Store a new open challenge.
 
@@ -37,12 +39,12 @@ class GameQueries(RatingQueries):
             (
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
-                                        expires_at, clock, thread, rematch_of)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                                        expires_at, clock, thread, rematch_of, challenger_name, opponent_name)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
                 WHERE NOT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status = 'live')
                 """,
-                (guild_id, channel_id, challenger_id, opponent_id, variant, first,
-                 time_text(created_at), time_text(expires_at), clock, int(thread), rematch_of, channel_id),
+                (guild_id, channel_id, challenger_id, opponent_id, variant, first, time_text(created_at),
+                 time_text(expires_at), clock, int(thread), rematch_of, challenger_name, opponent_name, channel_id),
             ),
         )
         if cursor.rowcount != 1:

@@ -144,8 +144,10 @@ class RatingQueries(Database):
     async def after_migration(self, number: int) -> None:
         await super().after_migration(number)
         if number == 4:  # the games archived before count, in the order they finished
-            # Every column but the record (not needed to count a game, and most of a row's size).
-            columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS)
+            # Every column of schema 4 but the record (not needed to count a game, and most of a
+            # row's size); the columns later migrations add take their defaults.
+            existing = {row["name"] for row in await self._rows("PRAGMA table_info(games)")}
+            columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing)
             rows = await self._rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
             known: dict[tuple[int, str], Rating] = {}
             tallies: dict[tuple[int, str, str], list[int]] = {}

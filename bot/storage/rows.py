@@ -16,6 +16,13 @@ def _from_row(kind, row: sqlite3.Row):
     return kind(**{key: when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
 
 
+def shown_name(user_id: int, name: str | None) -> str:
+    """A member as the bot shows them: the name the server showed when the game or challenge
+    began. Names, not mentions: a mention in an embed shows only for readers whose app knows the
+    member. Rows from before names were kept fall back to a mention."""
+    return name or f"<@{user_id}>"
+
+
 def to_column(value):
     return time_text(value) if isinstance(value, datetime) else value
 
@@ -38,10 +45,18 @@ class ChallengeRow:
     thread: int = 0
     #: The finished game this challenge asks to play again.
     rematch_of: int | None = None
+    #: The members' names as the server showed them (``None`` for challenges of before).
+    challenger_name: str | None = None
+    opponent_name: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
         return _from_row(cls, row)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The challenger's and the opponent's names (see :func:`shown_name`)."""
+        return shown_name(self.challenger_id, self.challenger_name), shown_name(self.opponent_id, self.opponent_name)
 
 
 @dataclass(frozen=True)
@@ -87,6 +102,9 @@ class GameRow:
     draw_message_id: int | None = None
     #: The channel is a thread the bot made for this game; it is archived when the game ends.
     thread: int = 0
+    #: The players' names as the server showed them when the game began (``None``: unknown).
+    name_a: str | None = None
+    name_b: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -95,6 +113,11 @@ class GameRow:
     @property
     def players(self) -> tuple[int, int]:
         return self.player_a, self.player_b
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """A's and B's names (see :func:`shown_name`)."""
+        return shown_name(self.player_a, self.name_a), shown_name(self.player_b, self.name_b)
 
     @property
     def live(self) -> bool:
@@ -106,5 +129,5 @@ GAME_COLUMNS = tuple(field.name for field in fields(GameRow))
 #: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.
 GAME_STATE = frozenset(GAME_COLUMNS) - {
     "id", "guild_id", "channel_id", "player_a", "player_b", "variant", "version", "created_at", "updated_at",
-    "finished_at", "level_a", "level_b", "autoplay", "clock", "thread",
+    "finished_at", "level_a", "level_b", "autoplay", "clock", "thread", "name_a", "name_b",
 }

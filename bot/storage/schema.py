@@ -124,4 +124,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX archived_by_player_a ON games (player_a, id) WHERE status != 'live';
     CREATE INDEX archived_by_player_b ON games (player_b, id) WHERE status != 'live';
     """,
+    # 5: players' names as the server showed them when the game (or challenge) began: boards and
+    # lists show names, not mentions (a mention in an embed renders only for readers whose app
+    # knows the member). NULL for the games of before, which fall back to a mention.
+    """
+    ALTER TABLE games ADD COLUMN name_a TEXT;
+    ALTER TABLE games ADD COLUMN name_b TEXT;
+    ALTER TABLE challenges ADD COLUMN challenger_name TEXT;
+    ALTER TABLE challenges ADD COLUMN opponent_name TEXT;
+    """,
 )

@@ -181,8 +181,8 @@ class CogBase:
         """A game ended away from any command: redraw it and say ``text`` in a new message."""
         raise NotImplementedError
 
-    @staticmethod
-    def time_out_text(table: Table) -> str:
+    def time_out_text(self, table: Table) -> str:
+        """The announcement of a game lost on time (the games feature)."""
         raise NotImplementedError
 
     async def close_expired_challenges(self) -> None:

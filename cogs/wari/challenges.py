@@ -60,6 +60,7 @@ class ChallengeCommands(CogBase):
                 now=now(),
                 clock=clock,
                 thread=thread,
+                names=(interaction.user.display_name, opponent.display_name),
             )
             await self.post_challenge(interaction, where, challenge)
 
@@ -116,6 +117,7 @@ class ChallengeCommands(CogBase):
                 now=now(),
                 clock=clock,
                 thread=thread,
+                names=(interaction.user.display_name, self.bot.user.display_name),
             )
         await self.show_new_game(interaction, table, where)
 
@@ -153,6 +155,7 @@ class ChallengeCommands(CogBase):
             rules=rules_of(variant, None, None),
             now=now(),
             autoplay=pace == "auto",
+            computer_name=self.bot.user.display_name,
         )
         await self.show_new_game(interaction, table)
 
@@ -196,7 +199,7 @@ class ChallengeCommands(CogBase):
         """Accept, Decline or Withdraw pressed on a challenge."""
         user, channel = interaction.user.id, interaction.channel_id
         if action == "accept":
-            table = await self.service.accept(challenge_id, user, channel, now())
+            table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
             if not await self.update_pressed(interaction, board_message(table)):
@@ -207,10 +210,10 @@ class ChallengeCommands(CogBase):
             return
         if action == "decline":
             challenge = await self.service.decline(challenge_id, user, channel, now())
-            closing = f"<@{challenge.opponent_id}> declined the challenge."
+            closing = f"{challenge.names[1]} declined the challenge."
         else:
             challenge = await self.service.withdraw(challenge_id, user, channel, now())
-            closing = f"<@{challenge.challenger_id}> withdrew the challenge."
+            closing = f"{challenge.names[0]} withdrew the challenge."
         if not await self.update_pressed(interaction, challenge_message(challenge, closing)):
             await self.tell(interaction, "The challenge is closed, but Discord did not let me update its message.")
         if challenge.thread:
@@ -238,12 +241,13 @@ class ChallengeCommands(CogBase):
             table = await self.service.play_computer(
                 guild_id=old.row.guild_id, channel_id=channel, human_id=interaction.user.id,
                 computer_id=self.bot.user.id, level=level, rules=rules, first=first, now=now(), clock=clock, thread=bool(old.row.thread),
+                names=(interaction.user.display_name, self.bot.user.display_name),
             )
         else:
             challenge = await self.service.challenge(
                 guild_id=old.row.guild_id, channel_id=channel, challenger_id=interaction.user.id,
                 opponent_id=old.user(side.other), rules=rules, first=first, now=now(), clock=clock,
-                thread=bool(old.row.thread), rematch_of=old.row.id,
+                thread=bool(old.row.thread), rematch_of=old.row.id, names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
             )
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.archive_thread(channel, archived=False)

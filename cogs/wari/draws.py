@@ -56,12 +56,12 @@ class DrawCommands(CogBase):
             await self.tell(interaction, "Your draw offer lapsed: a move was played while I was thinking about it.")
             return
         if accepts:
-            await self.announce(interaction, f"🤝 <@{interaction.user.id}> offered a draw and I accept: game #{table.row.id} is drawn.")
+            await self.announce(interaction, f"🤝 {interaction.user.display_name} offered a draw and I accept: game #{table.row.id} is drawn.")
             await self.board_changed(table)
         else:
             await self.announce(
                 interaction,
-                f"🤖 <@{interaction.user.id}> offered a draw; I decline, I like my position ({evaluation_words(score)}).",
+                f"🤖 {interaction.user.display_name} offered a draw; I decline, I like my position ({evaluation_words(score)}).",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -72,9 +72,9 @@ class DrawCommands(CogBase):
             channel_id=interaction.channel_id, game_id=game_id, ply=ply, user_id=interaction.user.id, accept=action == "accept", now=now()
         )
         if action == "accept":
-            closing = f"🤝 <@{interaction.user.id}> accepted: game #{game_id} is drawn."
+            closing = f"🤝 {interaction.user.display_name} accepted: game #{game_id} is drawn."
         else:
-            closing = f"<@{interaction.user.id}> declined the draw offer. Play on!"
+            closing = f"{interaction.user.display_name} declined the draw offer. Play on!"
         if not await self.update_pressed(interaction, offer_closed(closing)):
             await self.tell(interaction, f"{closing} (Discord did not let me update the offer's message.)")
         if action == "accept":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.engine import Player
 from bot.render import rules_text
 from bot.service import Refusal, StaleBoard, Table
 
@@ -145,10 +146,9 @@ class GameCommands(CogBase):
             log.warning("could not announce the end of game %s: %s", table.row.id, exc)
         await self.game_changed(shown)
 
-    @staticmethod
-    def time_out_text(table: Table) -> str:
+    def time_out_text(self, table: Table) -> str:
         loser = table.game.moves[-1].player
-        return f"⏰ <@{table.user(loser)}> ran out of time. <@{table.user(loser.other)}> wins game #{table.row.id}!"
+        return f"⏰ {self.mention(table, loser)} ran out of time. {self.mention(table, loser.other)} wins game #{table.row.id}!"
 
     @wari.command(name="board", description="Show this channel's game again at the bottom of the channel")
     @answering
@@ -184,9 +184,10 @@ class GameCommands(CogBase):
     @answering
     async def surrender(self, interaction: discord.Interaction) -> None:
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
-        winner = table.user(table.game.outcome.winner)
-        # Answer first: the redraw is a separate REST call that may be slow.
-        await self.announce(interaction, f"🏳️ <@{interaction.user.id}> surrendered. <@{winner}> wins game #{table.row.id}!")
+        winner = table.game.outcome.winner
+        # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
+        text = f"🏳️ {interaction.user.display_name} surrendered. {self.mention(table, winner)} wins game #{table.row.id}!"
+        await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
 
     @wari.command(name="abort", description="Moderators: end this channel's stuck game with no winner")
@@ -195,8 +196,21 @@ class GameCommands(CogBase):
         if not interaction.permissions.manage_messages:
             raise Refusal("Only members with the Manage Messages permission in this channel can abort a game.")
         table = await self.service.abort(interaction.channel_id, now())
-        await self.announce(interaction, f"🛑 <@{interaction.user.id}> aborted game #{table.row.id}. No winner.")
+        players = " and ".join(self.mention(table, side) for side in Player)
+        text = f"🛑 {interaction.user.display_name} aborted game #{table.row.id} between {players}. No winner."
+        await self.announce(interaction, text, allowed_mentions=self.notify(table, *Player))
         await self.board_changed(table)
+
+    @staticmethod
+    def mention(table: Table, side: Player) -> str:
+        """A side in an announcement: a mention for a person (to notify them), the name for the computer."""
+        return table.row.names[side] if table.level(side) is not None else f"<@{table.user(side)}>"
+
+    @staticmethod
+    def notify(table: Table, *sides: Player) -> discord.AllowedMentions:
+        """Allowed mentions that notify the people among ``sides``, and nobody else."""
+        people = [discord.Object(table.user(side)) for side in sides if table.level(side) is None]
+        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=people)
 
     @wari.command(name="rules", description="How to play (only you see the answer)")
     @app_commands.describe(variant="Rule set (default: this channel's game, else wari)")

@@ -162,11 +162,8 @@ def replaced_board(table: Table) -> dict[str, Any]:
 
 
 def side_names(row: GameRow) -> tuple[str, str]:
-    """How each side is called: its member (a mention, which notifies nobody in an embed), with
-    the level when the computer plays it."""
-    return tuple(
-        f"<@{user}>" + (f" ({level})" if level else "") for user, level in ((row.player_a, row.level_a), (row.player_b, row.level_b))
-    )
+    """How each side is called: its player's name, with the level when the computer plays it."""
+    return tuple(name + (f" ({level})" if level else "") for name, level in zip(row.names, (row.level_a, row.level_b), strict=True))
 
 
 def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
@@ -274,10 +271,11 @@ def board_status(table: Table) -> str:
     if table.exhibition:
         how = "press **Next move**" if table.paced_by_button else "it plays on its own"
         return f"🤖 Exhibition: {row.level_a} (A) against {row.level_b} (B). {mover.name} ({table.level(mover)}) to move: {how}."
+    names = side_names(row)
     if table.computer_to_move:
-        return f"🤖 <@{table.user(mover)}> ({table.level(mover)}) is thinking…"
+        return f"🤖 **{names[mover]}** is thinking…"
     again = " again" if game.moves and game.moves[-1].player == mover else ""
-    return f"<@{table.user(mover)}>, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
+    return f"**{names[mover]}**, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
 
 
 def board_message(table: Table) -> dict[str, Any]:
@@ -318,7 +316,7 @@ def offer_message(table: Table) -> dict[str, Any]:
     opponent = table.user(offerer.other)
     embed = discord.Embed(
         title=f"🤝 Draw offer · game #{table.row.id}",
-        description=f"<@{table.user(offerer)}> offers a draw. It stands until it is answered or a move is played.",
+        description=f"**{table.row.names[offerer]}** offers a draw. It stands until it is answered or a move is played.",
         colour=OFFER_COLOUR,
     )
     view = discord.ui.View(timeout=None)
@@ -347,9 +345,10 @@ FIRST_WORDS = {"me": "the challenger moves first", "opponent": "the challenged p
 def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> dict[str, Any]:
     """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
     rules = parse_rules_code(challenge.variant)
+    challenger, opponent = challenge.names
     again = f" (a rematch of game #{challenge.rematch_of})" if challenge.rematch_of else ""
     text = (
-        f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game of **{rules.label}**{again}; "
+        f"**{challenger}** challenges **{opponent}** to a game of **{rules.label}**{again}; "
         f"{FIRST_WORDS[challenge.first]}.\nClock: **{challenge.clock}** ({Clock.parse(challenge.clock).describe()})."
     )
     if closing is None:

@@ -75,3 +75,8 @@ async def late_click(member, message, custom_id: str):
 
     stored = member._env.backend.get_message(message.channel_id, message.id)
     return await _component_interaction(member, stored, {"custom_id": custom_id, "component_type": 2})
+
+
+def shown(member) -> str:
+    """How the bot names a member in its messages: their display name, as the server shows it."""
+    return member.user.global_name or member.name

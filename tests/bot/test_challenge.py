@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import buttons, cup_labels, enabled_houses, pinged
+from .helpers import buttons, cup_labels, enabled_houses, pinged, shown
 
 
 async def challenge(world, **options):
@@ -24,7 +24,7 @@ async def test_accepting_turns_the_challenge_into_the_board(world):
     message = (await challenge(world, first="me")).response
     accepted = await world.bob.click(message, label="Accept")
     assert accepted.acknowledged
-    assert message.content.startswith(f"{world.alice.mention}, your move (wari, houses 1–6)")
+    assert message.content.startswith(f"**{shown(world.alice)}**, your move (wari, houses 1–6)")
     assert message.embeds[0].title == "Wari · game #1"
     assert cup_labels(message) == [f"{h} · 4" for h in range(1, 7)]
     assert enabled_houses(message) == [1, 2, 3, 4, 5, 6]
@@ -33,7 +33,7 @@ async def test_accepting_turns_the_challenge_into_the_board(world):
 async def test_first_opponent_makes_the_challenged_member_player_a(world):
     message = (await challenge(world, first="opponent")).response
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"{world.bob.mention}, your move")
+    assert message.content.startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_only_the_challenged_member_may_accept_or_decline(world):
@@ -42,7 +42,7 @@ async def test_only_the_challenged_member_may_accept_or_decline(world):
         answer = await member.click(message, label="Accept")
         assert answer.ephemeral
     assert "between" in answer_text(await world.carol.click(message, label="Decline"))
-    assert "Only <@" in answer_text(await world.alice.click(message, label="Accept"))
+    assert "Only bob can accept or decline" in answer_text(await world.alice.click(message, label="Accept"))
     assert [b["label"] for b in buttons(message)] == ["Accept", "Decline", "Withdraw"]  # still open
 
 
@@ -54,7 +54,7 @@ def answer_text(result) -> str:
 async def test_decline_closes_the_challenge_and_frees_the_channel(world):
     message = (await challenge(world)).response
     await world.bob.click(message, label="Decline")
-    assert message.content == f"{world.bob.mention} declined the challenge."
+    assert message.content == f"{shown(world.bob)} declined the challenge."
     assert message.components == []
     again = await challenge(world)
     assert not again.ephemeral
@@ -64,7 +64,7 @@ async def test_the_challenger_may_withdraw_but_not_the_opponent(world):
     message = (await challenge(world)).response
     assert "Only the challenger can withdraw" in answer_text(await world.bob.click(message, label="Withdraw"))
     await world.alice.click(message, label="Withdraw")
-    assert message.content == f"{world.alice.mention} withdrew the challenge."
+    assert message.content == f"{shown(world.alice)} withdrew the challenge."
     assert message.components == []
 
 

@@ -3,7 +3,10 @@
 from bot.engine import Game
 from bot.engine.notation import from_record
 
-from .helpers import buttons, enabled_houses, press
+from .helpers import buttons, enabled_houses, press, shown
+
+#: The bot's name in SimCord, as its messages show it.
+BOT = "TestBot"
 
 
 async def play_bot(world, **options):
@@ -20,10 +23,10 @@ def stored_game(world):
 
 async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
     board = await play_bot(world, level="greedy", first="me")
-    assert board.content.startswith(f"{world.alice.mention}, your move")
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
     await press(world.alice, board, 3)
     # The bot (B) has moved by the time the press settles: it is Alice's turn again.
-    assert board.content.startswith(f"{world.alice.mention}, your move")
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
     game = stored_game(world)
     assert game.ply == 2 and str(game.moves[0]) == "A(3,4)" and game.moves[1].player.name == "B"
     assert "**Last move:** `B(" in board.embeds[0].description
@@ -34,7 +37,7 @@ async def test_challenging_the_bot_plays_it_at_the_default_level(world):
     assert not result.ephemeral
     game = stored_game(world)
     assert game.ply == 1  # the bot moved first, at once
-    assert result.response.content.startswith(f"{world.alice.mention}, your move")
+    assert result.response.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world):
@@ -47,9 +50,9 @@ async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world)
     thinking_game = Game(table.game.rules)
     thinking = Table(table.row, thinking_game)
     drawn = board_message(thinking)
-    assert drawn["content"] == f"🤖 <@{world.env.bot.user.id}> (random) is thinking…"
+    assert drawn["content"] == f"🤖 **{BOT} (random)** is thinking…"
     assert all(cup.item.disabled for cup in drawn["view"].children)
-    assert board.content.startswith(f"{world.alice.mention}, your move")
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
@@ -65,7 +68,7 @@ async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
 async def test_surrender_against_the_bot(world):
     board = await play_bot(world, level="greedy", first="me")
     result = await world.alice.slash(world.channel, "wari surrender")
-    assert result.response.content == f"🏳️ {world.alice.mention} surrendered. <@{world.env.bot.user.id}> wins game #1!"
+    assert result.response.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} wins game #1!"
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
 
 
@@ -79,7 +82,7 @@ async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
     await world.restart()
     game = stored_game(world)
     assert game.ply == 2 and game.moves[1].player.name == "B"
-    assert board.content.startswith(f"{world.alice.mention}, your move")
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_busy_bot_says_so(world):
@@ -93,7 +96,7 @@ async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low")).response
     assert board.content.startswith("🤖 Exhibition: greedy (A) against low (B). A (greedy) to move")
     assert [b["label"] for b in buttons(board)] == ["Next move"]
-    assert f"<@{world.env.bot.user.id}> (greedy)" in board.embeds[0].description
+    assert f"**A** {BOT} (greedy)" in board.embeds[0].description
     await world.carol.click(board, label="Next move")
     assert board.embeds[0].footer.text == "Move 1" and "B (low) to move" in board.content
     await world.alice.click(board, label="Next move")  # anyone watching may press
@@ -177,7 +180,7 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
     assert stored_game(world).ply == 1
     await store._run("PRAGMA query_only = OFF")
     assert await until(lambda: stored_game(world).ply == 2)
-    assert await until(lambda: board.content.startswith(f"{world.alice.mention}, your move"))
+    assert await until(lambda: board.content.startswith(f"**{shown(world.alice)}**, your move"))
 
 
 async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_after_a_restart(world):

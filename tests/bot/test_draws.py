@@ -2,7 +2,7 @@
 
 from bot.ai.worker import evaluate
 
-from .helpers import cup_labels, pinged, press, stored
+from .helpers import cup_labels, pinged, press, shown, stored
 from .test_game import start_game
 
 
@@ -58,7 +58,7 @@ async def test_a_stale_accept_is_refused(world):
     late = await world.alice.click(offer, custom_id=accept_id)
     # The press closes the offer's message: it says so and loses its buttons.
     assert late.response.id == offer.id and offer.content == "This draw offer is no longer open." and offer.components == []
-    assert board.content.startswith(f"{world.bob.mention}, your move")
+    assert board.content.startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_an_offer_survives_a_restart(world):
@@ -88,7 +88,7 @@ async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
     board = await play_low(world, [2, 6, 1])
     assert evaluate(stored(world, "record"), 1) > 0  # Alice, to move, is ahead by the bot's own search
     answer = await world.alice.slash(world.channel, "wari draw")
-    assert answer.response.content == f"🤝 {world.alice.mention} offered a draw and I accept: game #1 is drawn."
+    assert answer.response.content == f"🤝 {shown(world.alice)} offered a draw and I accept: game #1 is drawn."
     assert board.content.startswith("🏁 Draw") and stored(world, "reason") == "agreement"
 
 
@@ -96,5 +96,5 @@ async def test_the_computer_declines_a_draw_when_it_is_ahead(world):
     board = await play_low(world, [2, 6, 1, 3, 1, 6, 4, 5])
     assert evaluate(stored(world, "record"), 1) < 0
     answer = await world.alice.slash(world.channel, "wari draw")
-    assert answer.response.content.startswith(f"🤖 {world.alice.mention} offered a draw; I decline")
+    assert answer.response.content.startswith(f"🤖 {shown(world.alice)} offered a draw; I decline")
     assert cup_labels(board) and stored(world, "status") == "live" and stored(world, "draw_open") == 0

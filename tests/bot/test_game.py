@@ -6,7 +6,7 @@ import sqlite3
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
-from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press
+from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown
 
 
 async def start_game(world, **options):
@@ -27,8 +27,8 @@ async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
     board = await start_game(world)
     result = await press(world.alice, board, 5)
     assert result.acknowledged and result.followups == []
-    assert board.content.startswith(f"{world.bob.mention}, your move (wari, houses 7–12)")
-    assert "**Last move:** `A(5,4)` <@" in board.embeds[0].description
+    assert board.content.startswith(f"**{shown(world.bob)}**, your move (wari, houses 7–12)")
+    assert "**Last move:** `A(5,4)` alice sowed 4 seeds from house 5." in board.embeds[0].description
     assert board.embeds[0].footer.text == "Move 1"
     # Bob's cups, in board order (12 on the left, as drawn), with their seeds.
     assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
@@ -74,7 +74,7 @@ async def test_the_other_player_is_told_whose_turn_it_is(world):
     # Bob presses one of Alice's cups: it is not his turn.
     result = await press(world.bob, board, 3)
     assert result.followups[0].ephemeral
-    assert result.followups[0].content == f"It's {world.alice.mention}'s turn."
+    assert result.followups[0].content == f"It's {shown(world.alice)}'s turn."
     assert board_code(board) == before
 
 
@@ -91,7 +91,7 @@ async def test_a_double_click_plays_only_once(world):
     assert board.embeds[0].footer.text == "Move 1"
     # Bob's board now; Alice clicks the same spot again: it is Bob's cup 7 and not her turn.
     second = await press(world.alice, board, 7)
-    assert second.followups[0].content == f"It's {world.bob.mention}'s turn."
+    assert second.followups[0].content == f"It's {shown(world.bob)}'s turn."
     assert board.embeds[0].footer.text == "Move 1"
 
 
@@ -113,9 +113,9 @@ async def test_surrender_ends_the_game_and_the_opponent_wins(world):
     await press(world.alice, board, 4)
     result = await world.bob.slash(world.channel, "wari surrender")
     assert not result.ephemeral
-    assert result.response.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
+    assert result.response.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
-    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (surrender)."
+    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (surrender)."
     (row,) = archived(world)
     assert (row["result"], row["reason"]) == ("A", "surrender")
     assert row["record"].rstrip().endswith("A(4,4) B(surrender)")
@@ -135,7 +135,7 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
     assert refused.ephemeral and "Manage Messages" in refused.response.content
     assert cup_labels(board)
     done = await world.mod.slash(world.channel, "wari abort")
-    assert done.response.content == f"🛑 {world.mod.mention} aborted game #1. No winner."
+    assert done.response.content == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
     assert board.content == "Game aborted by a moderator: no winner." and board.components == []
     (row,) = archived(world)
     assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "aborted")

@@ -14,7 +14,7 @@ from bot.engine import Game, Player
 from bot.engine.notation import from_record, position
 from bot.render import board_text, result_text
 
-from .helpers import board_code, buttons, press, stored
+from .helpers import board_code, buttons, press, shown, stored
 from .test_game import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ async def test_a_finished_games_record_replays_through_the_engine_to_the_archive
     game, tags = from_record(text)
     assert game.moves == shadow.moves and tags["Result"] == stored(world, "result")
     # The answer says what it is, naming the players without pinging them.
-    names = (world.alice.mention, world.bob.mention)
+    names = (shown(world.alice), shown(world.bob))
     assert result.response.content.startswith(
         f"📄 The record of game #1 (oware): {names[0]} against {names[1]}, {shadow.ply} moves, {result_text(shadow.outcome, names)}\n"
     )

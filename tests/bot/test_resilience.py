@@ -9,7 +9,7 @@ from bot.engine import rules_for
 from bot.service import Refusal, StaleBoard
 from cogs.wari.options import rules_of
 
-from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, stored
+from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, shown, stored
 from .test_game import start_game
 
 
@@ -30,7 +30,7 @@ async def test_restart_with_an_open_challenge_then_accept(world):
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
     await world.restart()
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"{world.alice.mention}, your move")
+    assert message.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_challenge_still_expires_after_a_restart(world):
@@ -138,7 +138,7 @@ async def test_a_challenge_button_only_works_in_its_own_channel(world):
     with pytest.raises(Refusal, match="no longer open"):
         await world.env.bot.service.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith("<@")  # still accepted where it was posted
+    assert message.content.startswith("**alice**, your move")  # still accepted where it was posted
 
 
 async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_drawn(world):
@@ -146,7 +146,7 @@ async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_d
     await press(world.alice, board, 3)
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
     await world.bob.slash(world.channel, "wari surrender")
-    assert world.channel.last_message.content == f"🏳️ {world.bob.mention} surrendered. {world.alice.mention} wins game #1!"
+    assert world.channel.last_message.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert board.content.startswith("🏁 ") and cup_labels(board) == []
     assert not [m for m in world.channel.history() if "your move in game" in m.content]  # no ping left behind
 
@@ -155,7 +155,7 @@ async def test_an_accept_whose_answer_discord_refuses_still_shows_the_board_and_
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"{world.alice.mention}, your move")  # edited by id instead
+    assert message.content.startswith(f"**{shown(world.alice)}**, your move")  # edited by id instead
     assert [m for m in world.channel.history() if "your move in game #1" in m.content]  # Alice was pinged
 
 
@@ -166,7 +166,7 @@ async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_sta
     assert await world.env.bot.store.challenge_in(world.channel.id) is None
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
     await world.bob.click(again.response, label="Accept")
-    assert again.response.content.startswith(f"{world.alice.mention}, your move")
+    assert again.response.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_challenge_saved_without_its_message_stops_blocking_the_channel_after_a_minute(world):
@@ -202,7 +202,7 @@ async def test_a_refusal_discord_drops_once_is_sent_again(world):
     board = await start_game(world)
     world.env.inject_error("POST", "/webhooks/*", status=500)  # the first follow-up fails
     result = await world.bob.click(board, custom_id=cup_id(board, 2))
-    assert [f.content for f in result.followups] == [f"It's {world.alice.mention}'s turn."]
+    assert [f.content for f in result.followups] == [f"It's {shown(world.alice)}'s turn."]
 
 
 async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothing(world):

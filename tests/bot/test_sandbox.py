@@ -37,7 +37,7 @@ from discord.ext import tasks
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
 
-from .helpers import cup_labels, press
+from .helpers import cup_labels, press, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")
@@ -77,10 +77,10 @@ async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
         assert "wari challenge" in sandbox.kofi.available_commands(sandbox.channel)
 
         board = await challenge_and_accept(sandbox)
-        assert board.content.startswith(f"{sandbox.ama.mention}, your move")
+        assert board.content.startswith(f"**{shown(sandbox.ama)}**, your move")
         result = await press(sandbox.ama, board, 5)
         assert result.acknowledged and result.followups == []
-        assert board.content.startswith(f"{sandbox.kofi.mention}, your move")
+        assert board.content.startswith(f"**{shown(sandbox.kofi)}**, your move")
         assert board.embeds[0].footer.text == "Move 1"
 
         # The page shows the board as it is now, to the member it is shown to.
@@ -156,7 +156,7 @@ class PageClient:
         )
 
 
-def shown(state, message) -> str:
+def on_page(state, message) -> str:
     """The text of ``message`` on the page (its content and embeds)."""
     return json.dumps(state["messages"][str(message.id)], ensure_ascii=False)
 
@@ -174,7 +174,7 @@ async def test_time_passes_in_the_sandbox_and_a_challenge_expires_by_itself(data
             challenge = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi)
         assert challenge.response.content == f"{sandbox.kofi.mention}, you have been challenged!"
         kofi = PageClient(http, sandbox, sandbox.kofi)
-        assert "you have been challenged" in shown(await kofi.open(), challenge.response)
+        assert "you have been challenged" in on_page(await kofi.open(), challenge.response)
 
         # Nobody acts: time passes, the challenge expires, the bot says so.
         real, virtual = time.monotonic(), env.now()
@@ -186,7 +186,7 @@ async def test_time_passes_in_the_sandbox_and_a_challenge_expires_by_itself(data
         # the clock can be held) published the page again; here its state is only read.
         async with sandbox.hold_clock():
             pass
-        assert EXPIRED in shown(await kofi.state(), challenge.response)
+        assert EXPIRED in on_page(await kofi.state(), challenge.response)
 
         # The clock went on as the wall clock does (it moves on about every second).
         await asyncio.sleep(max(0.0, real + 1.5 - time.monotonic()))
@@ -232,12 +232,12 @@ async def test_a_game_continues_after_the_sandbox_restarts(database_path):
         # The board came back at start (posted by Kofi, whose move it is), as it was.
         board = again.resumed_board
         assert board is not None and board.id != old_board_id
-        assert board.content.startswith(f"{again.kofi.mention}, your move")
+        assert board.content.startswith(f"**{shown(again.kofi)}**, your move")
         assert board.embeds[0].footer.text == "Move 1"
         assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
         await press(again.kofi, board, 7)
         assert board.embeds[0].footer.text == "Move 2"
-        assert board.content.startswith(f"{again.ama.mention}, your move")
+        assert board.content.startswith(f"**{shown(again.ama)}**, your move")
 
     (game,) = stored_games(database_path)
     assert game["status"] == "live" and "A(5,4) B(7,5)" in game["record"]
@@ -250,12 +250,12 @@ async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(databa
         board = started.response
         await press(sandbox.ama, board, 5)
         # The bot has answered by the time the press settles: Ama's turn again.
-        assert board.content.startswith(f"{sandbox.ama.mention}, your move")
+        assert board.content.startswith(f"**{shown(sandbox.ama)}**, your move")
         assert board.embeds[0].footer.text == "Move 2"
 
     async with open_sandbox(database_path, real_time=False) as again:
         board = again.resumed_board
-        assert board is not None and board.content.startswith(f"{again.ama.mention}, your move")
+        assert board is not None and board.content.startswith(f"**{shown(again.ama)}**, your move")
         await press(again.ama, board, 1)
         assert board.embeds[0].footer.text == "Move 4"
 
@@ -284,10 +284,10 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
         board = await challenge_and_accept(sandbox)
         wrong = await press(sandbox.kofi, board, 3)
         assert wrong.followups[0].ephemeral
-        assert wrong.followups[0].content == f"It's {sandbox.ama.mention}'s turn."
+        assert wrong.followups[0].content == f"It's {shown(sandbox.ama)}'s turn."
 
         gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
-        assert gave_up.response.content.startswith(f"🏳️ {sandbox.kofi.mention} surrendered. {sandbox.ama.mention} wins")
+        assert gave_up.response.content.startswith(f"🏳️ {shown(sandbox.kofi)} surrendered. {sandbox.ama.mention} wins")
         assert cup_labels(board) == []
 
         # Ama owns the server, so she may abort; Kofi may not.
@@ -295,7 +295,7 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
         refused = await sandbox.kofi.slash(sandbox.channel, "wari abort")
         assert refused.ephemeral and "Manage Messages" in refused.response.content
         aborted = await sandbox.ama.slash(sandbox.channel, "wari abort")
-        assert aborted.response.content.startswith(f"🛑 {sandbox.ama.mention} aborted game #2")
+        assert aborted.response.content.startswith(f"🛑 {shown(sandbox.ama)} aborted game #2")
 
     assert [row["status"] for row in stored_games(database_path)] == ["finished", "aborted"]
 
@@ -477,8 +477,8 @@ def board_in(channel):
 
 
 def mover(sandbox, board):
-    """The member whose move it is, from the mention that starts the board's content."""
-    return next(member for member in sandbox.members if board.content.startswith(f"{member.mention}, your move"))
+    """The member whose move it is, from the name that starts the board's content."""
+    return next(member for member in sandbox.members if board.content.startswith(f"**{shown(member)}**, your move"))
 
 
 # Skipped only on a developer's machine without it: CI (CI=true) installs chromium (.ci/run), and fails here if it cannot.
@@ -515,7 +515,7 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         # The one who just moved presses again: only they see the refusal.
         await page.click("button.component-button", "")
         await page.until("document.body.innerText.includes('Only you can see this')", "the refusal")
-        assert f"It's @{mover(sandbox, board).user.global_name}'s turn." in await page.js("document.body.innerText")
+        assert f"It's {shown(mover(sandbox, board))}'s turn." in await page.js("document.body.innerText")
         await page.idle()
         png = base64.b64decode((await page.call("Page.captureScreenshot", format="png"))["data"])
 

@@ -3,7 +3,7 @@ the leaderboard and their history."""
 
 from bot.ratings import Rating, rate_game
 
-from .helpers import buttons, stored
+from .helpers import buttons, shown, stored
 
 
 async def play_out(world, winner, loser, *, draw=False, **options):
@@ -26,8 +26,8 @@ async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
     board = await play_out(world, world.alice, world.bob)
     alice, bob = rate_game(Rating(), Rating(), 1.0)
     line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
-    assert line == f"📈 **Ratings** (wari): {world.alice.mention} {Rating(alice.rating, alice.rd)} (+{alice.rating - 1500:.0f}) · " \
-                   f"{world.bob.mention} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
+    assert line == f"📈 **Ratings** (wari): {shown(world.alice)} {Rating(alice.rating, alice.rd)} (+{alice.rating - 1500:.0f}) · " \
+                   f"{shown(world.bob)} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
     assert line.endswith("(-162)") and "1662 ± 290?" in line
 
 

@@ -2,7 +2,7 @@
 
 import discord
 
-from .helpers import archived, buttons, enabled_houses, pinged, pings, press, stored
+from .helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, stored
 from .test_game import start_game
 
 
@@ -21,7 +21,7 @@ async def test_a_challenge_with_thread_plays_in_a_new_thread(world):
     assert pinged(world, challenge) == {world.bob.id}
     await world.bob.click(challenge, label="Accept")
     board = thread.history()[0]
-    assert board.content.startswith(f"{world.alice.mention}, your move") and stored(world, "channel_id") == thread.id
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move") and stored(world, "channel_id") == thread.id
     (ping,) = pings(world, thread)
     assert pinged(world, ping) == {world.alice.id}
     # The channel itself stays free for another game.

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from .helpers import buttons, cup_labels, pinged, pings, press, stored
+from .helpers import buttons, cup_labels, pinged, pings, press, shown, stored
 from .test_game import start_game
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
@@ -109,7 +109,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     board = await start_game(world, clock="1h/move")
     await press(world.alice, board, 5)
     await world.env.advance_time(60 * 60 + 30)  # Bob's hour is up; the sweep comes within a minute
-    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (on time)."
     assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch"]
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
@@ -125,23 +125,23 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
     await world.env.advance_time(60 * 60 + 1)
     late = await press(world.alice, board, 5)
     assert late.followups[0].ephemeral
-    assert late.followups[0].content == f"Too late: {world.alice.mention}'s time had run out, so the game is over."
+    assert late.followups[0].content == f"Too late: {shown(world.alice)}'s time had run out, so the game is over."
     assert world.channel.last_message.content == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
-    assert board.content == f"🏁 {world.bob.mention} wins, 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
     assert stored(world, "record").rstrip().endswith("A(time)")
 
 
 async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
     board = await start_game(world, clock="5+3")
     text = board.embeds[0].description
-    assert "⏱ **5+3** (5 min + 3 s a move)" in text and f"{world.bob.mention}: 5:00" in text
+    assert "⏱ **5+3** (5 min + 3 s a move)" in text and f"{shown(world.bob)}: 5:00" in text
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
     await world.env.advance_time(60)
     await press(world.alice, board, 5)
-    assert f"{world.alice.mention}: 4:03" in board.embeds[0].description
+    assert f"{shown(world.alice)}: 4:03" in board.embeds[0].description
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
     await world.env.advance_time(5 * 60 + 20)  # Bob's five minutes run out
-    assert board.content == f"🏁 {world.alice.mention} wins, 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (on time)."
 
 
 async def test_restart_just_before_a_deadline_times_out_once(world):
@@ -170,7 +170,7 @@ async def test_restart_between_a_move_and_its_ping_still_pings(world):
     assert pinged(world, ping) == {world.bob.id}
     assert board.embeds[0].footer.text == "No move yet"  # the old board is stale until redrawn…
     await press(world.bob, board, 1)  # …and a press on it brings it up to date without playing
-    assert board.embeds[0].footer.text == "Move 1" and board.content.startswith(f"{world.bob.mention}, your move")
+    assert board.embeds[0].footer.text == "Move 1" and board.content.startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_clocks_are_paused_while_the_bot_is_down(world):
@@ -180,7 +180,7 @@ async def test_clocks_are_paused_while_the_bot_is_down(world):
     await world.env.advance_time(2 * 60 * 60)  # …for two hours, past Alice's deadline
     await world.restart()
     await world.env.advance_time(30)
-    assert board.content.startswith(f"{world.alice.mention}, your move")  # not lost on time
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # not lost on time
     assert "paused 2 h while the bot was offline" in board.embeds[0].description
     assert deadline_on(board) > world.env.now() + timedelta(minutes=59)
     await world.env.advance_time(60 * 60)  # but the time is not forgiven forever
@@ -191,7 +191,7 @@ async def test_clocks_wait_while_discord_is_unreachable(world):
     board = await start_game(world, clock="1h/move")
     world.env.bot.dispatch("disconnect")  # as discord.py does when the gateway connection drops
     await world.env.advance_time(90 * 60)
-    assert board.content.startswith(f"{world.alice.mention}, your move")  # nobody could press: no time-out
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # nobody could press: no time-out
     world.env.bot.dispatch("resumed")
     await world.env.advance_time(30)
     assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
@@ -205,7 +205,7 @@ async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
     await world.env.advance_time(60 * 60 + 10)
     late = await world.alice.click(offer, label="Accept")
     assert late.ephemeral and "time had run out" in late.response.content
-    assert board.content == f"🏁 {world.bob.mention} wins, 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
     assert (stored(world, "result"), stored(world, "reason")) == ("B", "time")
 
 
@@ -213,4 +213,4 @@ async def test_a_finished_per_player_clock_shows_the_time_used(world):
     board = await start_game(world, clock="5+3")
     await world.env.advance_time(100)
     await world.alice.slash(world.channel, "wari surrender")
-    assert f"{world.alice.mention}: 3:20" in board.embeds[0].description  # charged, without the increment
+    assert f"{shown(world.alice)}: 3:20" in board.embeds[0].description  # charged, without the increment
