@@ -14,11 +14,11 @@ from .clocks import ClockQueries
 from .database import Conflict, StorageError, Written, time_text
 from .games import GameQueries
 from .ratings import RatingChange, Record, Standing
-from .rows import ChallengeRow, GameRow
+from .rows import ChallengeRow, GameRow, shown_name
 from .schema import MIGRATIONS
 
 __all__ = [
-    "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store",
+    "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
     "Written", "time_text",
 ]
 

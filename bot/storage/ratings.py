@@ -33,6 +33,16 @@ class RatingChange:
         return self.after.rating - self.before.rating
 
 
+#: The name a rated player's latest finished game knew them by (``ratings.user_id``), through
+#: the indexes of each side's archived games.
+LATEST_NAME = """(
+    SELECT name FROM (
+        SELECT id, name_a AS name FROM games WHERE player_a = ratings.user_id AND status != 'live'
+        UNION ALL SELECT id, name_b FROM games WHERE player_b = ratings.user_id AND status != 'live'
+    ) ORDER BY id DESC LIMIT 1
+)"""
+
+
 @dataclass(frozen=True)
 class Standing:
     """A player's place in a leaderboard."""
@@ -40,6 +50,8 @@ class Standing:
     place: int
     user_id: int
     rating: Rating
+    #: The name the player's latest finished game knew them by (``None``: none kept).
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -232,10 +244,10 @@ class RatingQueries(Database):
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
         where, params = _scope(guild_id, variant)
         rows = await self._read(
-            f"SELECT * FROM ratings WHERE variant = ?{where} ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
+            f"SELECT *, {LATEST_NAME} AS name FROM ratings WHERE variant = ?{where} ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
             (variant, *params, limit, offset),
         )
-        return [Standing(offset + number, row["user_id"], _rating(row)) for number, row in enumerate(rows, start=1)]
+        return [Standing(offset + number, row["user_id"], _rating(row), row["name"]) for number, row in enumerate(rows, start=1)]
 
     async def place_of(self, user_id: int, variant: str, *, guild_id: int | None) -> tuple[Standing | None, int]:
         """``user_id``'s standing in a leaderboard (``None`` if not rated there) and its size."""

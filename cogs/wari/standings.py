@@ -14,11 +14,11 @@ from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
 from bot.ratings import outcome_for
-from bot.storage import GameRow, Record
+from bot.storage import GameRow, Record, shown_name
 
 from .base import CogBase, answering, wari
 from .options import VARIANT_CHOICES
-from .views import board_link, cog_of, safely
+from .views import board_link, cog_of, safely, side_names
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
@@ -133,7 +133,7 @@ class StandingsCommands(CogBase):
         store = self.bot.store
         rows = await store.leaderboard(variant, guild_id=guild, offset=page * PAGE, limit=PAGE + 1)
         mine, size = await store.place_of(int(asker), variant, guild_id=guild)
-        lines = [f"**{row.place}.** <@{row.user_id}> {row.rating} · {plural(row.rating.games, 'game')}" for row in rows[:PAGE]]
+        lines = [f"**{row.place}.** {shown_name(row.user_id, row.name)} {row.rating} · {plural(row.rating.games, 'game')}" for row in rows[:PAGE]]
         where = "everyone" if everyone else "this server"
         embed = discord.Embed(
             title=f"🏆 {parse_rules_code(variant).label.capitalize()} leaderboard · {where}",
@@ -159,17 +159,23 @@ class StandingsCommands(CogBase):
         lines = [self.history_line(row, user_id) for row in rows[:PAGE]]
         embed = discord.Embed(
             title="🗂️ Latest games",
-            description=f"<@{user_id}>\n" + ("\n".join(lines) or "No finished game yet."),
+            description=f"{self.name_in(rows, user_id)}\n" + ("\n".join(lines) or "No finished game yet."),
             colour=STANDINGS_COLOUR,
         )
         embed.set_footer(text=f"page {page + 1} · /wari record and /wari replay take a game's number")
         return {"embed": embed, "view": pages("history", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
 
     @staticmethod
+    def name_in(rows: list[GameRow], user_id: int) -> str:
+        """A player's name as their latest game on the page knew it."""
+        for row in rows:
+            return row.names[0 if row.player_a == user_id else 1]
+        return shown_name(user_id, None)
+
+    @staticmethod
     def history_line(row: GameRow, user_id: int) -> str:
-        side = 0 if row.player_a == user_id else 1
-        opponent_id, level = (row.player_b, row.level_b) if side == 0 else (row.player_a, row.level_a)
-        opponent = f"<@{opponent_id}>" + (f" ({level})" if level else "")
+        other = 1 if row.player_a == user_id else 0
+        opponent = side_names(row)[other]
         when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
         board = board_link(row) if row.message_id else ""
         why = f" ({row.reason})" if row.status == "finished" else ""
