@@ -42,6 +42,8 @@ class WariBot(commands.Bot):
         store: Store | None = None,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
+        # The bot plays no sound: discord.py's warnings that voice needs PyNaCl and davey are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id

@@ -469,6 +469,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     discord.utils.setup_logging(level=getattr(logging, level, logging.INFO), root=True)
     logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLogger().level))  # "logging in using static token"…
+    # "Slash commands synced globally (they may take a while to appear)" is about the real Discord.
+    logging.getLogger("bot.client").setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
         last_words = asyncio.run(serve(options.database, options.port))
     except StorageError as exc:

@@ -167,3 +167,13 @@ def stored_digest(database):
     with contextlib.closing(sqlite3.connect(database)) as db:
         row = db.execute("SELECT value FROM meta WHERE key = ?", (COMMANDS_DIGEST_KEY,)).fetchone()
     return row[0] if row else None
+
+
+def test_a_bot_without_voice_logs_no_voice_warnings(tmp_path, caplog):
+    import discord
+
+    from bot import create_bot
+
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True  # as in a fresh process
+    create_bot(tmp_path / "wari.sqlite3")
+    assert "voice will NOT be supported" not in caplog.text
