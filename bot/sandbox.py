@@ -6,7 +6,7 @@ Discord-like page on 127.0.0.1: its messages, a composer for slash commands, cli
 and a picker to act as either member. No token, no network beyond loopback.
 
 The simulated server is made anew at every start, always the same: the server "Wari Sandbox"
-with the channel #games, the members Ama (its owner, so ``/wari abort`` can be tried too) and
+with the channel #games, the members Ama (its owner, so ``/wari-mod abort`` can be tried too) and
 Kofi, and the bot itself, named Wari. Games are stored by channel and member ids, so those
 ids must not change from one run to the next: the server's id is pinned, and the channel and
 members are made before the bot starts, in a fixed order, while SimCord's virtual
@@ -169,7 +169,7 @@ def _build_world(env: simcord.Env) -> tuple[GuildHandle, ChannelHandle, simcord.
     """The server, channel and members, always in this order (see the module docstring)."""
     (ama_name, ama_display), (kofi_name, kofi_display) = MEMBERS
     ama_user = env.create_user(ama_name, global_name=ama_display)
-    # Ama owns the server (so she may /wari abort), rather than a third, synthetic owner.
+    # Ama owns the server (so she may /wari-mod abort), rather than a third, synthetic owner.
     guild = env.create_guild(GUILD_NAME, id=GUILD_ID, owner=ama_user)
     channel = guild.create_text_channel(CHANNEL_NAME, topic=CHANNEL_TOPIC)
     ama = guild.add_member(ama_user)  # the owner is a member already: this only gives us her actor

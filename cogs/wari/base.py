@@ -28,8 +28,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cogs.wari")
 
-#: The one command group: every feature adds its subcommands here.
+#: The command group for players: every feature adds its subcommands here.
 wari = app_commands.Group(name="wari", description="Play Wari, the West African sowing game", guild_only=True)
+#: The moderators' commands, a group of their own: Discord hides it from members without Manage
+#: Messages (a subcommand cannot have permissions of its own), and server admins may change who sees it.
+wari_mod = app_commands.Group(
+    name="wari-mod",
+    description="Moderators: look after this server's Wari games",
+    guild_only=True,
+    default_permissions=discord.Permissions(manage_messages=True),
+)
 
 DATABASE_TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
 #: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.

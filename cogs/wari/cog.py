@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.storage import StorageError
 
 from . import records, standings
-from .base import CogBase, log, now, wari
+from .base import CogBase, log, now, wari, wari_mod
 from .challenges import ChallengeCommands
 from .clocks import ClockSweeps
 from .computer import Computer
@@ -44,6 +44,7 @@ class WariCog(
     """Challenges, boards with cup buttons, clocks and pings, draws, rematches, settings and moderation."""
 
     wari = wari
+    wari_mod = wari_mod
 
     def __init__(self, bot: WariBot) -> None:
         self.bot = bot

@@ -10,7 +10,7 @@ from bot.engine import Player
 from bot.render import rules_text
 from bot.service import Refusal, StaleBoard, Table
 
-from .base import CogBase, answering, log, now, wari
+from .base import CogBase, answering, log, now, wari, wari_mod
 from .options import VARIANT_CHOICES, rules_of
 from .views import board_message, board_url, offer_closed, replaced_board
 
@@ -190,7 +190,7 @@ class GameCommands(CogBase):
         await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
 
-    @wari.command(name="abort", description="Moderators: end this channel's stuck game with no winner")
+    @wari_mod.command(name="abort", description="End this channel's stuck game with no winner")
     @answering
     async def abort(self, interaction: discord.Interaction) -> None:
         if not interaction.permissions.manage_messages:

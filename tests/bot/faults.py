@@ -119,7 +119,7 @@ FLOWS = [
     Flow("press and the computer's move", a_game_against_the_computer, press_a_cup),
     Flow("play the computer", nothing, slash("alice", "wari play", level="greedy", first="opponent")),
     Flow("surrender", a_game_under_way, slash("bob", "wari surrender")),
-    Flow("abort", a_game_under_way, slash("mod", "wari abort")),
+    Flow("abort", a_game_under_way, slash("mod", "wari-mod abort")),
     Flow("board", a_game_under_way, slash("carol", "wari board")),
     Flow("offer a draw", a_game_under_way, slash("bob", "wari draw")),
     Flow("accept a draw", a_draw_offer, click("alice", "offer", "Accept")),

@@ -121,7 +121,7 @@ async def test_an_exhibition_runs_to_the_end_and_survives_a_restart(world):
 
 async def test_a_moderator_can_stop_an_exhibition(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="mcts", level_b="expert")).response
-    await world.mod.slash(world.channel, "wari abort")
+    await world.mod.slash(world.channel, "wari-mod abort")
     assert board.components == [] and board.content == "Game aborted by a moderator: no winner."
 
 

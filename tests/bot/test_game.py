@@ -131,10 +131,15 @@ async def test_only_players_may_surrender_and_only_in_a_game(world):
 
 async def test_a_moderator_may_abort_a_stuck_game(world):
     board = await start_game(world)
-    refused = await world.carol.slash(world.channel, "wari abort")
+    assert "wari-mod abort" not in world.carol.available_commands(world.channel)  # hidden from members
+    assert "wari-mod abort" in world.mod.available_commands(world.channel)
+    # A server admin may let anyone see the command (Integrations settings): it still refuses.
+    (command,) = [c for c in await world.env.bot.tree.fetch_commands() if c.name == "wari-mod"]
+    world.guild.set_command_permissions(command, {world.carol: True})
+    refused = await world.carol.slash(world.channel, "wari-mod abort")
     assert refused.ephemeral and "Manage Messages" in refused.response.content
     assert cup_labels(board)
-    done = await world.mod.slash(world.channel, "wari abort")
+    done = await world.mod.slash(world.channel, "wari-mod abort")
     assert done.response.content == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
     assert board.content == "Game aborted by a moderator: no winner." and board.components == []
     (row,) = archived(world)

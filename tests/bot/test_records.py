@@ -146,7 +146,7 @@ async def test_the_computers_side_is_named_with_its_level_and_a_live_game_can_be
 async def test_an_aborted_game_says_so_and_still_reads_back(world):
     board = await start_game(world)
     await press(world.alice, board, 3)
-    await world.mod.slash(world.channel, "wari abort")
+    await world.mod.slash(world.channel, "wari-mod abort")
     result, text = await download(world.alice, world.channel, 1)
     tags = tag_lines(text)
     assert (tags["Status"], tags["Result"], tags["Reason"]) == ("aborted", "*", "")

@@ -52,5 +52,5 @@ async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_rest
 
 async def test_an_aborted_game_offers_no_rematch(world):
     board = await start_game(world)
-    await world.mod.slash(world.channel, "wari abort")
+    await world.mod.slash(world.channel, "wari-mod abort")
     assert board.components == []
