@@ -30,8 +30,12 @@ _watchdog_lock = threading.Lock()
 
 
 def tie_to_parent() -> None:
-    """Make this process exit at once when the process that started it is gone (a worker
-    process's initializer; called again, or outside a multiprocessing child, it does nothing).
+    """Make this process exit at once when the process that started it is gone; called again,
+    or outside a multiprocessing child, it does nothing.
+
+    Give it to the pool as its ``initializer``, so that a worker that has not had any work yet
+    is covered too; :func:`choose_move` and :func:`evaluate` call it as well, for a pool
+    started without it.
 
     Why this is needed: a worker of a ``ProcessPoolExecutor`` waits for work on a pipe whose
     write end every worker holds too, so a parent killed with ``kill -9`` never gives them
