@@ -163,50 +163,57 @@ def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
 
 
 _COMMON = (
-    "**Board.** Two rows of {n} houses with {s} seeds each; A owns houses 1–{n} (bottom row), B owns "
-    "{n1}–{n2} (top row). Sowing runs anticlockwise: 1, 2, …, {n2}, then 1 again.\n"
-    "**Move.** Press one of your non-empty houses: its seeds are sown one by one into the following "
-    "houses."
+    "**Board.** Two rows of {n} houses with {s} seeds each. A owns houses 1–{n}, B owns {n1}–{n2}: "
+    "the numbers follow the way seeds travel, anticlockwise ({path}).\n"
+    "**Move.** Press the button of one of your houses (the ones you may not play are greyed out): its "
+    "seeds are taken out and sown one by one into the houses that follow."
 )
 _CAPTURE = (
     " A house of 12 or more seeds goes all the way round, skipping the house it was emptied from.\n"
     "**Capture.** If your last seed lands in an opponent's house and makes it exactly 2 or 3, you take "
-    "those seeds, then the house before it while it is the opponent's and holds 2 or 3, and so on.\n"
+    "those seeds as your **prisoners**; so too the house before it while it is the opponent's and holds "
+    "2 or 3, and so on. Prisoners leave the board: they are your score.\n"
 )
+#: Who takes the seeds still on the board when a capture game stops without a majority.
+_OWN_ROWS = "each player takes the seeds in their own row as prisoners"
 RULES_TEXT = {
     "wari": _CAPTURE
     + "**Feeding.** Your move must leave your opponent at least one seed: you may not capture all of "
-    "them, and if their row is empty you must sow into it. If you cannot, you take the seeds in your "
-    "row and the game ends.\n",
+    f"them, and if their row is empty you must sow into it. When no move can, the game ends and {_OWN_ROWS}.\n",
     "oware": _CAPTURE
     + "**Grand slam.** A move that would capture every seed of your opponent is allowed but captures "
-    "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; if no move does, you "
-    "take the seeds in your row and the game ends.\n",
+    "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; when no move can, the "
+    f"game ends and {_OWN_ROWS}.\n",
     "awari": _CAPTURE
     + "**Feeding.** A move that leaves your opponent without seeds is allowed only when every move "
-    "does; then a grand slam captures normally. A player with no seed at their turn loses the "
-    "remaining seeds to the opponent and the game ends.\n",
+    "does; then a grand slam captures normally. A player with no seed at their turn cannot move: the "
+    "opponent takes the seeds left and the game ends.\n",
     "ouril": _CAPTURE
     + "**Single seeds.** A house holding one seed may be played only when none of your houses holds "
-    "more.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again at "
-    "once: that extra move must leave them a seed (if none can, the game ends).\n**Feeding.** If your "
-    "opponent's row is empty you must sow into it.\n",
-    "kalah": "\n**Stores.** Each player's store lies right of their row, on the sowing path (the "
-    "opponent's store is skipped). A last seed in your own store gives you another turn.\n"
+    "more; this comes before everything else.\n**Feeding.** If your opponent's row is empty you must "
+    "sow into it.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again "
+    "at once: that extra move must leave them a seed.\n"
+    f"When the player to move has no legal move, the game ends and {_OWN_ROWS}.\n",
+    "kalah": "\n**Stores.** Each player has a store at the end of their row, on the sowing path: A's is "
+    "drawn on the right (below, when the board stands upright), B's on the left (on top). You sow into "
+    "your own store, never into your opponent's, and the emptied house is not skipped. A last seed in "
+    "your own store gives you another turn.\n"
     "**Capture.** A last seed in an empty house of your own row takes itself and the seeds of the "
     "house opposite into your store.\n**End.** When the player to move has no seed, the opponent "
     "moves the seeds of their own row into their own store.\n",
 }
 _ENDING = {
-    "kalah": "**Winning.** More than half of all seeds in your store wins at once; otherwise the larger store wins.",
-    None: "**Winning.** More than half of the seeds ({half}+) wins at once. A repeated position ends the "
-    "game and each player takes the seeds on their side. Otherwise the most prisoners wins; equal is a draw.",
+    "kalah": "**Winning.** More than half of all seeds in your store ({half} or more) wins at once; "
+    "otherwise, at the end, the larger store wins, and equal stores are a draw.",
+    None: "**Winning.** More than half of the seeds as prisoners ({half} or more) wins at once. A "
+    "repeated position ends the game, and each player takes the seeds on their side. Otherwise, at the "
+    "end, the player with more prisoners wins; equal numbers are a draw.",
 }
-
 
 def rules_text(rules: Rules) -> str:
     """The rules of ``rules``'s variant in a few readable paragraphs (Discord markdown)."""
     n, s = rules.houses, rules.seeds
     ending = _ENDING.get(rules.name, _ENDING[None])
     body = _COMMON + RULES_TEXT[rules.name] + ending
-    return body.format(n=n, s=s, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1)
+    path = f"1 … {n}, A's store, {n + 1} … {2 * n}, B's store" if rules.stores_on_path else f"1 … {2 * n}, then 1 again"
+    return body.format(n=n, s=s, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path)

@@ -1,4 +1,4 @@
-"""The Wari rules engine: every variant of ``RULES.md``, with no Discord in sight.
+"""The Wari rules engine: every variant of ``docs/RULES.md``, with no Discord in sight.
 
 >>> from bot.engine import Game
 >>> game = Game("oware")

@@ -1,6 +1,6 @@
 """The sowing machine: legal moves and their effects on a compact position tuple.
 
-This module is the one place where the rules of ``RULES.md`` are turned into code; the
+This module is the one place where the rules of ``docs/RULES.md`` are turned into code; the
 friendly :class:`bot.engine.game.Game`, the perft counter and the computer players all call it.
 
 A *state* is a plain tuple, so it is hashable (cycle detection, transposition tables) and cheap

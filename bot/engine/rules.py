@@ -1,6 +1,6 @@
 """Rule sets as data.
 
-Every variant of ``RULES.md`` is one immutable :class:`Rules` object. The behaviour that
+Every variant of ``docs/RULES.md`` is one immutable :class:`Rules` object. The behaviour that
 differs between variants is spelled out in a handful of fields (how a grand slam is treated,
 whether the single-seed rule applies, who takes the seeds left when nobody can move), so the
 sowing code in :mod:`bot.engine.core` reads them instead of testing variant names.

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.ai.worker import choose_move, evaluate
+from bot.ai.worker import choose_move, evaluate, tie_to_parent
 from bot.service import Refusal, StaleBoard, Table
 
 if TYPE_CHECKING:
@@ -126,8 +126,9 @@ class Computer:
         raise AssertionError("unreachable")
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        # "spawn": a fresh interpreter per worker, not a fork of a process with threads.
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        # "spawn": a fresh interpreter per worker, not a fork of a process with threads; each
+        # worker dies with the bot, even one killed with -9 before the worker ever searched.
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=tie_to_parent)
 
     async def _play_turns(self, channel_id: int, game_id: int) -> None:
         """Think and move while it is the bot's turn; retry after failures, with a growing pause."""

@@ -219,6 +219,10 @@ class GameCommands(CogBase):
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
         table = await self.service.table(interaction.channel_id) if variant is None else None
         rules = table.game.rules if table else rules_of(variant or "wari", None, None)
-        embed = discord.Embed(title=f"How to play {rules.label}", description=rules_text(rules), colour=discord.Colour.blurple())
-        embed.set_footer(text="Start a game with /wari challenge @someone")
+        title = f"How to play {rules.label[0].upper()}{rules.label[1:]}"
+        embed = discord.Embed(title=title, description=rules_text(rules), colour=discord.Colour.blurple())
+        if table is not None:
+            embed.set_footer(text=f"These are the rules of game #{table.row.id}, in play here: /wari board shows it")
+        else:
+            embed.set_footer(text="Start a game with /wari challenge @someone, or play me with /wari play")
         await interaction.response.send_message(embed=embed, ephemeral=True)

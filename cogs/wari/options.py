@@ -19,7 +19,18 @@ VARIANT_CHOICES = [
 assert [choice.value for choice in VARIANT_CHOICES] == list(VARIANTS)
 FIRST_NAMES = {"random": "Random", "me": "Me", "opponent": "My opponent"}
 FIRST_CHOICE_LIST = [app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES]
-LEVEL_CHOICES = [app_commands.Choice(name=f"{name}: {player.summary}"[:100], value=name) for name, player in LEVELS.items()]
+#: How a player picks a level: a plain word for its strength and one line on how it plays, easy
+#: to hard (the order of :data:`bot.ai.LEVELS`); the level's own name is what the board shows.
+LEVEL_WORDS = {
+    "random": "Beginner: plays any move at random",
+    "low": "Novice: always plays its lowest house",
+    "again": "Novice: hunts extra turns in Kalah, else its lowest house",
+    "greedy": "Casual: grabs the biggest capture in sight",
+    "mcts": "Strong: plays out thousands of quick games before each move",
+    "expert": "Expert: reads many moves ahead, and endgames to the end",
+}
+assert list(LEVEL_WORDS) == list(LEVELS)
+LEVEL_CHOICES = [app_commands.Choice(name=f"{LEVEL_WORDS[name]} ({name})"[:100], value=name) for name in LEVELS]
 CLOCK_CHOICES = [app_commands.Choice(name=f"{code}: {Clock.parse(code).describe()}", value=code) for code in CLOCKS]
 #: The options every way of starting a game against a person or the bot shares.
 GAME_OPTIONS = {

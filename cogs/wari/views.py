@@ -177,6 +177,10 @@ def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
     ]
 
 
+#: Under a live board: what the cup buttons' labels mean (Discord's small grey "subtext").
+BUTTONS_HINT = "-# Buttons: house · seeds"
+
+
 def board_view(table: Table) -> discord.ui.View | None:
     """One button per house of the player to move (illegal ones disabled); Rematch once finished."""
     game = table.game
@@ -209,6 +213,8 @@ def board_embed(table: Table) -> discord.Embed:
     game, row = table.game, table.row
     names = side_names(row)
     lines = position_lines(game, names)
+    if row.live and not table.exhibition:
+        lines.append(BUTTONS_HINT)
     if game.moves:
         last = game.moves[-1]
         lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))

@@ -150,9 +150,12 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
 
 async def test_rules_are_ephemeral_for_the_asked_variant_or_the_game_in_the_channel(world):
     asked = await world.carol.slash(world.channel, "wari rules", variant="kalah")
-    assert asked.ephemeral and asked.response.embeds[0].title == "How to play kalah"
-    assert "store" in asked.response.embeds[0].description
+    assert asked.ephemeral and asked.response.embeds[0].title == "How to play Kalah"
+    assert "store" in asked.response.embeds[0].description and "equal stores are a draw" in asked.response.embeds[0].description
+    assert asked.response.embeds[0].footer.text.startswith("Start a game with /wari challenge")
     await start_game(world, variant="ouril")
     here = await world.carol.slash(world.channel, "wari rules")
-    assert here.response.embeds[0].title == "How to play ouril"
+    assert here.response.embeds[0].title == "How to play Ouril"
     assert "Single seeds" in here.response.embeds[0].description
+    assert "**prisoners**" in here.response.embeds[0].description  # the word is introduced where it is first used
+    assert here.response.embeds[0].footer.text == "These are the rules of game #1, in play here: /wari board shows it"

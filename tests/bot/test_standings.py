@@ -117,7 +117,7 @@ async def test_the_streak_is_the_longest_run_of_wins_and_aborted_games_count_as_
         await play_out(world, winner, loser)
     await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
     await world.bob.click(world.channel.last_message, label="Accept")
-    await world.mod.slash(world.channel, "wari abort")
+    await world.mod.slash(world.channel, "wari-mod abort")
     stats = (await world.alice.slash(world.channel, "wari stats")).response.embeds[0]
     assert field(stats, "Games against people") == "6 (4 W · 0 D · 1 L · 1 aborted)"
     assert field(stats, "Longest winning streak") == "3"
@@ -147,7 +147,7 @@ async def test_a_public_leaderboard_keeps_the_askers_place_whoever_turns_the_pag
 
 async def test_an_exhibition_appears_once_in_the_bots_history(world):
     board = (await world.alice.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")).response
-    await world.mod.slash(world.channel, "wari abort")
+    await world.mod.slash(world.channel, "wari-mod abort")
     assert board.content.startswith("Game aborted")
     lines = (await world.alice.slash(world.channel, "wari history", member=world.me)).response.embeds[0].description.splitlines()
     assert len(lines) == 2 and lines[1].startswith("**#1** ")
