@@ -126,23 +126,11 @@ class WariBot(commands.Bot):
             await self.store.close()
 
 
-def create_bot(
-    database_path: str | Path,
-    *,
-    dev_guild_id: int | None = None,
-    challenge_timeout: int = 600,
-    rng: random.Random | None = None,
-    backup_every: timedelta | None = None,
-    backup_keep: int = 7,
-    store: Store | None = None,
-) -> WariBot:
+def create_bot(database_path: str | Path, **options) -> WariBot:
     """The fully configured bot, not connected. ``python -m bot``, the tests and the sandbox use it.
 
-    ``backup_every``: the interval of automatic backups (``None``, the default here: none; the
-    settings' default is a day). ``store``: the database already opened (and checked) at
-    ``database_path``, so that a start checks the file once.
+    ``options`` are :class:`WariBot`'s: ``backup_every``, the interval of automatic backups
+    (``None``, the default here: none; the settings' default is a day); ``store``, the database
+    already opened (and checked) at ``database_path``, so that a start checks the file once.
     """
-    return WariBot(
-        database_path, dev_guild_id=dev_guild_id, challenge_timeout=challenge_timeout, rng=rng,
-        backup_every=backup_every, backup_keep=backup_keep, store=store,
-    )
+    return WariBot(database_path, **options)
