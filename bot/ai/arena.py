@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = []
-        for index, result in enumerate(pool.map(play_one, *zip(*jobs)), start=1):
+        for index, result in enumerate(pool.map(play_one, *zip(*jobs, strict=True)), start=1):
             results.append(result)
             side = "A" if result.a_moved_first else "B"
             print(f"game {index:3}: {args.a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})", flush=True)

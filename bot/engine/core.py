@@ -14,17 +14,32 @@ and 1 for B; ``extra`` is 1 while an Ouril player owes the extra move after a gr
 Speed comes from precomputed sowing tables: for every house and every seed count,
 ``delta[i][k]`` is the tuple to add to the state (seeds taken out, seeds dropped, the turn
 passed on), so a whole sowing is one ``tuple(map(add, state, delta))`` in C.
+
+The same rules also exist compiled (``bot/engine/_core.c``, built by ``pip install``): a
+:class:`CompiledMachine` answers ``legal``, ``play`` and ``perft`` from C, and the expert searches
+there. This module stays the reference the compiled core is tested against; when the extension
+was not built (or ``WARI_PURE_PYTHON=1`` is set), :func:`machine_for` hands out the pure-Python
+:class:`Machine` and everything still works, only slower.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from operator import add
 from typing import NamedTuple
 
 from .rules import GrandSlam, Rules
 
-__all__ = ["Machine", "Effect", "machine_for"]
+try:
+    from . import _core
+except ImportError:  # not built on this machine: the pure-Python engine does everything
+    _core = None
+
+__all__ = ["BACKENDS", "CompiledMachine", "Effect", "Machine", "default_backend", "machine_for"]
+
+#: Where the rules run: ``"compiled"`` (the C extension) or ``"python"`` (this module).
+BACKENDS = ("compiled", "python")
 
 State = tuple[int, ...]
 
@@ -259,7 +274,54 @@ class Machine:
         return total
 
 
+class CompiledMachine(Machine):
+    """A :class:`Machine` whose move generation, sowing and perft run in the C extension.
+
+    Same answers, same types: the tests run the rules and perft against both and compare.
+    """
+
+    #: The variant codes of ``_core.c``.
+    CODES = {"wari": 0, "oware": 1, "awari": 2, "ouril": 3, "kalah": 4}
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        #: The leading arguments of every ``_core`` call for these rules.
+        self.key = (self.CODES[rules.name], rules.houses, rules.seeds)
+
+    def legal(self, state: State) -> list[int]:
+        return _core.legal(*self.key, state)
+
+    def play(self, state: State, i: int) -> tuple[State, Effect]:
+        after, captures, grand_slam, extra_turn, last = _core.play(*self.key, state, i)
+        return after, Effect(captures, grand_slam, extra_turn, last)
+
+    def perft(self, state: State, depth: int, seen: set[State] | None = None) -> int:
+        if seen is not None:  # a game's history: only the reference takes one
+            return super().perft(state, depth, seen)
+        return _core.perft(*self.key, state, depth)
+
+
+def default_backend() -> str:
+    """``"compiled"`` when the extension was built and ``WARI_PURE_PYTHON`` is not set."""
+    if _core is None or os.environ.get("WARI_PURE_PYTHON", "") not in ("", "0"):
+        return "python"
+    return "compiled"
+
+
+def machine_for(rules: Rules, backend: str | None = None) -> Machine:
+    """The (shared, immutable) machine for ``rules``; its tables are built once.
+
+    ``backend`` is ``"compiled"`` or ``"python"``; by default the compiled one when it exists.
+    """
+    return _machine(rules, backend or default_backend())
+
+
 @lru_cache(maxsize=None)
-def machine_for(rules: Rules) -> Machine:
-    """The (shared, immutable) :class:`Machine` for ``rules``; its tables are built once."""
+def _machine(rules: Rules, backend: str) -> Machine:
+    if backend == "compiled":
+        if _core is None:
+            raise RuntimeError("the compiled core was not built: pip install -e . with a C compiler")
+        return CompiledMachine(rules)
+    if backend != "python":
+        raise ValueError(f"backend is one of {', '.join(BACKENDS)}, not {backend!r}")
     return Machine(rules)

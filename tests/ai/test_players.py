@@ -47,18 +47,39 @@ def test_greedy_takes_the_biggest_capture():
     assert decision.house == 6 and decision.score == 7
 
 
-def test_expert_sees_a_forced_win_and_says_it_is_proven():
+def test_expert_sees_a_forced_win():
     # A's house 6 captures 5 and reaches 25: the game is won at once.
     game = from_position("w1 oware 1,1,1,1,1,3,0,2,1,4,4,4 20:5 A")
-    decision = ExpertPlayer(seed=1).choose(game, seconds=2)
+    decision = ExpertPlayer(seed=1).choose(game, seconds=0.3)
     assert decision.house == 6 and decision.score >= 1000
     assert decision.pv[0] == 6
 
 
-def test_expert_plays_an_endgame_exactly():
+def test_expert_proves_a_lost_endgame_lost():
     game = from_position("w1 wari 0,0,0,0,1,1,0,0,0,0,0,1 22:23 A")
-    decision = ExpertPlayer(seed=1).choose(game, seconds=5)
-    assert decision.exact  # every line was searched to the end of the game
+    decision = ExpertPlayer(seed=1).choose(game, seconds=0.3)
+    assert decision.score <= -1000  # B wins whatever A does
+
+
+def test_expert_calls_a_result_exact_only_when_every_line_ended():
+    # Both of A's moves take 2 and win 25:20 at once: every line ends at depth 1.
+    game = from_position("w1 oware 0,0,0,0,2,1,1,0,1,0,0,0 23:20 A")
+    decision = ExpertPlayer(seed=1).choose(game, seconds=0.5)
+    assert decision.exact and decision.depth == 1 and decision.score == 1000 + 25 - 20
+    unfinished = ExpertPlayer(seed=1).choose(from_position("w1 oware 2,1,0,0,1,0,0,0,0,0,0,3 23:18 A"), seconds=0.05)
+    assert unfinished.score > 1000 and not unfinished.exact  # a win, but lines go on past the horizon
+
+
+@pytest.mark.parametrize("pure_python", [False, True])
+def test_expert_does_not_stop_at_the_first_win_it_finds(pure_python, monkeypatch):
+    # Issue 14's example: A wins whatever; the first win found (at depth 2) is by 8 seeds, and
+    # A can win by 12. Stopping at the first proven win kept the 8.
+    if pure_python:
+        monkeypatch.setenv("WARI_PURE_PYTHON", "1")
+    game = from_position("w1 oware 2,1,0,0,1,0,0,0,0,0,0,3 23:18 A")
+    assert ExpertPlayer(seed=1, max_depth=2).choose(game, seconds=0.5).score == 1008
+    decision = ExpertPlayer(seed=1).choose(game, seconds=1)
+    assert decision.score == 1012 and decision.depth > 2
 
 
 def test_searches_with_a_node_budget_are_reproducible():
@@ -104,3 +125,20 @@ def test_arena_prints_the_match_and_the_elo_difference():
     assert len([line for line in lines if line.startswith("game ")]) == 4
     assert any(line.startswith("greedy vs random: 4 games, +") for line in lines)
     assert any(line.startswith("Elo difference ") for line in lines)
+
+
+def test_without_the_compiled_core_everything_falls_back_to_python():
+    # As on a machine where the extension could not be built: importing it fails.
+    script = (
+        "import sys; sys.modules['bot.engine._core'] = None\n"
+        "from bot.engine import Game\n"
+        "from bot.engine.core import Machine, CompiledMachine, machine_for, default_backend\n"
+        "from bot.ai import make_player\n"
+        "game = Game('oware')\n"
+        "assert default_backend() == 'python' and type(machine_for(game.rules)) is Machine\n"
+        "decision = make_player('expert', 1).choose(game, 0.05)\n"
+        "print(default_backend(), decision.house in game.legal_moves, decision.depth > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["python", "True", "True"]

@@ -16,7 +16,7 @@ def test_perft_prints_one_line_per_depth():
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()]
     assert [(int(d), int(n)) for d, n, _ in rows] == list(
-        zip(range(1, 7), [6, 36, 190, 1014, 5219, 27332])
+        zip(range(1, 7), [6, 36, 190, 1014, 5219, 27332], strict=True)
     )
     assert all(seconds.endswith("s") for *_, seconds in rows)
 

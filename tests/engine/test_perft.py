@@ -1,9 +1,14 @@
-"""Perft: counting move sequences from the start checks move generation against known figures."""
+"""Perft: counting move sequences from the start checks move generation against known figures.
+
+Both engines count (see ``conftest.py``); ``test_compiled.py`` compares them deeper.
+"""
 
 import pytest
 
 from bot.engine.core import machine_for
 from bot.engine.rules import rules_for
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 # RULES.md's Oware and Wari agree this early: no grand slam and no starvation is reachable.
 KNOWN = [6, 36, 190, 1014, 5219, 27332]

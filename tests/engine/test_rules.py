@@ -9,6 +9,9 @@ import pytest
 from bot.engine import Game, IllegalMoveError, Player, Rules, Termination, rules_for
 from bot.engine.notation import from_position, position
 
+# Every rule is checked on both engines: the Python reference and the compiled core.
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def play_all(game: Game, *houses: int) -> list[str]:
     return [str(game.play(house)) for house in houses]

@@ -1,0 +1,763 @@
+/* The compiled core: the rules of bot/engine/core.py and the expert's alpha-beta, in C.
+ *
+ * bot/engine/core.py stays the readable reference; this file mirrors it function by function
+ * (legal, play, settle, perft) and adds the search that bot/ai/expert.py drives. Everything a
+ * caller passes is a state tuple exactly as core.py builds it:
+ *
+ *     (house_0, ..., house_2n-1, store_A, store_B, to_move, extra)
+ *
+ * and a variant code: 0 wari, 1 oware, 2 awari, 3 ouril, 4 kalah (plus houses for Kalah).
+ * Seeds fit in a byte (Kalah 10x10 has 200 seeds in all), so a state is a small byte array.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { WARI, OWARE, AWARI, OURIL, KALAH };
+#define MAXW 24        /* 20 houses, two stores, the turn, the extra-move flag */
+#define MAXPLY 160     /* search plies, quiescence included */
+#define WIN 1000
+#define INF 1000000
+#define QUIESCENCE_PLIES 6
+
+typedef uint8_t u8;
+typedef uint64_t u64;
+
+/* One rule set with its precomputed sowing paths. */
+typedef struct {
+    int variant, n, pits, width, half, lap;
+    int store[2], turn, extra;
+    u8 path[20][22];      /* slots seeds from house i fall into, in order, for one lap */
+    u8 fed[20][23];       /* houses of the opponent's row among the first r slots of path[i] */
+} Rules;
+
+typedef struct { u8 s[MAXW]; } State;
+
+/* ---------------------------------------------------------------------------------------- */
+/* rules                                                                                      */
+
+static int make_rules(Rules *r, int variant, int houses, int seeds)
+{
+    if (variant < WARI || variant > KALAH || houses < 1 || houses > 10 || (long)houses * 2 * seeds > 255)
+        return -1;
+    r->variant = variant;
+    r->n = houses;
+    r->pits = 2 * houses;
+    r->width = r->pits + 4;
+    r->store[0] = r->pits;
+    r->store[1] = r->pits + 1;
+    r->turn = r->pits + 2;
+    r->extra = r->pits + 3;
+    r->half = houses * seeds;  /* total // 2 */
+    r->lap = variant == KALAH ? r->pits + 1 : r->pits - 1;
+    for (int i = 0; i < r->pits; i++) {
+        int mover = i < houses ? 0 : 1, k = 0;
+        if (variant == KALAH) {
+            /* own row, own store, the opponent's row; starting after house i, ending on it */
+            int lap[21], m = 0, start = 0;
+            for (int j = 0; j < houses; j++) lap[m++] = mover * houses + j;
+            lap[m++] = r->store[mover];
+            for (int j = 0; j < houses; j++) lap[m++] = (1 - mover) * houses + j;
+            for (int j = 0; j < m; j++) if (lap[j] == i) start = j;
+            for (int j = 1; j <= m; j++) r->path[i][k++] = (u8)lap[(start + j) % m];
+        } else {
+            for (int step = 1; step < r->pits; step++) r->path[i][k++] = (u8)((i + step) % r->pits);
+        }
+        r->fed[i][0] = 0;
+        for (int j = 0; j < r->lap; j++) {
+            int slot = r->path[i][j];
+            int theirs = slot < r->pits && (slot < houses ? 0 : 1) != mover;
+            r->fed[i][j + 1] = (u8)(r->fed[i][j] + theirs);
+        }
+    }
+    return 0;
+}
+
+static inline int row_sum(const Rules *r, const u8 *s, int player)
+{
+    int total = 0;
+    for (int j = player * r->n; j < (player + 1) * r->n; j++) total += s[j];
+    return total;
+}
+
+static inline int in_row(const Rules *r, int slot, int player)
+{
+    return slot >= player * r->n && slot < (player + 1) * r->n;
+}
+
+/* Sow house i of s into out; returns the slot of the last seed. */
+static inline int sow(const Rules *r, const u8 *s, int i, u8 *out)
+{
+    int k = s[i], laps = k / r->lap, rest = k % r->lap;
+    const u8 *path = r->path[i];
+    memcpy(out, s, (size_t)r->width);
+    out[i] = 0;
+    if (laps)
+        for (int j = 0; j < r->lap; j++) out[path[j]] += (u8)laps;
+    for (int j = 0; j < rest; j++) out[path[j]]++;
+    return path[(k - 1) % r->lap];
+}
+
+static inline int fed_by(const Rules *r, const u8 *s, int i)
+{
+    int k = s[i];
+    return (k / r->lap) * r->fed[i][r->lap] + r->fed[i][k % r->lap];
+}
+
+/* Houses of 2 or 3 seeds taken by a last seed in `last`, walking back (rule 2): first, count. */
+static inline int chain(const Rules *r, const u8 *sown, int last, int opponent, int *first, int *taken)
+{
+    int j = last, sum = 0, lo = opponent * r->n;
+    while (j >= lo && (sown[j] == 2 || sown[j] == 3)) sum += sown[j--];
+    *first = j + 1;
+    *taken = sum;
+    return last - j;
+}
+
+/* What one move did (for Python's Effect). */
+typedef struct { int first, count, taken, slam, replay, last; int kalah_pair[2]; } Effect;
+
+static void play(const Rules *r, const u8 *s, int i, u8 *out, Effect *e)
+{
+    int mover = s[r->turn], opponent = 1 - mover;
+    int last = sow(r, s, i, out);
+    if (e) { e->count = 0; e->taken = 0; e->slam = 0; e->replay = 0; e->last = last; e->first = 0; }
+    if (r->variant == KALAH) {
+        if (last == r->store[mover]) {
+            if (e) { e->replay = 1; e->last = -1; }
+            return;  /* the turn stays */
+        }
+        out[r->turn] = (u8)opponent;
+        if (in_row(r, last, mover) && out[last] == 1) {
+            int facing = r->pits - 1 - last;
+            if (e) { e->count = 2; e->kalah_pair[0] = last; e->kalah_pair[1] = facing; e->taken = 1 + out[facing]; }
+            out[r->store[mover]] += (u8)(1 + out[facing]);
+            out[last] = out[facing] = 0;
+        }
+        return;
+    }
+    out[r->turn] = (u8)opponent;
+    int first = 0, taken = 0, count = 0;
+    if (in_row(r, last, opponent)) count = chain(r, out, last, opponent, &first, &taken);
+    int slam = count && taken == row_sum(r, out, opponent);
+    if (e) e->slam = slam;
+    if (slam && r->variant == OWARE) count = 0;
+    if (!count && !s[r->extra]) return;
+    if (e) { e->first = first; e->count = count; e->taken = count ? taken : 0; }
+    if (count) {
+        memset(out + first, 0, (size_t)count);
+        out[r->store[mover]] += (u8)taken;
+    }
+    out[r->extra] = 0;
+    if (slam && r->variant == OURIL && out[r->store[mover]] <= r->half) {
+        out[r->turn] = (u8)mover;
+        out[r->extra] = 1;
+        if (e) e->replay = 1;
+    }
+}
+
+/* Whether emptying house i leaves the opponent any seed (after sowing and capturing). */
+static int leaves_seeds(const Rules *r, const u8 *s, int i, int waiting)
+{
+    u8 out[MAXW];
+    int opponent = 1 - s[r->turn];
+    int last = sow(r, s, i, out);
+    int after = waiting + fed_by(r, s, i), first, taken;
+    if (!in_row(r, last, opponent)) return after > 0;
+    chain(r, out, last, opponent, &first, &taken);
+    return after > taken;
+}
+
+/* Legal house indices for the player to move, as core.Machine.legal. Returns how many. */
+static int legal(const Rules *r, const u8 *s, int *moves)
+{
+    int mover = s[r->turn], n = r->n, lo = mover * n, count = 0, most = 0;
+    for (int j = lo; j < lo + n; j++) {
+        if (s[j]) moves[count++] = j;
+        if (s[j] > most) most = s[j];
+    }
+    if (r->variant == KALAH || !count) return count;
+    if (r->variant == OURIL && most > 1) {
+        int kept = 0;
+        for (int m = 0; m < count; m++) if (s[moves[m]] > 1) moves[kept++] = moves[m];
+        count = kept;
+    }
+    int waiting = row_sum(r, s, 1 - mover), kept = 0;
+    if (r->variant == OWARE || (r->variant == OURIL && !s[r->extra])) {
+        if (waiting) return count;
+        for (int m = 0; m < count; m++) if (fed_by(r, s, moves[m])) moves[kept++] = moves[m];
+        return kept;
+    }
+    for (int m = 0; m < count; m++) if (leaves_seeds(r, s, moves[m], waiting)) moves[kept++] = moves[m];
+    if (!kept && r->variant == AWARI) return count;
+    return kept;
+}
+
+static inline int majority(const Rules *r, const u8 *s)
+{
+    return s[r->store[0]] > r->half || s[r->store[1]] > r->half;
+}
+
+/* Each player takes the seeds of their own row (a cycle's end, or a stuck game). */
+static void share_rows(const Rules *r, const u8 *s, u8 *out)
+{
+    memcpy(out, s, (size_t)r->width);
+    out[r->store[0]] += (u8)row_sum(r, s, 0);
+    out[r->store[1]] += (u8)row_sum(r, s, 1);
+    memset(out, 0, (size_t)r->pits);
+    out[r->extra] = 0;
+}
+
+/* The final state when the player to move cannot move (Awari: all to the opponent). */
+static void settle(const Rules *r, const u8 *s, u8 *out)
+{
+    if (r->variant != AWARI) { share_rows(r, s, out); return; }
+    memcpy(out, s, (size_t)r->width);
+    out[r->store[1 - s[r->turn]]] += (u8)(row_sum(r, s, 0) + row_sum(r, s, 1));
+    memset(out, 0, (size_t)r->pits);
+    out[r->extra] = 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* positions seen: the game's history plus the line searched, for the repetition ending        */
+
+static u64 zobrist[MAXW][256];
+
+static void init_zobrist(void)
+{
+    u64 x = 0x9E3779B97F4A7C15ULL;
+    for (int p = 0; p < MAXW; p++)
+        for (int v = 0; v < 256; v++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;  /* xorshift64 */
+            zobrist[p][v] = x;
+        }
+}
+
+static inline u64 hash_of(const Rules *r, const u8 *s)
+{
+    u64 h = 0;
+    for (int p = 0; p < r->width; p++) h ^= zobrist[p][s[p]];
+    return h;
+}
+
+/* A stack of positions. Stores only grow in a capture game, so a repetition can only be found
+ * among the entries with as many captured seeds as now: scanning stops at the first with fewer. */
+typedef struct { u64 hash; int captured; State state; } Seen;
+typedef struct { Seen *items; int size, capacity; } Path;
+
+static int path_push(Path *p, const Rules *r, const u8 *s, u64 hash)
+{
+    if (p->size == p->capacity) {
+        int capacity = p->capacity ? 2 * p->capacity : 256;
+        Seen *items = realloc(p->items, sizeof(Seen) * (size_t)capacity);
+        if (!items) return -1;
+        p->items = items;
+        p->capacity = capacity;
+    }
+    Seen *e = &p->items[p->size++];
+    e->hash = hash;
+    e->captured = s[r->store[0]] + s[r->store[1]];
+    memcpy(e->state.s, s, (size_t)r->width);
+    return 0;
+}
+
+static int path_has(const Path *p, const Rules *r, const u8 *s, u64 hash)
+{
+    int captured = s[r->store[0]] + s[r->store[1]];
+    for (int k = p->size - 1; k >= 0; k--) {
+        const Seen *e = &p->items[k];
+        if (e->captured < captured) return 0;
+        if (e->hash == hash && !memcmp(e->state.s, s, (size_t)r->width)) return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* perft                                                                                      */
+
+static unsigned long long perft(const Rules *r, const u8 *s, int depth, Path *seen)
+{
+    int moves[10], count = legal(r, s, moves);
+    if (depth == 1) return (unsigned long long)count;
+    unsigned long long total = 0;
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, s, moves[m], child, NULL);
+        if (majority(r, child)) continue;
+        if (r->variant != KALAH) {
+            u64 h = hash_of(r, child);
+            if (path_has(seen, r, child, h)) continue;
+            path_push(seen, r, child, h);
+            total += perft(r, child, depth - 1, seen);
+            seen->size--;
+        } else {
+            total += perft(r, child, depth - 1, seen);
+        }
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the search                                                                                 */
+
+enum { EXACT, LOWER, UPPER };
+
+typedef struct {
+    u64 key;
+    int16_t score;
+    uint8_t depth;
+    uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it) */
+    int8_t move;
+    uint8_t pad[3];
+} Entry;
+
+#define TABLE_BITS 21
+
+typedef struct {
+    const Rules *r;
+    Path path;
+    Entry *table;
+    u64 mask;
+    long long nodes, max_nodes;
+    double deadline;
+    int out_of_time;
+    int horizon;     /* the line searched met the horizon (its value is an estimate) */
+    PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
+} Search;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Checked every 1,024 nodes: a tenth of a millisecond at this speed. */
+static inline int stop(Search *z)
+{
+    if ((++z->nodes & 1023) == 0) {
+        if (z->max_nodes ? z->nodes >= z->max_nodes : now() >= z->deadline) z->out_of_time = 1;
+    }
+    return z->out_of_time;
+}
+
+static int final_score(const Rules *r, const u8 *final, int mover)
+{
+    int margin = final[r->store[mover]] - final[r->store[1 - mover]];
+    return margin == 0 ? 0 : margin > 0 ? WIN + margin : -WIN + margin;
+}
+
+static inline int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+/* The expert's evaluation, in quarter seeds, for the player to move (as ExpertPlayer.evaluate). */
+static int evaluate(const Rules *r, const u8 *s, int nmoves)
+{
+    int mover = s[r->turn], other = 1 - mover;
+    int margin = s[r->store[mover]] - s[r->store[other]];
+    int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
+    for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
+        kroo += s[j] >= 12;
+        weak -= s[j] > 0 && s[j] < 3;
+    }
+    for (int j = other * r->n; j < (other + 1) * r->n; j++) {
+        kroo -= s[j] >= 12;
+        weak += s[j] > 0 && s[j] < 3;
+    }
+    if (r->variant == KALAH)
+        value = 4 * margin + 2 * (own - theirs) + nmoves;
+    else
+        value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
+    if (value >= WIN) value = WIN - 1;
+    if (value <= -WIN) value = -WIN + 1;
+    return value;
+}
+
+/* The game's end at s, if any, as a score for the player to move; returns 1 when it ended. */
+static int ended(Search *z, const u8 *s, u64 hash, int *score)
+{
+    const Rules *r = z->r;
+    u8 final[MAXW];
+    int mover = s[r->turn];
+    if (majority(r, s)) { *score = final_score(r, s, mover); return 1; }
+    if (r->variant != KALAH && path_has(&z->path, r, s, hash)) {
+        share_rows(r, s, final);
+        *score = final_score(r, final, mover);
+        return 1;
+    }
+    return 0;
+}
+
+/* Moves in search order: the table's move first, then captures by size (an extra turn counts
+ * half a seed), then the bigger houses. */
+static void order(const Rules *r, const u8 *s, int *moves, int count, int hint)
+{
+    int keys[10], mover = s[r->turn], store = r->store[mover];
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, s, moves[m], child, NULL);
+        int gain = child[store] - s[store], again = child[r->turn] == mover;
+        keys[m] = (moves[m] == hint) * 1000000 + (gain * 2 + again) * 1000 + s[moves[m]];
+    }
+    for (int a = 1; a < count; a++) {  /* insertion sort, stable like Python's sorted */
+        int key = keys[a], move = moves[a], b = a - 1;
+        while (b >= 0 && keys[b] < key) { keys[b + 1] = keys[b]; moves[b + 1] = moves[b]; b--; }
+        keys[b + 1] = key;
+        moves[b + 1] = move;
+    }
+}
+
+static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta);
+
+/* The value of child for s's mover: the same side may move again (an extra turn). */
+static int child_value(Search *z, const u8 *s, const u8 *child, int depth, int alpha, int beta, u64 hash)
+{
+    const Rules *r = z->r;
+    int value;
+    if (path_push(&z->path, r, s, hash)) { z->out_of_time = 1; return 0; }
+    if (child[r->turn] == s[r->turn]) value = negamax(z, child, depth - 1, alpha, beta);
+    else value = -negamax(z, child, depth - 1, -beta, -alpha);
+    z->path.size--;
+    return value;
+}
+
+/* Past the horizon, captures only, so no exchange is cut off half-way; the side to move may
+ * stand pat at the evaluation. */
+static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alpha, int beta, int plies, u64 hash)
+{
+    const Rules *r = z->r;
+    int stand = evaluate(r, s, count);
+    if (stand >= beta || plies == 0) return stand;
+    if (stand > alpha) alpha = stand;
+    int mover = s[r->turn], store = r->store[mover];
+    path_push(&z->path, r, s, hash);
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, s, moves[m], child, NULL);
+        if (child[store] == s[store]) continue;  /* not a capture */
+        if (stop(z)) break;
+        int score, replies[10], n;
+        u64 h = hash_of(r, child);
+        if (ended(z, child, h, &score)) {
+            if (child[r->turn] != mover) score = -score;
+        } else if (!(n = legal(r, child, replies))) {
+            u8 final[MAXW];
+            settle(r, child, final);
+            score = final_score(r, final, mover);
+        } else if (child[r->turn] == mover) {
+            score = quiesce(z, child, replies, n, alpha, beta, plies - 1, h);
+        } else {
+            score = -quiesce(z, child, replies, n, -beta, -alpha, plies - 1, h);
+        }
+        if (score > alpha) {
+            alpha = score;
+            if (alpha >= beta) break;
+        }
+    }
+    z->path.size--;
+    return alpha;
+}
+
+static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
+{
+    const Rules *r = z->r;
+    int score, moves[10], count;
+    if (stop(z)) return 0;
+    u64 hash = hash_of(r, s);
+    if (ended(z, s, hash, &score)) return score;
+    count = legal(r, s, moves);
+    if (!count) {
+        u8 final[MAXW];
+        settle(r, s, final);
+        return final_score(r, final, s[r->turn]);
+    }
+    if (depth <= 0) {
+        z->horizon = 1;
+        return quiesce(z, s, moves, count, alpha, beta, QUIESCENCE_PLIES, hash);
+    }
+    Entry *e = &z->table[hash & z->mask];
+    int hint = -1;
+    if (e->key == hash) {
+        int proven = e->flag & 4, flag = e->flag & 3;
+        hint = e->move;
+        if (e->depth >= depth || proven) {
+            int usable = flag == EXACT || (flag == LOWER && e->score >= beta) || (flag == UPPER && e->score <= alpha);
+            if (usable) {
+                if (!proven) z->horizon = 1;
+                return e->score;
+            }
+        }
+    }
+    int original = alpha, best = -INF, best_move = -1, outer = z->horizon;
+    z->horizon = 0;
+    order(r, s, moves, count, hint);
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, s, moves[m], child, NULL);
+        score = child_value(z, s, child, depth, alpha, beta, hash);
+        if (z->out_of_time) return 0;
+        if (score > best) {
+            best = score;
+            best_move = moves[m];
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    int flag = best <= original ? UPPER : best >= beta ? LOWER : EXACT;
+    e->key = hash;
+    e->score = (int16_t)best;
+    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4));
+    e->move = (int8_t)best_move;
+    z->horizon |= outer;
+    return best;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Python bindings                                                                            */
+
+static int parse_rules(Rules *r, int variant, int houses, int seeds)
+{
+    if (make_rules(r, variant, houses, seeds)) {
+        PyErr_SetString(PyExc_ValueError, "unsupported rules");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_state(const Rules *r, PyObject *tuple, u8 *s)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != r->width) {
+        PyErr_Format(PyExc_ValueError, "a state is a tuple of %d numbers", r->width);
+        return -1;
+    }
+    for (int p = 0; p < r->width; p++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(tuple, p));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v > 255) {
+            PyErr_SetString(PyExc_ValueError, "state numbers must be 0..255");
+            return -1;
+        }
+        s[p] = (u8)v;
+    }
+    return 0;
+}
+
+/* Small ints are cached by CPython; building the tuple is the main cost of play() from Python. */
+static PyObject *state_tuple(const Rules *r, const u8 *s)
+{
+    PyObject *t = PyTuple_New(r->width);
+    if (!t) return NULL;
+    for (int p = 0; p < r->width; p++) PyTuple_SET_ITEM(t, p, PyLong_FromLong(s[p]));
+    return t;
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, moves[10];
+    PyObject *tuple;
+    Rules r;
+    u8 s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiO", &variant, &houses, &seeds, &tuple)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    int count = legal(&r, s, moves);
+    PyObject *list = PyList_New(count);
+    if (!list) return NULL;
+    for (int m = 0; m < count; m++) PyList_SET_ITEM(list, m, PyLong_FromLong(moves[m]));
+    return list;
+}
+
+/* play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last) */
+static PyObject *py_play(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, i;
+    PyObject *tuple;
+    Rules r;
+    u8 s[MAXW], out[MAXW];
+    Effect e;
+    if (!PyArg_ParseTuple(args, "iiiOi", &variant, &houses, &seeds, &tuple, &i)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (i < 0 || i >= r.pits || !s[i]) {
+        PyErr_SetString(PyExc_ValueError, "not a house with seeds");
+        return NULL;
+    }
+    play(&r, s, i, out, &e);
+    PyObject *captures = PyTuple_New(e.count);
+    if (!captures) return NULL;
+    for (int c = 0; c < e.count; c++) {
+        int house, taken;
+        if (variant == KALAH) {
+            int lo = e.kalah_pair[0] < e.kalah_pair[1] ? 0 : 1;
+            house = e.kalah_pair[c == 0 ? lo : 1 - lo];
+            u8 sown[MAXW];
+            sow(&r, s, i, sown);
+            taken = house == e.kalah_pair[0] ? 1 : sown[house];
+        } else {
+            u8 sown[MAXW];
+            sow(&r, s, i, sown);
+            house = e.first + c;
+            taken = sown[house];
+        }
+        PyTuple_SET_ITEM(captures, c, Py_BuildValue("(ii)", house, taken));
+    }
+    PyObject *state = state_tuple(&r, out);
+    if (!state) { Py_DECREF(captures); return NULL; }
+    return Py_BuildValue("(NNOOi)", state, captures, e.slam ? Py_True : Py_False, e.replay ? Py_True : Py_False, e.last);
+}
+
+static PyObject *py_perft(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, depth;
+    PyObject *tuple;
+    Rules r;
+    u8 s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiOi", &variant, &houses, &seeds, &tuple, &depth)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (depth <= 0) return PyLong_FromLong(1);
+    Path seen = {0};
+    unsigned long long count;
+    path_push(&seen, &r, s, hash_of(&r, s));
+    Py_BEGIN_ALLOW_THREADS
+    count = perft(&r, s, depth, &seen);
+    Py_END_ALLOW_THREADS
+    free(seen.items);
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+static int root_search(Search *z, const u8 *root, int *moves, int count, int depth, PyObject *progress, int *best_move)
+{
+    const Rules *r = z->r;
+    int alpha = -INF;
+    u64 hash = hash_of(r, root);
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, root, moves[m], child, NULL);
+        int score = child_value(z, root, child, depth, alpha, INF, hash);
+        if (z->out_of_time) return 0;
+        if (progress != Py_None) {
+            PyEval_RestoreThread(z->released);
+            PyObject *answer = PyObject_CallNoArgs(progress);
+            Py_XDECREF(answer);
+            z->released = PyEval_SaveThread();
+            if (!answer) { z->out_of_time = 2; return 0; }
+        }
+        if (score > alpha) { alpha = score; *best_move = moves[m]; }
+    }
+    return alpha;
+}
+
+/* The principal variation from the table, starting with `first`. */
+static PyObject *principal_variation(Search *z, const u8 *root, int first)
+{
+    const Rules *r = z->r;
+    PyObject *line = PyList_New(0);
+    u8 s[MAXW], next[MAXW];
+    Path seen = {0};
+    int move = first;
+    memcpy(s, root, (size_t)r->width);
+    while (line && PyList_GET_SIZE(line) < 24) {
+        PyObject *house = PyLong_FromLong(move + 1);
+        PyList_Append(line, house);
+        Py_DECREF(house);
+        path_push(&seen, r, s, hash_of(r, s));
+        play(r, s, move, next, NULL);
+        memcpy(s, next, (size_t)r->width);
+        u64 h = hash_of(r, s);
+        Entry *e = &z->table[h & z->mask];
+        int moves[10], count = legal(r, s, moves), found = 0;
+        if (majority(r, s) || path_has(&seen, r, s, h) || e->key != h || e->move < 0) break;
+        for (int m = 0; m < count; m++) found |= moves[m] == e->move;
+        if (!found) break;
+        move = e->move;
+    }
+    free(seen.items);
+    if (!line) return NULL;
+    PyObject *tuple = PyList_AsTuple(line);
+    Py_DECREF(line);
+    return tuple;
+}
+
+/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress)
+ *   -> (house index, depth, score, pv, nodes, exact)
+ * Iterative deepening until the time (or node) budget runs out or an iteration is proven: no
+ * line of it met the horizon, so its score is the game's exact value, margin included. */
+static PyObject *py_search(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, max_depth;
+    long long max_nodes;
+    double seconds;
+    PyObject *tuple, *history, *progress;
+    Rules r;
+    u8 root[MAXW], s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiOOdLiO", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress))
+        return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) return NULL;
+    Search z = {0};
+    z.r = &r;
+    z.max_nodes = max_nodes;
+    z.deadline = now() + seconds;
+    z.mask = ((u64)1 << TABLE_BITS) - 1;
+    z.table = calloc((size_t)1 << TABLE_BITS, sizeof(Entry));
+    if (!z.table) return PyErr_NoMemory();
+    /* The game's positions with as many captured seeds as now: only those can come back. */
+    PyObject *iterator = PyObject_GetIter(history);
+    PyObject *item;
+    int captured = root[r.store[0]] + root[r.store[1]];
+    while (iterator && (item = PyIter_Next(iterator))) {
+        int bad = parse_state(&r, item, s);
+        Py_DECREF(item);
+        if (bad) break;
+        if (s[r.store[0]] + s[r.store[1]] == captured && memcmp(s, root, (size_t)r.width))
+            path_push(&z.path, &r, s, hash_of(&r, s));
+    }
+    Py_XDECREF(iterator);
+    if (PyErr_Occurred()) { free(z.table); free(z.path.items); return NULL; }
+    int moves[10], count = legal(&r, root, moves);
+    int best_move = count ? moves[0] : -1, best_depth = 0, best_score = 0, exact = 0;
+    /* Without the GIL: other threads run meanwhile (a worker's watchdog can end the process). */
+    z.released = PyEval_SaveThread();
+    for (int depth = 1; count > 1 && depth <= max_depth; depth++) {
+        int move = -1;
+        order(&r, root, moves, count, depth > 1 ? best_move : -1);
+        z.horizon = 0;
+        int score = root_search(&z, root, moves, count, depth, progress, &move);
+        if (z.out_of_time) break;
+        best_move = move;
+        best_depth = depth;
+        best_score = score;
+        Entry *e = &z.table[hash_of(&r, root) & z.mask];
+        e->key = hash_of(&r, root);
+        e->move = (int8_t)move;
+        e->depth = (uint8_t)depth;
+        e->score = (int16_t)score;
+        e->flag = EXACT | (z.horizon ? 0 : 4);
+        if (!z.horizon) { exact = 1; break; }  /* proven, margin included: nothing deeper to learn */
+    }
+    PyEval_RestoreThread(z.released);
+    PyObject *pv = count ? principal_variation(&z, root, best_move) : PyTuple_New(0);
+    free(z.table);
+    free(z.path.items);
+    if (z.out_of_time == 2 || !pv) { Py_XDECREF(pv); return NULL; }
+    return Py_BuildValue("(iiiNLO)", best_move, best_depth, best_score, pv, z.nodes, exact ? Py_True : Py_False);
+}
+
+static PyMethodDef methods[] = {
+    {"legal", py_legal, METH_VARARGS, "legal(variant, houses, seeds, state) -> house indices the player to move may empty"},
+    {"play", py_play, METH_VARARGS, "play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last)"},
+    {"perft", py_perft, METH_VARARGS, "perft(variant, houses, seeds, state, depth) -> move sequences of length depth"},
+    {"search", py_search, METH_VARARGS,
+     "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress) -> (move, depth, score, pv, nodes, exact)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled rules and search (see bot/engine/_core.c).", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    init_zobrist();
+    return PyModule_Create(&module);
+}
