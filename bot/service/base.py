@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from bot.engine import Game, Player
 from bot.engine.notation import record
+from bot.i18n import N_
 from bot.storage import Conflict, GameRow, StorageError, Store
 
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
@@ -49,7 +50,7 @@ class ServiceBase:
         """Any game, live or finished, by its number; a :class:`Refusal` if there is none."""
         row = await self.store.get_game(game_id)
         if row is None:
-            raise Refusal(f"There is no game #{game_id}.")
+            raise Refusal(N_("There is no game #{number}."), number=game_id)
         return Table.of(row)
 
     async def live_table(self, channel_id: int) -> Table:
@@ -62,7 +63,7 @@ class ServiceBase:
     async def _current(self, channel_id: int, game_id: int) -> Table:
         table = await self.table(channel_id)
         if table is None or table.row.id != game_id:
-            raise StaleBoard("This game is over.", table)
+            raise StaleBoard(N_("This game is over."), table)
         return table
 
     async def _seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
@@ -71,7 +72,7 @@ class ServiceBase:
         table = await self.live_table(channel_id)
         player = table.player(user_id)
         if player is None:
-            raise Refusal("You are not playing in this channel's game.")
+            raise Refusal(N_("You are not playing in this channel's game."))
         await self._check_flag(table, now)
         return table, player
 
@@ -84,7 +85,7 @@ class ServiceBase:
         if table.row.deadline is not None and table.row.deadline <= now:
             loser = table.row.names[table.game.to_move]
             ended = await self._end(table, table.game.time_out, now)
-            raise TimeUp(f"Too late: {loser}'s time had run out, so the game is over.", ended)
+            raise TimeUp(N_("Too late: {name}'s time had run out, so the game is over."), ended, name=loser)
 
     async def _end(self, table: Table, ending, now: datetime) -> Table:
         """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw).
@@ -125,4 +126,4 @@ class ServiceBase:
         try:
             return await self.store.update_game(row, **changes)
         except Conflict:
-            raise StaleBoard("The game changed meanwhile: use the latest board message.", await self.table(row.channel_id)) from None
+            raise StaleBoard(N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)) from None

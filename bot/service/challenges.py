@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Game, Player, Rules
 from bot.engine.notation import parse_rules_code, record, rules_code
+from bot.i18n import N_
 from bot.storage import ChallengeRow, Conflict
 
 from .base import ServiceBase
@@ -42,7 +43,7 @@ class ChallengeService(ServiceBase):
             if await self.store.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
             if await self._open_challenge_in(channel_id, now):
-                raise Refusal("This channel already has an open challenge. Wait until it is answered or expires.")
+                raise Refusal(N_("This channel already has an open challenge. Wait until it is answered or expires."))
             try:
                 return await self.store.add_challenge(
                     guild_id=guild_id,
@@ -60,7 +61,7 @@ class ChallengeService(ServiceBase):
                     opponent_name=names[1],
                 )
             except Conflict:
-                raise Refusal("This channel got busy just now. Try again when it is free.") from None
+                raise Refusal(N_("This channel got busy just now. Try again when it is free.")) from None
 
     @staticmethod
     def check_challenge(challenger_id: int, opponent_id: int, first: str, clock: str) -> None:
@@ -68,7 +69,7 @@ class ChallengeService(ServiceBase):
         check_first(first)
         parse_clock(clock)  # a stored clock code is always one the bot knows
         if challenger_id == opponent_id:
-            raise Refusal("You can't challenge yourself. Pick another member of this server.")
+            raise Refusal(N_("You can't challenge yourself. Pick another member of this server."))
 
     async def set_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
         await self.store.set_challenge_message(challenge.id, message_id)
@@ -100,7 +101,7 @@ class ChallengeService(ServiceBase):
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != challenge.opponent_id:
-                raise Refusal(self._not_yours(challenge, user_id))
+                raise self._not_yours(challenge, user_id)
             (a, name_a), (b, name_b) = (challenge.challenger_id, challenge.challenger_name), (challenge.opponent_id, user_name or challenge.opponent_name)
             first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
             if first == "opponent":
@@ -125,18 +126,19 @@ class ChallengeService(ServiceBase):
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != getattr(challenge, f"{by}_id"):
-                raise Refusal(self._not_yours(challenge, user_id))
+                raise self._not_yours(challenge, user_id)
             if not await self.store.delete_challenge(challenge.id):
                 raise Closed(CHALLENGE_CLOSED)
             return challenge
 
     @staticmethod
-    def _not_yours(challenge: ChallengeRow, user_id: int) -> str:
+    def _not_yours(challenge: ChallengeRow, user_id: int) -> Refusal:
+        challenger, opponent = challenge.names
         if user_id == challenge.challenger_id:
-            return f"Only {challenge.names[1]} can accept or decline. You can withdraw your challenge."
+            return Refusal(N_("Only {name} can accept or decline. You can withdraw your challenge."), name=opponent)
         if user_id == challenge.opponent_id:
-            return "Only the challenger can withdraw. You can accept or decline."
-        return "This challenge is between {} and {}.".format(*challenge.names)
+            return Refusal(N_("Only the challenger can withdraw. You can accept or decline."))
+        return Refusal(N_("This challenge is between {challenger} and {opponent}."), challenger=challenger, opponent=opponent)
 
     async def expire_due(self, now: datetime) -> list[ChallengeRow]:
         """Remove every challenge past its time and return them (to update their messages)."""
@@ -216,15 +218,15 @@ class ChallengeService(ServiceBase):
                     name_a=names[0], name_b=names[1], **start,
                 )
             except Conflict:
-                raise Refusal("This channel has an open challenge. Wait until it is answered or expires.") from None
+                raise Refusal(N_("This channel has an open challenge. Wait until it is answered or expires.")) from None
             return Table.of(row)
 
     async def rematch_of(self, game_id: int, user_id: int) -> Table:
         """The finished game ``user_id`` asks to play again (they must have played in it)."""
         row = await self.store.get_game(game_id)
         if row is None or row.status != "finished":
-            raise Refusal("Only a finished game can be played again.")
+            raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)
         if table.player(user_id) is None or table.level(table.player(user_id)) is not None:
-            raise Refusal("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`.")
+            raise Refusal(N_("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`."))
         return table

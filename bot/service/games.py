@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.engine import IllegalMoveError, MoveRecord, Player
+from bot.i18n import N_
 from bot.storage import GameRow
 
 from .base import HEARTBEAT, OUTAGE, ServiceBase
@@ -26,11 +27,11 @@ class GameService(ServiceBase):
             table = await self._current(channel_id, game_id)
             player = table.player(user_id)
             if player is None:
-                raise Refusal("You are not in this game. Start your own with `/wari challenge`.")
+                raise Refusal(N_("You are not in this game. Start your own with `/wari challenge`."))
             if ply != table.game.ply or message_id != table.row.message_id:
-                raise StaleBoard("This board is out of date.", table)
+                raise StaleBoard(N_("This board is out of date."), table)
             if player != table.game.to_move:
-                raise Refusal(f"It's {table.row.names[table.game.to_move]}'s turn.")
+                raise Refusal(N_("It's {name}'s turn."), name=table.row.names[table.game.to_move])
             await self._check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 
@@ -39,7 +40,7 @@ class GameService(ServiceBase):
         async with self.lock(channel_id):
             table = await self._current(channel_id, game_id)
             if ply != table.game.ply or not table.computer_to_move:
-                raise StaleBoard("The game moved on while the computer was thinking.", table)
+                raise StaleBoard(N_("The game moved on while the computer was thinking."), table)
             return await self._apply(table, house, now, actor=None)
 
     async def _apply(self, table: Table, house: int, now: datetime, *, actor: int | None) -> tuple[Table, MoveRecord]:
@@ -48,7 +49,7 @@ class GameService(ServiceBase):
         try:
             move = game.play(house)
         except IllegalMoveError as exc:
-            raise Refusal(f"You can't play house {house}: {exc}.") from None
+            raise Refusal(N_("You can't play house {house}: {reason}."), house=house, reason=exc) from None
         return await self._save(table, game, now, mover=mover, actor=actor), move
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
@@ -94,9 +95,9 @@ class GameService(ServiceBase):
             table, player = await self._seat(channel_id, user_id, now)
             row = table.row
             if row.draw_open:
-                raise Refusal("A draw offer is already waiting for an answer.")
+                raise Refusal(N_("A draw offer is already waiting for an answer."))
             if row.draw_by == player.name and row.draw_ply == table.game.ply:
-                raise Refusal("Your opponent declined your draw offer. You can offer again after the next move.")
+                raise Refusal(N_("Your opponent declined your draw offer. You can offer again after the next move."))
             row = await self._update(row, now=now, draw_by=player.name, draw_ply=table.game.ply, draw_open=1, draw_message_id=None)
             return Table(row, table.game, table.row)
 
@@ -113,12 +114,12 @@ class GameService(ServiceBase):
             table = await self.table(channel_id)
             row = table.row if table else None
             if row is None or row.id != game_id or not row.draw_open or row.draw_ply != ply or table.game.ply != ply:
-                raise Closed("This draw offer is no longer open.")
+                raise Closed(N_("This draw offer is no longer open."))
             offerer = Player[row.draw_by]
             if table.player(user_id) is not offerer.other:
                 if table.player(user_id) is offerer:
-                    raise Refusal("You made this offer: your opponent answers it.")
-                raise Refusal("Only the player this offer was made to can answer it.")
+                    raise Refusal(N_("You made this offer: your opponent answers it."))
+                raise Refusal(N_("Only the player this offer was made to can answer it."))
             await self._check_flag(table, now)
             if accept:
                 return await self._end(table, table.game.agree_draw, now)

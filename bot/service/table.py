@@ -1,5 +1,5 @@
 """What the service hands back and refuses with: a stored game with its engine game, and
-the refusals whose message is shown to the user as it is."""
+the refusals whose message is shown to the user as it is (in the language they read)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,30 @@ from dataclasses import dataclass, field
 from bot.clock import Clock, ClockState
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
+from bot.i18n import N_, _
 from bot.storage import GameRow, RatingChange
 
 FIRST_CHOICES = ("random", "me", "opponent")
 
-CHANNEL_BUSY = (
+CHANNEL_BUSY = N_(
     "This channel already has a game in progress. Start yours beside it in a thread of its own "
     "with `thread: True`, or play in another channel."
 )
-CHALLENGE_CLOSED = "This challenge is no longer open."
-NO_GAME = "There is no game in this channel. Start one with `/wari challenge`."
+CHALLENGE_CLOSED = N_("This challenge is no longer open.")
+NO_GAME = N_("There is no game in this channel. Start one with `/wari challenge`.")
 
 
 class Refusal(Exception):
-    """Something a user asked for that cannot be done; ``str()`` is the message to show them."""
+    """Something a user asked for that cannot be done; ``str()`` is the message to show them,
+    in the language of the moment (see :mod:`bot.i18n`): ``message`` is the English text with
+    ``{placeholders}`` that ``params`` fill."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.message, self.params = message, params
+
+    def __str__(self) -> str:
+        return _(self.message, **self.params)
 
 
 class Closed(Refusal):
@@ -31,16 +41,16 @@ class Closed(Refusal):
 class TimeUp(Refusal):
     """The player pressed after their time ran out: the game was ended on time instead."""
 
-    def __init__(self, message: str, table: Table) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, table: Table, **params: object) -> None:
+        super().__init__(message, **params)
         self.table = table
 
 
 class StaleBoard(Refusal):
     """A button from an older board. ``table`` is the game as it is now (``None`` if gone)."""
 
-    def __init__(self, message: str, table: Table | None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, table: Table | None, **params: object) -> None:
+        super().__init__(message, **params)
         self.table = table
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from bot.ai import LEVELS
 from bot.clock import Clock, ClockState
 from bot.engine import Game, Player
+from bot.i18n import N_
 
 from .table import FIRST_CHOICES, Refusal, Table
 
@@ -21,21 +22,21 @@ NO_OFFER = {"draw_by": None, "draw_ply": None, "draw_open": 0}
 
 def check_first(first: str) -> None:
     if first not in FIRST_CHOICES:
-        raise Refusal(f"`first` must be one of {', '.join(FIRST_CHOICES)}.")
+        raise Refusal(N_("`first` must be one of {choices}."), choices=", ".join(FIRST_CHOICES))
 
 
 def check_level(level: str) -> None:
     """A stored level is always one the bot can play (Discord sends only the choices, but a
     forged or outdated request must not store garbage)."""
     if level not in LEVELS:
-        raise Refusal(f"There is no level called `{level}`. Choose one of: {', '.join(LEVELS)}.")
+        raise Refusal(N_("There is no level called `{level}`. Choose one of: {levels}."), level=level, levels=", ".join(LEVELS))
 
 
 def parse_clock(code: str) -> Clock:
     try:
         return Clock.parse(code)
     except ValueError as exc:
-        raise Refusal(f"Sorry, {exc}.") from None
+        raise Refusal(N_("Sorry, {reason}."), reason=exc) from None
 
 
 def person_to_move(game: Game, levels: tuple[str | None, str | None]) -> Player | None:

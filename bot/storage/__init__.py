@@ -16,12 +16,13 @@ from .games import GameQueries
 from .ratings import RatingChange, Record, Standing
 from .rows import ChallengeRow, GameRow, shown_name
 from .schema import MIGRATIONS
+from .settings import BOARD_STYLES, SettingsQueries
 
 __all__ = [
-    "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
+    "BOARD_STYLES", "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
     "Written", "time_text",
 ]
 
 
-class Store(ClockQueries, GameQueries):
+class Store(SettingsQueries, ClockQueries, GameQueries):
     """The bot's database. Open it with :meth:`open`; every method is one transaction."""

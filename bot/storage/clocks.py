@@ -90,17 +90,3 @@ class ClockQueries(Database):
                 (time_text(now),),
             )
         return gap, shifted
-
-    # -- people ---------------------------------------------------------------------------
-
-    async def pings_enabled(self, user_id: int) -> bool:
-        rows = await self._read("SELECT pings FROM user_settings WHERE user_id = ?", (user_id,))
-        return bool(rows[0]["pings"]) if rows else True
-
-    async def set_pings(self, user_id: int, enabled: bool) -> None:
-        await self._write(
-            (
-                "INSERT INTO user_settings (user_id, pings) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings",
-                (user_id, int(enabled)),
-            )
-        )

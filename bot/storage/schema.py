@@ -133,4 +133,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN challenger_name TEXT;
     ALTER TABLE challenges ADD COLUMN opponent_name TEXT;
     """,
+    # 6: languages and board styles: a player's language for what only they read, a server's
+    # language for its public messages and how its boards are drawn (NULL language: Discord's).
+    """
+    ALTER TABLE user_settings ADD COLUMN language TEXT CHECK (language IN ('en', 'fr', 'pt'));
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        language TEXT CHECK (language IN ('en', 'fr', 'pt')),
+        board    TEXT NOT NULL DEFAULT 'text' CHECK (board IN ('text', 'image'))
+    );
+    """,
 )

@@ -7,14 +7,17 @@ together. Imports go one way: the features import this module, the cog imports t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Closed, Refusal, TimeUp
 from bot.storage import StorageError
 
@@ -39,9 +42,9 @@ wari_mod = app_commands.Group(
     default_permissions=discord.Permissions(manage_messages=True),
 )
 
-DATABASE_TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+DATABASE_TROUBLE = N_("I can't reach my game database right now, so nothing was changed. Please try again in a moment.")
 #: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
-UNEXPECTED = "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
+UNEXPECTED = N_("Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again.")
 
 
 def now() -> datetime:
@@ -58,15 +61,16 @@ def answering(callback):
 
     @functools.wraps(callback)
     async def wrapper(self: CogBase, interaction: discord.Interaction, *args, **kwargs) -> None:
-        try:
-            await callback(self, interaction, *args, **kwargs)
-        except TimeUp as up:
-            await self.report(interaction, up)
-            await self.announce_end(up.table, self.time_out_text(up.table))
-        except Closed as closed:
-            await self.close_pressed(interaction, str(closed))
-        except (Refusal, StorageError) as error:
-            await self.report(interaction, error)
+        async with self.public(interaction.guild_id):  # what the channel sees: the server's language
+            try:
+                await callback(self, interaction, *args, **kwargs)
+            except TimeUp as up:
+                await self.report(interaction, up)
+                await self.announce_end(up.table, self.time_out_text(up.table))
+            except Closed as closed:
+                await self.close_pressed(interaction, closed)
+            except (Refusal, StorageError) as error:
+                await self.report(interaction, error)
 
     return wrapper
 
@@ -78,11 +82,50 @@ class CogBase:
     service: WariService
     computer: Computer
 
-    async def tell(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was already acknowledged.
+    async def server_language(self, guild_id: int | None) -> str:
+        """The language of a server's public messages: its choice (``/wari-mod settings``), else its
+        Discord locale, else English."""
+        if guild_id is None:
+            return "en"
+        chosen, _style = await self.server_settings(guild_id)
+        guild = self.bot.get_guild(guild_id)
+        return chosen or (guild and language_of(guild.preferred_locale)) or "en"
+
+    async def server_settings(self, guild_id: int) -> tuple[str | None, str]:
+        """A server's chosen language and board style, read once per process (they change here only)."""
+        cache = self.__dict__.setdefault("_server_settings", {})
+        if guild_id not in cache:
+            cache[guild_id] = await self.bot.store.server_settings(guild_id)
+        return cache[guild_id]
+
+    def forget_server_settings(self, guild_id: int) -> None:
+        self.__dict__.setdefault("_server_settings", {}).pop(guild_id, None)
+
+    async def reader_language(self, interaction: discord.Interaction) -> str:
+        """The language of what only ``interaction``'s user reads: their choice (``/wari settings``),
+        else their Discord's language, else the server's."""
+        chosen = await self.bot.store.user_language(interaction.user.id)
+        return chosen or language_of(interaction.locale) or await self.server_language(interaction.guild_id)
+
+    @contextlib.asynccontextmanager
+    async def public(self, guild_id: int | None) -> AsyncIterator[None]:
+        """Write what a server's channel shows, in the server's language."""
+        with speaking(await self.server_language(guild_id)):
+            yield
+
+    async def tell(self, interaction: discord.Interaction, message: str | Text | Refusal, **params: object) -> None:
+        """An ephemeral answer, whether or not the interaction was already acknowledged, in the
+        reader's language: ``message`` is English text with ``{placeholders}`` (or a text made
+        earlier, a refusal) that is translated here.
 
         Tried twice: only the asker can see it, so nothing else would tell them.
         """
+        try:
+            language = await self.reader_language(interaction)
+        except StorageError:
+            language = language_of(interaction.locale)
+        with speaking(language):
+            text = _(message, **params) if isinstance(message, str) else str(message)
         for attempt in range(2):
             try:
                 if interaction.response.is_done():
@@ -106,25 +149,26 @@ class CogBase:
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         if isinstance(error, Refusal):
-            text = str(error)
+            message = error
         elif isinstance(error, StorageError):
             log.error("%s", error)
-            text = DATABASE_TROUBLE
+            message = DATABASE_TROUBLE
         elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "Wari is played in server channels, not in direct messages."
+            message = N_("Wari is played in server channels, not in direct messages.")
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-            text = UNEXPECTED
-        await self.tell(interaction, text)
+            message = UNEXPECTED
+        await self.tell(interaction, message)
 
-    async def close_pressed(self, interaction: discord.Interaction, text: str) -> None:
-        """A button of something closed was pressed: its message says ``text`` and loses its
-        buttons, unless it was redrawn into something else meanwhile (then only the presser is told)."""
+    async def close_pressed(self, interaction: discord.Interaction, closed: Refusal) -> None:
+        """A button of something closed was pressed: its message says why and loses its buttons,
+        unless it was redrawn into something else meanwhile (then only the presser is told)."""
         message = interaction.message
         if message is not None and interaction.data.get("custom_id") in custom_ids(message):
-            if await self.update_pressed(interaction, {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}):
+            fields = {"content": str(closed), "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+            if await self.update_pressed(interaction, fields):
                 return
-        await self.tell(interaction, text)
+        await self.tell(interaction, closed)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await self.report(interaction, error)
@@ -181,7 +225,7 @@ class CogBase:
         raise NotImplementedError
 
     @staticmethod
-    def where_shown(shown: Table | None) -> str:
+    def where_shown(shown: Table | None) -> Text:
         """Where to find a board that had to be posted anew (``None``: it could not be)."""
         raise NotImplementedError
 
@@ -221,7 +265,7 @@ class CogBase:
         except discord.HTTPException as exc:
             log.warning("could not post in channel %s either: %s", interaction.channel_id, exc)
         if not interaction.response.is_done():  # the command still needs its answer
-            await self.tell(interaction, text)
+            await self.tell(interaction, text)  # already written: no placeholders to fill
 
     async def update_pressed(self, interaction: discord.Interaction, fields: dict) -> bool:
         """Redraw the message whose button was pressed, after a change was saved: if Discord

@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules
+from bot.i18n import N_, _
 from bot.service import Refusal, Table
 from bot.storage import ChallengeRow, StorageError
 
@@ -45,10 +46,10 @@ class ChallengeCommands(CogBase):
             if self.bot.user and opponent.id == self.bot.user.id:
                 await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
                 return
-            raise Refusal("Bots can't play Wari. Challenge a person, or play me with `/wari play`.")
+            raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
         title = f"{interaction.user.display_name} vs {opponent.display_name} · {rules.label}"
-        where = await self.thread_if(thread, interaction, title, f"⚔️ {title}: the challenge and the game are in the thread below.")
+        where = await self.thread_if(thread, interaction, title, _("⚔️ {title}: the challenge and the game are in the thread below.", title=title))
         async with self.closing_on_failure(where):
             challenge = await self.service.challenge(
                 guild_id=interaction.guild_id,
@@ -75,7 +76,7 @@ class ChallengeCommands(CogBase):
         except discord.HTTPException as exc:
             log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
             await self.service.drop_unposted(challenge)
-            raise Refusal("Discord did not let me post your challenge, so it was not made. Please try again.") from None
+            raise Refusal(N_("Discord did not let me post your challenge, so it was not made. Please try again.")) from None
         try:
             await self.service.set_challenge_message(challenge, message.id)
         except StorageError as exc:  # it can still be answered; only its expiry cannot edit it
@@ -104,7 +105,7 @@ class ChallengeCommands(CogBase):
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
         title = f"{interaction.user.display_name} vs {self.bot.user.display_name} ({level}) · {rules.label}"
-        where = await self.thread_if(thread, interaction, title, f"🤖 {title}: the game is in the thread below.")
+        where = await self.thread_if(thread, interaction, title, _("🤖 {title}: the game is in the thread below.", title=title))
         async with self.closing_on_failure(where):
             table = await self.service.play_computer(
                 guild_id=interaction.guild_id,
@@ -126,7 +127,7 @@ class ChallengeCommands(CogBase):
         player is told how to see it."""
         shown = await self.post_board(interaction, table, where)
         if shown is None:
-            await self.tell(interaction, f"Game #{table.row.id} has started. {self.where_shown(None)}")
+            await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(None))
         await self.game_changed(shown or table)
 
     @wari.command(name="exhibition", description="Watch two computer levels play each other")
@@ -165,24 +166,24 @@ class ChallengeCommands(CogBase):
         if not wanted:
             return None
         if not isinstance(interaction.channel, discord.TextChannel):
-            raise Refusal("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here.")
+            raise Refusal(N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here."))
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            raise Refusal(
+            raise Refusal(N_(
                 "I need the **Create Public Threads** and **Send Messages in Threads** permissions in this channel "
                 "to start a game in a thread. Ask a moderator to grant them, or leave `thread` off."
-            )
+            ))
         try:
             starter = await self.respond(interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
-            raise Refusal("Discord did not let me answer, so no game was started. Please try again.") from None
+            raise Refusal(N_("Discord did not let me answer, so no game was started. Please try again.")) from None
         try:
             return await starter.create_thread(name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             log.warning("could not open a thread in channel %s: %s", interaction.channel_id, exc)
-            await self.edit_message(starter.channel.id, starter.id, {"content": f"~~{intro}~~ I couldn't open a thread here."})
-            raise Refusal("Discord did not let me open a thread here, so no game was started. Try again, or leave `thread` off.") from None
+            await self.edit_message(starter.channel.id, starter.id, {"content": _("~~{intro}~~ I couldn't open a thread here.", intro=intro)})
+            raise Refusal(N_("Discord did not let me open a thread here, so no game was started. Try again, or leave `thread` off.")) from None
 
     @contextlib.asynccontextmanager
     async def closing_on_failure(self, thread: discord.Thread | None) -> AsyncIterator[None]:
@@ -204,26 +205,27 @@ class ChallengeCommands(CogBase):
                 table = await self.service.moved_board(table, interaction.message.id, now())
             if not await self.update_pressed(interaction, board_message(table)):
                 shown = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
-                await self.tell(interaction, f"Game #{table.row.id} has started. {self.where_shown(shown)}")
+                await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(shown))
                 table = shown or table
             await self.game_changed(table)
             return
         if action == "decline":
             challenge = await self.service.decline(challenge_id, user, channel, now())
-            closing = f"{challenge.names[1]} declined the challenge."
+            closing = _("{name} declined the challenge.", name=challenge.names[1])
         else:
             challenge = await self.service.withdraw(challenge_id, user, channel, now())
-            closing = f"{challenge.names[0]} withdrew the challenge."
+            closing = _("{name} withdrew the challenge.", name=challenge.names[0])
         if not await self.update_pressed(interaction, challenge_message(challenge, closing)):
-            await self.tell(interaction, "The challenge is closed, but Discord did not let me update its message.")
+            await self.tell(interaction, N_("The challenge is closed, but Discord did not let me update its message."))
         if challenge.thread:
             await self.archive_thread(challenge.channel_id)
 
     async def close_expired_challenges(self) -> None:
         """Remove the challenges past their time and say so on their messages."""
         for challenge in await self.service.expire_due(now()):
-            closing = "⌛ This challenge expired without an answer."
-            await self.edit_message(challenge.channel_id, challenge.message_id, challenge_message(challenge, closing))
+            async with self.public(challenge.guild_id):
+                fields = challenge_message(challenge, _("⌛ This challenge expired without an answer."))
+            await self.edit_message(challenge.channel_id, challenge.message_id, fields)
             if challenge.thread:
                 await self.archive_thread(challenge.channel_id)
 

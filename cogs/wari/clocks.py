@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.clock import duration
+from bot.i18n import _
 from bot.service import HEARTBEAT, Table
 
 from .base import CogBase, log, now
@@ -26,12 +27,13 @@ SWEEP_SECONDS = 30
 
 def ping_text(table: Table, kind: str) -> str:
     """A turn ping or a reminder: it mentions the player to move and links the board."""
-    row, user = table.row, table.user_to_move
+    row, user = table.row, f"<@{table.user_to_move}>"
     if kind == "turn":
-        return f"<@{user}>, your move in game #{row.id} → {board_link(row)}"
-    left = duration(row.deadline - row.ping_at) if row.ping_at else "little time"
+        return _("{player}, your move in game #{number} → {board}", player=user, number=row.id, board=board_link(row))
+    left = duration(row.deadline - row.ping_at) if row.ping_at else _("little time")
     when = discord.utils.format_dt(row.deadline, "R")
-    return f"⏰ <@{user}>, about {left} left for your move in game #{row.id} (time runs out {when}) → {board_link(row)}"
+    return _("⏰ {player}, about {left} left for your move in game #{number} (time runs out {when}) → {board}",
+             player=user, left=left, number=row.id, when=when, board=board_link(row))
 
 
 class ClockSweeps(CogBase):
@@ -101,7 +103,8 @@ class ClockSweeps(CogBase):
             try:
                 table = await self.service.time_out(row, moment)
                 if table is not None:
-                    await self.announce_end(table, self.time_out_text(table))
+                    async with self.public(row.guild_id):
+                        await self.announce_end(table, self.time_out_text(table))
             except Exception:
                 log.exception("could not end game %s on time; will try again", row.id)
 
@@ -130,10 +133,10 @@ class ClockSweeps(CogBase):
             user = table.user_to_move
             posted = None
             if user is not None and await self.bot.store.pings_enabled(user):
+                async with self.public(row.guild_id):
+                    text = ping_text(table, row.ping_kind)
                 try:
-                    posted = await self.bot.get_partial_messageable(channel_id).send(
-                        ping_text(table, row.ping_kind), allowed_mentions=mention_only(user)
-                    )
+                    posted = await self.bot.get_partial_messageable(channel_id).send(text, allowed_mentions=mention_only(user))
                 except (discord.Forbidden, discord.NotFound) as exc:
                     log.warning("cannot ping in game %s, and will not retry: %s", row.id, exc)
                 except discord.HTTPException as exc:

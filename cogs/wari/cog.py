@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.i18n import N_
 from bot.storage import StorageError
 
 from . import records, standings
@@ -93,4 +94,4 @@ class WariCog(
                 item = await button.from_custom_id(interaction, None, match)
                 await item.callback(interaction)
                 return
-        await self.tell(interaction, "This button is from an older version of the bot and no longer works. Use `/wari board`.")
+        await self.tell(interaction, N_("This button is from an older version of the bot and no longer works. Use `/wari board`."))

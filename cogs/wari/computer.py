@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ai.worker import choose_move, evaluate, tie_to_parent
+from bot.i18n import N_
 from bot.service import Refusal, StaleBoard, Table
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class Computer:
     def check_capacity(self, channel_id: int) -> None:
         """Refuse a new game against the bot when too many searches are under way."""
         if len(self.tasks) >= self.capacity and channel_id not in self.tasks:
-            raise Refusal("I'm thinking in too many games right now. Try again in a minute, or challenge a friend!")
+            raise Refusal(N_("I'm thinking in too many games right now. Try again in a minute, or challenge a friend!"))
 
     def schedule(self, table: Table) -> None:
         """Start thinking if it is the bot's turn against a person (and it is not thinking already).
@@ -64,7 +65,7 @@ class Computer:
     async def play_one(self, table: Table) -> Table | None:
         """One move of an exhibition; ``None`` if the game ended or moved on meanwhile."""
         if table.row.channel_id in self.tasks:
-            raise Refusal("I'm already thinking about the next move. Watch the board!")
+            raise Refusal(N_("I'm already thinking about the next move. Watch the board!"))
         try:
             return await self._start(table.row.channel_id, self._move(table))
         except asyncio.CancelledError:

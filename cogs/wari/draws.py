@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import Player
+from bot.i18n import N_, Text, _
 from bot.service import Refusal, Table, TimeUp
 
 from .base import CogBase, answering, log, now, wari
@@ -16,8 +17,8 @@ from .views import offer_closed, offer_message
 def evaluation_words(score: float) -> str:
     """The computer's evaluation (about 4 a seed; beyond ±1000 a proven result) in words."""
     if abs(score) >= 1000:
-        return "I see a forced win" if score > 0 else "I see a forced loss"
-    return f"my evaluation: {score / 4:+.1f} seeds"
+        return _("I see a forced win") if score > 0 else _("I see a forced loss")
+    return _("my evaluation: {seeds} seeds", seeds=f"{score / 4:+.1f}")
 
 
 class DrawCommands(CogBase):
@@ -34,7 +35,7 @@ class DrawCommands(CogBase):
         except discord.HTTPException as exc:
             log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
             await self.service.cancel_draw(offered, now())
-            raise Refusal("Discord did not let me post your offer, so no draw was offered. Try again in a moment.") from None
+            raise Refusal(N_("Discord did not let me post your offer, so no draw was offered. Try again in a moment.")) from None
         await self.service.set_draw_message(offered, message.id, now())
 
     async def ask_the_computer(self, interaction: discord.Interaction, offered: Table) -> None:
@@ -53,15 +54,15 @@ class DrawCommands(CogBase):
         except TimeUp:
             raise
         except Refusal:
-            await self.tell(interaction, "Your draw offer lapsed: a move was played while I was thinking about it.")
+            await self.tell(interaction, N_("Your draw offer lapsed: a move was played while I was thinking about it."))
             return
         if accepts:
-            await self.announce(interaction, f"🤝 {interaction.user.display_name} offered a draw and I accept: game #{table.row.id} is drawn.")
+            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=interaction.user.display_name, number=table.row.id))
             await self.board_changed(table)
         else:
             await self.announce(
                 interaction,
-                f"🤖 {interaction.user.display_name} offered a draw; I decline, I like my position ({evaluation_words(score)}).",
+                _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=interaction.user.display_name, why=evaluation_words(score)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -72,10 +73,10 @@ class DrawCommands(CogBase):
             channel_id=interaction.channel_id, game_id=game_id, ply=ply, user_id=interaction.user.id, accept=action == "accept", now=now()
         )
         if action == "accept":
-            closing = f"🤝 {interaction.user.display_name} accepted: game #{game_id} is drawn."
+            closing = Text(N_("🤝 {name} accepted: game #{number} is drawn."), name=interaction.user.display_name, number=game_id)
         else:
-            closing = f"{interaction.user.display_name} declined the draw offer. Play on!"
-        if not await self.update_pressed(interaction, offer_closed(closing)):
-            await self.tell(interaction, f"{closing} (Discord did not let me update the offer's message.)")
+            closing = Text(N_("{name} declined the draw offer. Play on!"), name=interaction.user.display_name)
+        if not await self.update_pressed(interaction, offer_closed(str(closing))):
+            await self.tell(interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing)
         if action == "accept":
             await self.board_changed(table)

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import Player
+from bot.i18n import N_, Text, _, speaking
 from bot.render import rules_text
 from bot.service import Refusal, StaleBoard, Table
 
@@ -42,7 +43,7 @@ class GameCommands(CogBase):
         await self.acknowledge(interaction)
         table = await self.service.table(interaction.channel_id)
         if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != interaction.message.id:
-            await self.refuse_stale(interaction, StaleBoard("This board is out of date.", table))
+            await self.refuse_stale(interaction, StaleBoard(N_("This board is out of date."), table))
             return
         moved = await self.computer.play_one(table)
         if moved is not None:
@@ -59,14 +60,14 @@ class GameCommands(CogBase):
             log.warning("game %s moved, but the pressed board could not be redrawn: %s", table.row.id, exc)
         shown = await self.redraw(table)
         if shown is None or shown.row.message_id != table.row.message_id:
-            await self.tell(interaction, f"The move `{table.game.moves[-1]}` was played. {self.where_shown(shown)}")
+            await self.tell(interaction, N_("The move `{move}` was played. {where}"), move=table.game.moves[-1], where=self.where_shown(shown))
 
     @staticmethod
-    def where_shown(shown: Table | None) -> str:
+    def where_shown(shown: Table | None) -> Text:
         """Where to find a board that had to be posted anew (``None``: it could not be)."""
         if shown is None:
-            return "Discord did not let me show the board: use `/wari board` to see it."
-        return f"Discord did not let me update the board, so I posted it anew: {board_url(shown.row)}"
+            return Text(N_("Discord did not let me show the board: use `/wari board` to see it."))
+        return Text(N_("Discord did not let me update the board, so I posted it anew: {url}"), url=board_url(shown.row))
 
     async def refuse_stale(self, interaction: discord.Interaction, stale: StaleBoard) -> None:
         """A press on a board that is not the game's current view: make the pressed message tell
@@ -77,7 +78,7 @@ class GameCommands(CogBase):
         if table.row.message_id == interaction.message.id:
             fields, text = board_message(table), self.stale_reason(table, interaction)
         else:
-            fields, text = replaced_board(table), "This board was replaced: use the current one, linked here."
+            fields, text = replaced_board(table), Text(N_("This board was replaced: use the current one, linked here."))
         try:
             await interaction.edit_original_response(**fields)
         except discord.HTTPException as exc:
@@ -90,28 +91,33 @@ class GameCommands(CogBase):
         return int(interaction.data["custom_id"].split(":")[2])
 
     @staticmethod
-    def stale_reason(table: Table, interaction: discord.Interaction) -> str:
+    def stale_reason(table: Table, interaction: discord.Interaction) -> Text:
         """Why a press on the game's own board did nothing: the game ended, or another press came first."""
         if not table.row.live:
-            return "This game is over: the board now shows how it ended."
+            return Text(N_("This game is over: the board now shows how it ended."))
         pressed_ply = int(interaction.data["custom_id"].split(":")[3])
         if pressed_ply < table.game.ply:
-            last = table.game.moves[-1]
-            return f"Another press came first: move {table.game.ply} (`{last}`) was played. The board now shows the current position."
-        return "The board now shows the current position. Have another look!"
+            return Text(
+                N_("Another press came first: move {number} (`{move}`) was played. The board now shows the current position."),
+                number=table.game.ply, move=table.game.moves[-1],
+            )
+        return Text(N_("The board now shows the current position. Have another look!"))
 
     async def redraw(self, table: Table) -> Table | None:
         """Draw ``table`` on its board message; if Discord refuses the edit, post the board anew
         in the channel, which becomes the game's board. The game as shown (its board may have
         moved), or ``None`` if Discord refused both: then the stored game stays the truth, and
         any press on its old board or ``/wari board`` shows it."""
-        if await self.edit_message(table.row.channel_id, table.row.message_id, board_message(table)):
-            return table
-        return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
+        async with self.public(table.row.guild_id):  # also when the computer or the sweep changed it
+            if await self.edit_message(table.row.channel_id, table.row.message_id, board_message(table)):
+                return table
+            return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
 
     async def board_changed(self, table: Table) -> None:
         """A change made away from the board (the computer's move, a sweep): redraw, then follow up."""
-        await self.game_changed(await self.redraw(table) or table)
+        shown = await self.redraw(table) or table
+        async with self.public(table.row.guild_id):
+            await self.game_changed(shown)
 
     async def game_changed(self, table: Table) -> None:
         """What follows any change of a game: a draw offer a move made lapse is closed, the
@@ -124,8 +130,11 @@ class GameCommands(CogBase):
         row = table.row
         try:
             if table.lapsed_offer is not None and row.reason != "agreement":
-                why = "a move was played" if row.live else "the game is over"
-                await self.edit_message(row.channel_id, table.lapsed_offer, offer_closed(f"This draw offer lapsed: {why}."))
+                if row.live:
+                    lapsed = _("This draw offer lapsed: a move was played.")
+                else:
+                    lapsed = _("This draw offer lapsed: the game is over.")
+                await self.edit_message(row.channel_id, table.lapsed_offer, offer_closed(lapsed))
             if row.live:
                 self.computer.schedule(table)
                 await self.deliver_ping(row.id, row.channel_id, now())
@@ -148,7 +157,8 @@ class GameCommands(CogBase):
 
     def time_out_text(self, table: Table) -> str:
         loser = table.game.moves[-1].player
-        return f"⏰ {self.mention(table, loser)} ran out of time. {self.mention(table, loser.other)} wins game #{table.row.id}!"
+        return _("⏰ {loser} ran out of time. {winner} wins game #{number}!", loser=self.mention(table, loser),
+                 winner=self.mention(table, loser.other), number=table.row.id)
 
     @wari.command(name="board", description="Show this channel's game again at the bottom of the channel")
     @answering
@@ -156,7 +166,7 @@ class GameCommands(CogBase):
         table = await self.service.live_table(interaction.channel_id)
         posted = await self.post_board(interaction, table)
         if posted is None:
-            raise Refusal("Discord did not let me post the board. Please try again in a moment.")
+            raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
         self.computer.schedule(posted)
 
     async def post_board(self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None) -> Table | None:
@@ -171,7 +181,7 @@ class GameCommands(CogBase):
                 return None
             posted = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
             if posted is not None:  # the command still needs its answer
-                await self.tell(interaction, f"The board of game #{posted.row.id} is here: {board_url(posted.row)}")
+                await self.tell(interaction, N_("The board of game #{number} is here: {url}"), number=posted.row.id, url=board_url(posted.row))
             return posted
         current = await self.service.moved_board(table, message.id, now())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
@@ -186,7 +196,8 @@ class GameCommands(CogBase):
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
         winner = table.game.outcome.winner
         # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
-        text = f"🏳️ {interaction.user.display_name} surrendered. {self.mention(table, winner)} wins game #{table.row.id}!"
+        text = _("🏳️ {name} surrendered. {winner} wins game #{number}!", name=interaction.user.display_name,
+                 winner=self.mention(table, winner), number=table.row.id)
         await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
 
@@ -194,10 +205,10 @@ class GameCommands(CogBase):
     @answering
     async def abort(self, interaction: discord.Interaction) -> None:
         if not interaction.permissions.manage_messages:
-            raise Refusal("Only members with the Manage Messages permission in this channel can abort a game.")
+            raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
         table = await self.service.abort(interaction.channel_id, now())
-        players = " and ".join(self.mention(table, side) for side in Player)
-        text = f"🛑 {interaction.user.display_name} aborted game #{table.row.id} between {players}. No winner."
+        text = _("🛑 {name} aborted game #{number} between {a} and {b}. No winner.", name=interaction.user.display_name,
+                 number=table.row.id, a=self.mention(table, Player.A), b=self.mention(table, Player.B))
         await self.announce(interaction, text, allowed_mentions=self.notify(table, *Player))
         await self.board_changed(table)
 
@@ -219,10 +230,11 @@ class GameCommands(CogBase):
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
         table = await self.service.table(interaction.channel_id) if variant is None else None
         rules = table.game.rules if table else rules_of(variant or "wari", None, None)
-        title = f"How to play {rules.label[0].upper()}{rules.label[1:]}"
-        embed = discord.Embed(title=title, description=rules_text(rules), colour=discord.Colour.blurple())
-        if table is not None:
-            embed.set_footer(text=f"These are the rules of game #{table.row.id}, in play here: /wari board shows it")
-        else:
-            embed.set_footer(text="Start a game with /wari challenge @someone, or play me with /wari play")
+        with speaking(await self.reader_language(interaction)):  # only the asker sees it
+            title = _("How to play {variant}", variant=f"{rules.label[0].upper()}{rules.label[1:]}")
+            embed = discord.Embed(title=title, description=rules_text(rules), colour=discord.Colour.blurple())
+            if table is not None:
+                embed.set_footer(text=_("These are the rules of game #{number}, in play here: /wari board shows it", number=table.row.id))
+            else:
+                embed.set_footer(text=_("Start a game with /wari challenge @someone, or play me with /wari play"))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -16,6 +16,7 @@ import discord
 from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, Player
 from bot.engine.notation import parse_rules_code
+from bot.i18n import _
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
@@ -149,7 +150,7 @@ def board_url(row: GameRow) -> str:
 
 def board_link(row: GameRow) -> str:
     """A masked link to the game's board message."""
-    return f"[board]({board_url(row)})"
+    return _("[board]({url})", url=board_url(row))
 
 
 def replaced_board(table: Table) -> dict[str, Any]:
