@@ -11,6 +11,8 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import _, n_
+
 WIDTH, HEIGHT = 640, 260
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 56, 16, 34, 30
 BACKGROUND, GRID, LINE, TEXT = (43, 45, 49), (70, 73, 79), (88, 166, 255), (219, 222, 225)
@@ -22,7 +24,7 @@ def plot_width() -> int:
 
 def rating_chart(ratings: list[float], variant: str, *, games: int) -> bytes:
     """``ratings`` (oldest first, at most about one per pixel column) over ``games`` rated games,
-    as a PNG line chart."""
+    as a PNG line chart, its texts in the language of the moment."""
     low, high = min(ratings), max(ratings)
     if high - low < 50:  # a flat history still gets a readable scale
         low, high = (low + high) / 2 - 25, (low + high) / 2 + 25
@@ -41,8 +43,9 @@ def rating_chart(ratings: list[float], variant: str, *, games: int) -> bytes:
         value = low + (high - low) * step / 4
         draw.line([(MARGIN_LEFT, y(value)), (WIDTH - MARGIN_RIGHT, y(value))], fill=GRID)
         draw.text((MARGIN_LEFT - 6, y(value)), f"{value:.0f}", fill=TEXT, font=font, anchor="rm")
-    draw.text((MARGIN_LEFT, 10), f"{variant} rating, {games} rated games", fill=TEXT, font=font)
-    draw.text((WIDTH - MARGIN_RIGHT, HEIGHT - 10), f"now {ratings[-1]:.0f}", fill=TEXT, font=font, anchor="rs")
+    title = n_("{variant} rating, {games} rated game", "{variant} rating, {games} rated games", games, variant=variant, games=games)
+    draw.text((MARGIN_LEFT, 10), title, fill=TEXT, font=font)
+    draw.text((WIDTH - MARGIN_RIGHT, HEIGHT - 10), _("now {rating}", rating=f"{ratings[-1]:.0f}"), fill=TEXT, font=font, anchor="rs")
     xy = [(x(i), y(r)) for i, r in enumerate(ratings)]
     if len(xy) > 1:
         draw.line(xy, fill=LINE, width=3)

@@ -33,13 +33,15 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.i18n import _, n_
+
 #: The clocks offered, in the order shown to users.
 CLOCKS = ("1h/move", "1d/move", "3d/move", "5+3", "10+5")
 DEFAULT_CLOCK = "1d/move"
 
 _PER_MOVE = re.compile(r"^(\d+)([hd])/move$")
 _FISCHER = re.compile(r"^(\d+)\+(\d+)$")
-_UNITS = {"h": ("hour", timedelta(hours=1)), "d": ("day", timedelta(days=1))}
+_UNITS = {"h": timedelta(hours=1), "d": timedelta(days=1)}
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Clock:
         if code not in CLOCKS:
             raise ValueError(f"unknown clock {code!r}: choose one of {', '.join(CLOCKS)}")
         if match := _PER_MOVE.match(code):
-            return cls(code, per_move=int(match[1]) * _UNITS[match[2]][1])
+            return cls(code, per_move=int(match[1]) * _UNITS[match[2]])
         match = _FISCHER.match(code)
         return cls(code, base=timedelta(minutes=int(match[1])), increment=timedelta(seconds=int(match[2])))
 
@@ -80,12 +82,14 @@ class Clock:
         return self.base is not None
 
     def describe(self) -> str:
-        """In words: ``1 day a move``, ``5 min + 3 s a move``."""
+        """In words, in the language of the moment: ``1 day a move``, ``5 min + 3 s a move``."""
         if self.per_move is not None:
             match = _PER_MOVE.match(self.code)
-            count, unit = int(match[1]), _UNITS[match[2]][0]
-            return f"{count} {unit}{'s' if count != 1 else ''} a move"
-        return f"{self.base // timedelta(minutes=1)} min + {self.increment.seconds} s a move"
+            count = int(match[1])
+            if match[2] == "h":
+                return n_("{hours} hour a move", "{hours} hours a move", count, hours=count)
+            return n_("{days} day a move", "{days} days a move", count, days=count)
+        return _("{minutes} min + {seconds} s a move", minutes=self.base // timedelta(minutes=1), seconds=self.increment.seconds)
 
     @property
     def reminder_before(self) -> timedelta | None:
@@ -129,15 +133,19 @@ def clock_time(seconds: float) -> str:
 
 
 def duration(delta: timedelta) -> str:
-    """A length of time in words, to the minute: ``2 h 13 min``, ``45 s``.
+    """A length of time in words, to the minute, in the language of the moment: ``2 h 13 min``, ``45 s``.
 
     >>> duration(timedelta(hours=2, minutes=13, seconds=20)), duration(timedelta(seconds=45))
     ('2 h 13 min', '45 s')
     """
     seconds = int(delta.total_seconds())
     if seconds < 60:
-        return f"{seconds} s"
+        return _("{seconds} s", seconds=seconds)
     hours, minutes = divmod(seconds // 60, 60)
     days, hours = divmod(hours, 24)
-    parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    parts = [
+        _("{days} d", days=days) if days else "",
+        _("{hours} h", hours=hours) if hours else "",
+        _("{minutes} min", minutes=minutes) if minutes else "",
+    ]
     return " ".join(part for part in parts if part)

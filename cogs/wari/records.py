@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.engine import Game
 from bot.engine.notation import from_record, parse_rules_code, record
+from bot.i18n import N_, _, n_
 from bot.render import describe_move, result_text
 from bot.service import Refusal
 from bot.storage import GameRow
@@ -30,9 +31,13 @@ from .views import OVER_COLOUR, cog_of, position_lines, safely, side_names
 
 #: The ``Event`` tag of every record the bot writes.
 EVENT = "Wari for Discord"
-#: How the computer's side is named in a record, with its level: ``Wari bot (expert)``.
+#: How the computer's side is named in a record, with its level: ``Wari bot (expert)``. The
+#: record file is not translated: its tags and names stay as written here.
 COMPUTER = "Wari bot"
 REPLAY_COLOUR = OVER_COLOUR
+#: How a record's message says where a game that has no outcome stands, by its status.
+STANDING_WORDS = {"live": N_("still being played"), "aborted": N_("aborted")}
+NOT_FINISHED = N_("not finished")
 #: The replay buttons, in their order on the message.
 WAYS = {"first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
 
@@ -104,7 +109,7 @@ def record_tags(row: GameRow) -> dict[str, str]:
 
 def portable_record(row: GameRow, names: tuple[str, str]) -> str:
     """The record of ``row`` to download: the stored moves, ``names`` as the players, more tags."""
-    game, _ = from_record(row.record)
+    game, _tags = from_record(row.record)
     return record(game, names[0], names[1], tags=record_tags(row))
 
 
@@ -134,14 +139,14 @@ def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, names)
     if row.status == "aborted":
-        return "🏁 Aborted by a moderator: no winner."
-    return "⏳ The game goes on: this is its latest move."
+        return _("🏁 Aborted by a moderator: no winner.")
+    return _("⏳ The game goes on: this is its latest move.")
 
 
 def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
     """Keyword arguments for ``send``/``edit``: game ``row`` after ``ply`` moves (clamped to the
     moves it has), with its replay buttons."""
-    full, _ = from_record(row.record)
+    full, _tags = from_record(row.record)
     total = full.ply
     ply = max(0, min(ply, total))
     game = position_after(full, ply)
@@ -150,16 +155,18 @@ def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
     lines = position_lines(game, names)
     if ply:
         move = game.moves[-1]
-        lines.append(f"**Move {ply}:** " + describe_move(move, names[move.player], rules))
+        lines.append(_("**Move {number}:** {move}", number=ply, move=describe_move(move, names[move.player], rules)))
     else:
         mover = game.to_move
-        lines.append(f"**Start:** {names[mover]} moves first." if mover is not None else "**Start.**")
+        lines.append(_("**Start:** {name} moves first.", name=names[mover]) if mover is not None else _("**Start.**"))
     if ply == total:
         lines.append(ending_line(row, game, names))
     embed = discord.Embed(
-        title=f"🎞️ {rules.label.capitalize()} · game #{row.id} · replay", description="\n".join(lines), colour=REPLAY_COLOUR
+        title=_("🎞️ {variant} · game #{number} · replay", variant=rules.label.capitalize(), number=row.id),
+        description="\n".join(lines),
+        colour=REPLAY_COLOUR,
     )
-    embed.set_footer(text=f"Move {ply} of {total} · ⏮ ◀ ▶ ⏭ step through the game")
+    embed.set_footer(text=_("Move {number} of {total} · ⏮ ◀ ▶ ⏭ step through the game", number=ply, total=total))
     return {"content": None, "embed": embed, "view": replay_view(row.id, ply, total), "allowed_mentions": discord.AllowedMentions.none()}
 
 
@@ -172,7 +179,7 @@ class RecordCommands(CogBase):
         another server's game from one that does not exist)."""
         row = await self.bot.store.get_game(number)
         if row is None or row.guild_id != interaction.guild_id:
-            raise Refusal(f"There is no game #{number} in this server. `/wari history` lists the games of a player.")
+            raise Refusal(N_("There is no game #{number} in this server. `/wari history` lists the games of a player."), number=number)
         return row
 
     async def display_name(self, user_id: int, level: str | None) -> str:
@@ -188,8 +195,8 @@ class RecordCommands(CogBase):
                 return str(user_id)
         return user.display_name
 
-    @wari.command(name="record", description="Download a game's full record as a text file (PGN-like)")
-    @app_commands.describe(game="The game's number (as on its board)", public="Post it for the channel (default: only you)")
+    @wari.command(name="record", description=N_("Download a game's full record as a text file (PGN-like)"))
+    @app_commands.describe(game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)"))
     @answering
     async def download_record(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
@@ -198,17 +205,24 @@ class RecordCommands(CogBase):
         await interaction.response.defer(ephemeral=not public, thinking=True)  # names may take Discord a while
         names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
         text = portable_record(row, names)
-        replayed, _ = from_record(text)
-        how = {"live": "still being played", "aborted": "aborted"}.get(row.status, "not finished")
+        replayed, _tags = from_record(text)
+        how = _(STANDING_WORDS.get(row.status, NOT_FINISHED))
         if replayed.outcome is not None:
             how = result_text(replayed.outcome, side_names(row)).rstrip(".")
         label = parse_rules_code(row.variant).label
         a, b = side_names(row)
-        moves = f"{replayed.ply} move{'s' if replayed.ply != 1 else ''}"
-        content = (
-            f"📄 The record of game #{row.id} ({label}): {a} against {b}, {moves}, {how}.\n"
-            "Read it back with `python -m bot.engine replay FILE` or watch it in a terminal with `wari --replay FILE`."
+        summary = n_(
+            "📄 The record of game #{number} ({variant}): {a} against {b}, {moves} move, {how}.",
+            "📄 The record of game #{number} ({variant}): {a} against {b}, {moves} moves, {how}.",
+            replayed.ply,
+            number=row.id,
+            variant=label,
+            a=a,
+            b=b,
+            moves=replayed.ply,
+            how=how,
         )
+        content = summary + "\n" + _("Read it back with `python -m bot.engine replay FILE` or watch it in a terminal with `wari --replay FILE`.")
         await interaction.followup.send(
             content,
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt"),
@@ -216,8 +230,8 @@ class RecordCommands(CogBase):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @wari.command(name="replay", description="Step through a game move by move, from its end (anyone may press)")
-    @app_commands.describe(game="The game's number (as on its board)", public="Post it for the channel to watch (default: yes)")
+    @wari.command(name="replay", description=N_("Step through a game move by move, from its end (anyone may press)"))
+    @app_commands.describe(game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)"))
     @answering
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True) -> None:
         row = await self.game_of_this_server(interaction, game)

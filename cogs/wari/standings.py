@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
+from bot.i18n import N_, _, n_
 from bot.ratings import outcome_for
 from bot.storage import GameRow, Record, shown_name
 
@@ -22,7 +23,7 @@ from .views import board_link, cog_of, safely, side_names
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
-SCOPES = [app_commands.Choice(name="This server", value="server"), app_commands.Choice(name="Everyone", value="everyone")]
+SCOPES = [app_commands.Choice(name=N_("This server"), value="server"), app_commands.Choice(name=N_("Everyone"), value="everyone")]
 
 
 class PageButton(
@@ -61,26 +62,35 @@ def pages(kind: str, key: str, page: int, more: bool) -> discord.ui.View:
 
 
 def record_words(record: Record) -> str:
+    """Games, wins, draws and losses (and aborted games, if any), in the language of the moment."""
     aborted = record.games - record.wins - record.draws - record.losses
-    return f"{record.games} ({record.wins} W · {record.draws} D · {record.losses} L" + (f" · {aborted} aborted)" if aborted else ")")
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    counts = {"games": record.games, "wins": record.wins, "draws": record.draws, "losses": record.losses}
+    if aborted:
+        return _("{games} ({wins} W · {draws} D · {losses} L · {aborted} aborted)", aborted=aborted, **counts)
+    return _("{games} ({wins} W · {draws} D · {losses} L)", **counts)
 
 
 #: A game's outcome for a player, as a history line says it.
-OUTCOME_WORDS = {"win": "won", "draw": "drew", "loss": "lost", None: "aborted"}
+OUTCOME_WORDS = {"win": N_("won"), "draw": N_("drew"), "loss": N_("lost"), None: N_("aborted")}
+#: Why a finished game ended, as a history line says it (the stored reason, the engine's termination code).
+REASON_WORDS = {
+    "majority": N_("majority"),
+    "no_legal_move": N_("no_legal_move"),
+    "cycle": N_("cycle"),
+    "surrender": N_("surrender"),
+    "time": N_("time"),
+    "agreement": N_("agreement"),
+}
 
 
 def result_for(row: GameRow, user_id: int) -> str:
-    """``won``, ``lost``, ``drew`` or ``aborted``, as ``user_id`` played ``row``."""
-    return OUTCOME_WORDS[outcome_for(row.status, row.result, "A" if row.player_a == user_id else "B")]
+    """``won``, ``lost``, ``drew`` or ``aborted``, as ``user_id`` played ``row``, in the language of the moment."""
+    return _(OUTCOME_WORDS[outcome_for(row.status, row.result, "A" if row.player_a == user_id else "B")])
 
 
 class StandingsCommands(CogBase):
-    @wari.command(name="stats", description="A player's games, results, ratings and rating history")
-    @app_commands.describe(member="Whose stats (default: yours)", variant="One rule set only", public="Show them to the channel")
+    @wari.command(name="stats", description=N_("A player's games, results, ratings and rating history"))
+    @app_commands.describe(member=N_("Whose stats (default: yours)"), variant=N_("One rule set only"), public=N_("Show them to the channel"))
     @app_commands.choices(variant=VARIANT_CHOICES)
     @answering
     async def stats(
@@ -92,16 +102,16 @@ class StandingsCommands(CogBase):
         ratings = await store.ratings_of(who.id)
         if variant is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == variant}
-        embed = discord.Embed(title=f"📊 {who.display_name}'s Wari", colour=STANDINGS_COLOUR)
+        embed = discord.Embed(title=_("📊 {name}'s Wari", name=who.display_name), colour=STANDINGS_COLOUR)
         people = results.pop(None, Record())
-        embed.add_field(name="Games against people", value=record_words(people), inline=False)
-        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or "Not rated yet: finish a game against a person."
-        embed.add_field(name="Ratings", value=rated, inline=False)
+        embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
+        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or _("Not rated yet: finish a game against a person.")
+        embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if results:
             levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
-            embed.add_field(name="Against the computer", value=levels, inline=False)
+            embed.add_field(name=_("Against the computer"), value=levels, inline=False)
         streak = await store.longest_streak(who.id, variant)
-        embed.add_field(name="Longest winning streak", value=str(streak), inline=False)
+        embed.add_field(name=_("Longest winning streak"), value=str(streak), inline=False)
         files = []
         if ratings:
             charted = next(iter(ratings))
@@ -112,8 +122,8 @@ class StandingsCommands(CogBase):
             embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @wari.command(name="leaderboard", description="The best rated players")
-    @app_commands.describe(variant="Rule set (default: wari)", scope="This server's players (default) or everyone", public="Show it to the channel")
+    @wari.command(name="leaderboard", description=N_("The best rated players"))
+    @app_commands.describe(variant=N_("Rule set (default: wari)"), scope=N_("This server's players (default) or everyone"), public=N_("Show it to the channel"))
     @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
     @answering
     async def leaderboard(
@@ -133,20 +143,39 @@ class StandingsCommands(CogBase):
         store = self.bot.store
         rows = await store.leaderboard(variant, guild_id=guild, offset=page * PAGE, limit=PAGE + 1)
         mine, size = await store.place_of(int(asker), variant, guild_id=guild)
-        lines = [f"**{row.place}.** {shown_name(row.user_id, row.name)} {row.rating} · {plural(row.rating.games, 'game')}" for row in rows[:PAGE]]
-        where = "everyone" if everyone else "this server"
+        lines = [
+            n_(
+                "**{place}.** {name} {rating} · {games} game",
+                "**{place}.** {name} {rating} · {games} games",
+                row.rating.games,
+                place=row.place,
+                name=shown_name(row.user_id, row.name),
+                rating=row.rating,
+                games=row.rating.games,
+            )
+            for row in rows[:PAGE]
+        ]
+        label = parse_rules_code(variant).label.capitalize()
+        if everyone:
+            title = _("🏆 {variant} leaderboard · everyone", variant=label)
+        else:
+            title = _("🏆 {variant} leaderboard · this server", variant=label)
         embed = discord.Embed(
-            title=f"🏆 {parse_rules_code(variant).label.capitalize()} leaderboard · {where}",
-            description="\n".join(lines) or "Nobody is rated here yet: finish a game against a person.",
+            title=title,
+            description="\n".join(lines) or _("Nobody is rated here yet: finish a game against a person."),
             colour=STANDINGS_COLOUR,
         )
-        whose = "Your" if interaction.user.id == int(asker) else "The asker's"
-        own = f"{whose} place: {mine.place} of {size} ({mine.rating})" if mine else f"{whose} rating is not here yet."
-        embed.set_footer(text=f"{own} · page {page + 1} · ? marks a provisional rating")
+        if interaction.user.id == int(asker):
+            own = _("Your place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating) if mine else _("Your rating is not here yet.")
+        elif mine:
+            own = _("The asker's place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating)
+        else:
+            own = _("The asker's rating is not here yet.")
+        embed.set_footer(text=_("{own} · page {page} · ? marks a provisional rating", own=own, page=page + 1))
         return {"embed": embed, "view": pages("ranks", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
 
-    @wari.command(name="history", description="A player's latest games")
-    @app_commands.describe(member="Whose games (default: yours)", public="Show them to the channel")
+    @wari.command(name="history", description=N_("A player's latest games"))
+    @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
     @answering
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False) -> None:
         who = member or interaction.user
@@ -158,11 +187,11 @@ class StandingsCommands(CogBase):
         rows = await self.bot.store.archive_of(user_id, offset=page * PAGE, limit=PAGE + 1)
         lines = [self.history_line(row, user_id) for row in rows[:PAGE]]
         embed = discord.Embed(
-            title="🗂️ Latest games",
-            description=f"{self.name_in(rows, user_id)}\n" + ("\n".join(lines) or "No finished game yet."),
+            title=_("🗂️ Latest games"),
+            description=f"{self.name_in(rows, user_id)}\n" + ("\n".join(lines) or _("No finished game yet.")),
             colour=STANDINGS_COLOUR,
         )
-        embed.set_footer(text=f"page {page + 1} · /wari record and /wari replay take a game's number")
+        embed.set_footer(text=_("page {page} · /wari record and /wari replay take a game's number", page=page + 1))
         return {"embed": embed, "view": pages("history", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
 
     @staticmethod
@@ -178,8 +207,12 @@ class StandingsCommands(CogBase):
         opponent = side_names(row)[other]
         when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
         board = board_link(row) if row.message_id else ""
-        why = f" ({row.reason})" if row.status == "finished" else ""
-        return f"**#{row.id}** {when} · vs {opponent} · {row.variant} · **{result_for(row, user_id)}**{why} {board}".rstrip()
+        result = result_for(row, user_id)
+        fields = {"number": row.id, "when": when, "opponent": opponent, "variant": row.variant, "result": result, "board": board}
+        if row.status == "finished":
+            reason = _(REASON_WORDS[row.reason]) if row.reason in REASON_WORDS else row.reason
+            return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** ({reason}) {board}", reason=reason, **fields).rstrip()
+        return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** {board}", **fields).rstrip()
 
     @answering
     async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:
