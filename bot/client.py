@@ -78,7 +78,13 @@ class WariBot(commands.Bot):
             if await self._sync(guild):
                 log.info("slash commands synced to the development guild %s", self.dev_guild_id)
             return
-        payload = json.dumps([command.to_dict(self.tree) for command in self.tree.get_commands()], sort_keys=True)
+        # With the translations: a new or changed translation is a change Discord must hear of.
+        translator = self.tree.translator
+        commands_ = [
+            await command.get_translated_payload(self.tree, translator) if translator else command.to_dict(self.tree)
+            for command in self.tree.get_commands()
+        ]
+        payload = json.dumps(commands_, sort_keys=True)
         digest = hashlib.sha256(payload.encode()).hexdigest()
         if await self.store.get_meta(COMMANDS_DIGEST_KEY) == digest:
             log.info("slash commands unchanged since the last sync; not syncing")

@@ -80,7 +80,7 @@ def _(message: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
-def n_(singular: str, plural: str, count: int, **params: object) -> str:
+def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The form of a message for ``count`` things, in the current language."""
     language = _language.get()
     forms = catalog(language).get((singular, plural))

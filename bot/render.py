@@ -15,6 +15,8 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, n_
+
 from .engine import Game, MoveRecord, Outcome, Player, Rules, Termination
 
 #: The widest drawing that fits a Discord embed's code block on a 360-pixel phone screen
@@ -105,9 +107,9 @@ def houses_of(rules: Rules, player: Player) -> str:
 
 
 _ENDING_WORDS = {
-    Termination.SURRENDER: "{name} surrendered.",
-    Termination.TIME: "{name} ran out of time.",
-    Termination.AGREEMENT: "Both players agreed to a draw.",
+    Termination.SURRENDER: N_("{name} surrendered."),
+    Termination.TIME: N_("{name} ran out of time."),
+    Termination.AGREEMENT: N_("Both players agreed to a draw."),
 }
 
 
@@ -124,26 +126,29 @@ def describe_move(move: MoveRecord, name: str, rules: Rules) -> str:
     'Kofi ran out of time.'
     """
     if move.ending is not None:
-        return _ENDING_WORDS[move.ending].format(name=name)
-    parts = [f"`{move}` {name} sowed {move.seeds} seed{'s' if move.seeds != 1 else ''} from house {move.house}"]
+        return _(_ENDING_WORDS[move.ending], name=name)
+    sowed = n_("{name} sowed {count} seed from house {house}", "{name} sowed {count} seeds from house {house}", move.seeds,
+               name=name, count=move.seeds, house=move.house)
+    parts = [f"`{move}`", sowed]
     if move.captures:
-        houses = ", ".join(str(house) for house, _ in move.captures)
-        parts.append(f"and captured {move.captured} from house{'s' if len(move.captures) > 1 else ''} {houses}")
+        houses = ", ".join(str(house) for house, _seeds in move.captures)
+        parts.append(n_("and captured {count} from house {houses}", "and captured {count} from houses {houses}", len(move.captures),
+                        count=move.captured, houses=houses))
     elif move.grand_slam:
-        parts.append("(a grand slam: it captures nothing)")
+        parts.append(_("(a grand slam: it captures nothing)"))
     text = " ".join(parts) + "."
     if move.extra_turn:
-        text += " Extra turn!" if rules.stores_on_path else " Grand slam! An extra move follows."
+        text += " " + (_("Extra turn!") if rules.stores_on_path else _("Grand slam! An extra move follows."))
     return text
 
 
 REASONS = {
-    Termination.MAJORITY: "more than half of the seeds captured",
-    Termination.NO_LEGAL_MOVE: "no legal move left; the remaining seeds were shared out",
-    Termination.CYCLE: "the position repeated; each player took the seeds on their side",
-    Termination.SURRENDER: "surrender",
-    Termination.TIME: "on time",
-    Termination.AGREEMENT: "agreed by both players",
+    Termination.MAJORITY: N_("more than half of the seeds captured"),
+    Termination.NO_LEGAL_MOVE: N_("no legal move left; the remaining seeds were shared out"),
+    Termination.CYCLE: N_("the position repeated; each player took the seeds on their side"),
+    Termination.SURRENDER: N_("surrender"),
+    Termination.TIME: N_("on time"),
+    Termination.AGREEMENT: N_("agreed by both players"),
 }
 
 
@@ -156,64 +161,80 @@ def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
     'Draw, 3–1 (agreed by both players).'
     """
     a, b = outcome.scores
+    why = _(REASONS[outcome.termination])
     if outcome.winner is None:
-        return f"Draw, {a}–{b} ({REASONS[outcome.termination]})."
+        return _("Draw, {a}–{b} ({why}).", a=a, b=b, why=why)
     mine, theirs = (a, b) if outcome.winner is Player.A else (b, a)
-    return f"{names[outcome.winner]} wins {mine}–{theirs} ({REASONS[outcome.termination]})."
+    return _("{name} wins {mine}–{theirs} ({why}).", name=names[outcome.winner], mine=mine, theirs=theirs, why=why)
 
 
-_COMMON = (
+_COMMON = N_(
     "**Board.** Two rows of {n} houses with {s} seeds each. A owns houses 1–{n}, B owns {n1}–{n2}: "
     "the numbers follow the way seeds travel, anticlockwise ({path}).\n"
     "**Move.** Press the button of one of your houses (the ones you may not play are greyed out): its "
     "seeds are taken out and sown one by one into the houses that follow."
 )
-_CAPTURE = (
+_CAPTURE = N_(
     " A house of 12 or more seeds goes all the way round, skipping the house it was emptied from.\n"
     "**Capture.** If your last seed lands in an opponent's house and makes it exactly 2 or 3, you take "
     "those seeds as your **prisoners**; so too the house before it while it is the opponent's and holds "
     "2 or 3, and so on. Prisoners leave the board: they are your score.\n"
 )
 #: Who takes the seeds still on the board when a capture game stops without a majority.
-_OWN_ROWS = "each player takes the seeds in their own row as prisoners"
+_OWN_ROWS = N_("each player takes the seeds in their own row as prisoners")
+#: Each variant's own rules after the common part: the capture games share :data:`_CAPTURE`.
 RULES_TEXT = {
-    "wari": _CAPTURE
-    + "**Feeding.** Your move must leave your opponent at least one seed: you may not capture all of "
-    f"them, and if their row is empty you must sow into it. When no move can, the game ends and {_OWN_ROWS}.\n",
-    "oware": _CAPTURE
-    + "**Grand slam.** A move that would capture every seed of your opponent is allowed but captures "
-    "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; when no move can, the "
-    f"game ends and {_OWN_ROWS}.\n",
-    "awari": _CAPTURE
-    + "**Feeding.** A move that leaves your opponent without seeds is allowed only when every move "
-    "does; then a grand slam captures normally. A player with no seed at their turn cannot move: the "
-    "opponent takes the seeds left and the game ends.\n",
-    "ouril": _CAPTURE
-    + "**Single seeds.** A house holding one seed may be played only when none of your houses holds "
-    "more; this comes before everything else.\n**Feeding.** If your opponent's row is empty you must "
-    "sow into it.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again "
-    "at once: that extra move must leave them a seed.\n"
-    f"When the player to move has no legal move, the game ends and {_OWN_ROWS}.\n",
-    "kalah": "\n**Stores.** Each player has a store at the end of their row, on the sowing path: A's is "
-    "drawn on the right (below, when the board stands upright), B's on the left (on top). You sow into "
-    "your own store, never into your opponent's, and the emptied house is not skipped. A last seed in "
-    "your own store gives you another turn.\n"
-    "**Capture.** A last seed in an empty house of your own row takes itself and the seeds of the "
-    "house opposite into your store.\n**End.** When the player to move has no seed, the opponent "
-    "moves the seeds of their own row into their own store.\n",
+    "wari": (_CAPTURE, N_(
+        "**Feeding.** Your move must leave your opponent at least one seed: you may not capture all of "
+        "them, and if their row is empty you must sow into it. When no move can, the game ends and {own_rows}.\n"
+    )),
+    "oware": (_CAPTURE, N_(
+        "**Grand slam.** A move that would capture every seed of your opponent is allowed but captures "
+        "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; when no move can, the "
+        "game ends and {own_rows}.\n"
+    )),
+    "awari": (_CAPTURE, N_(
+        "**Feeding.** A move that leaves your opponent without seeds is allowed only when every move "
+        "does; then a grand slam captures normally. A player with no seed at their turn cannot move: the "
+        "opponent takes the seeds left and the game ends.\n"
+    )),
+    "ouril": (_CAPTURE, N_(
+        "**Single seeds.** A house holding one seed may be played only when none of your houses holds "
+        "more; this comes before everything else.\n**Feeding.** If your opponent's row is empty you must "
+        "sow into it.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again "
+        "at once: that extra move must leave them a seed.\n"
+        "When the player to move has no legal move, the game ends and {own_rows}.\n"
+    )),
+    "kalah": (N_(
+        "\n**Stores.** Each player has a store at the end of their row, on the sowing path: A's is "
+        "drawn on the right (below, when the board stands upright), B's on the left (on top). You sow into "
+        "your own store, never into your opponent's, and the emptied house is not skipped. A last seed in "
+        "your own store gives you another turn.\n"
+        "**Capture.** A last seed in an empty house of your own row takes itself and the seeds of the "
+        "house opposite into your store.\n**End.** When the player to move has no seed, the opponent "
+        "moves the seeds of their own row into their own store.\n"
+    ),),
 }
 _ENDING = {
-    "kalah": "**Winning.** More than half of all seeds in your store ({half} or more) wins at once; "
-    "otherwise, at the end, the larger store wins, and equal stores are a draw.",
-    None: "**Winning.** More than half of the seeds as prisoners ({half} or more) wins at once. A "
-    "repeated position ends the game, and each player takes the seeds on their side. Otherwise, at the "
-    "end, the player with more prisoners wins; equal numbers are a draw.",
+    "kalah": N_(
+        "**Winning.** More than half of all seeds in your store ({half} or more) wins at once; "
+        "otherwise, at the end, the larger store wins, and equal stores are a draw."
+    ),
+    None: N_(
+        "**Winning.** More than half of the seeds as prisoners ({half} or more) wins at once. A "
+        "repeated position ends the game, and each player takes the seeds on their side. Otherwise, at the "
+        "end, the player with more prisoners wins; equal numbers are a draw."
+    ),
 }
+
 
 def rules_text(rules: Rules) -> str:
     """The rules of ``rules``'s variant in a few readable paragraphs (Discord markdown)."""
     n, s = rules.houses, rules.seeds
-    ending = _ENDING.get(rules.name, _ENDING[None])
-    body = _COMMON + RULES_TEXT[rules.name] + ending
-    path = f"1 … {n}, A's store, {n + 1} … {2 * n}, B's store" if rules.stores_on_path else f"1 … {2 * n}, then 1 again"
-    return body.format(n=n, s=s, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path)
+    pieces = (_COMMON, *RULES_TEXT[rules.name], _ENDING.get(rules.name, _ENDING[None]))
+    body = "".join(map(_, pieces))  # each piece translated whole, then the numbers filled in
+    if rules.stores_on_path:
+        path = _("1 … {n}, A's store, {n1} … {n2}, B's store", n=n, n1=n + 1, n2=2 * n)
+    else:
+        path = _("1 … {n2}, then 1 again", n2=2 * n)
+    return body.format(n=n, s=s, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path, own_rows=_(_OWN_ROWS))

@@ -32,12 +32,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.wari")
 
 #: The command group for players: every feature adds its subcommands here.
-wari = app_commands.Group(name="wari", description="Play Wari, the West African sowing game", guild_only=True)
+wari = app_commands.Group(name="wari", description=N_("Play Wari, the West African sowing game"), guild_only=True)
 #: The moderators' commands, a group of their own: Discord hides it from members without Manage
 #: Messages (a subcommand cannot have permissions of its own), and server admins may change who sees it.
 wari_mod = app_commands.Group(
     name="wari-mod",
-    description="Moderators: look after this server's Wari games",
+    description=N_("Moderators: look after this server's Wari games"),
     guild_only=True,
     default_permissions=discord.Permissions(manage_messages=True),
 )

@@ -25,8 +25,8 @@ THREAD_ARCHIVE_MINUTES = 10080
 
 
 class ChallengeCommands(CogBase):
-    @wari.command(name="challenge", description="Challenge a member of this server to a game")
-    @app_commands.describe(opponent="Who you want to play", **GAME_OPTIONS)
+    @wari.command(name="challenge", description=N_("Challenge a member of this server to a game"))
+    @app_commands.describe(opponent=N_("Who you want to play"), **GAME_OPTIONS)
     @app_commands.choices(**GAME_CHOICES)
     @answering
     async def challenge(
@@ -82,8 +82,8 @@ class ChallengeCommands(CogBase):
         except StorageError as exc:  # it can still be answered; only its expiry cannot edit it
             log.error("challenge %s is posted, but its message could not be saved: %s", challenge.id, exc)
 
-    @wari.command(name="play", description="Play against me, the bot, at once")
-    @app_commands.describe(level=f"How strongly I play (default: {DEFAULT_LEVEL})", **GAME_OPTIONS)
+    @wari.command(name="play", description=N_("Play against me, the bot, at once"))
+    @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS)
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
     @answering
     async def play(
@@ -130,18 +130,18 @@ class ChallengeCommands(CogBase):
             await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(None))
         await self.game_changed(shown or table)
 
-    @wari.command(name="exhibition", description="Watch two computer levels play each other")
+    @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
     @app_commands.describe(
-        level_a="Who plays A (moves first)",
-        level_b="Who plays B",
-        variant="Rule set (default: wari)",
-        pace="One move per press of Next move (default), or on its own every few seconds",
+        level_a=N_("Who plays A (moves first)"),
+        level_b=N_("Who plays B"),
+        variant=N_("Rule set (default: wari)"),
+        pace=N_("One move per press of Next move (default), or on its own every few seconds"),
     )
     @app_commands.choices(
         level_a=LEVEL_CHOICES,
         level_b=LEVEL_CHOICES,
         variant=VARIANT_CHOICES,
-        pace=[app_commands.Choice(name="Next move button", value="button"), app_commands.Choice(name="On its own", value="auto")],
+        pace=[app_commands.Choice(name=N_("Next move button"), value="button"), app_commands.Choice(name=N_("On its own"), value="auto")],
     )
     @answering
     async def exhibition(

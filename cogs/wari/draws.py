@@ -22,7 +22,7 @@ def evaluation_words(score: float) -> str:
 
 
 class DrawCommands(CogBase):
-    @wari.command(name="draw", description="Offer your opponent a draw")
+    @wari.command(name="draw", description=N_("Offer your opponent a draw"))
     @answering
     async def draw(self, interaction: discord.Interaction) -> None:
         offered = await self.service.offer_draw(interaction.channel_id, interaction.user.id, now())

@@ -160,7 +160,7 @@ class GameCommands(CogBase):
         return _("⏰ {loser} ran out of time. {winner} wins game #{number}!", loser=self.mention(table, loser),
                  winner=self.mention(table, loser.other), number=table.row.id)
 
-    @wari.command(name="board", description="Show this channel's game again at the bottom of the channel")
+    @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
     @answering
     async def board(self, interaction: discord.Interaction) -> None:
         table = await self.service.live_table(interaction.channel_id)
@@ -190,7 +190,7 @@ class GameCommands(CogBase):
             await self.edit_message(table.row.channel_id, table.row.message_id, replaced_board(current))
         return current
 
-    @wari.command(name="surrender", description="Give up this channel's game: your opponent wins")
+    @wari.command(name="surrender", description=N_("Give up this channel's game: your opponent wins"))
     @answering
     async def surrender(self, interaction: discord.Interaction) -> None:
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
@@ -201,7 +201,7 @@ class GameCommands(CogBase):
         await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
 
-    @wari_mod.command(name="abort", description="End this channel's stuck game with no winner")
+    @wari_mod.command(name="abort", description=N_("End this channel's stuck game with no winner"))
     @answering
     async def abort(self, interaction: discord.Interaction) -> None:
         if not interaction.permissions.manage_messages:
@@ -223,8 +223,8 @@ class GameCommands(CogBase):
         people = [discord.Object(table.user(side)) for side in sides if table.level(side) is None]
         return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=people)
 
-    @wari.command(name="rules", description="How to play (only you see the answer)")
-    @app_commands.describe(variant="Rule set (default: this channel's game, else wari)")
+    @wari.command(name="rules", description=N_("How to play (only you see the answer)"))
+    @app_commands.describe(variant=N_("Rule set (default: this channel's game, else wari)"))
     @app_commands.choices(variant=VARIANT_CHOICES)
     @answering
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.i18n import N_
+
 from .base import CogBase, answering, wari
 
 PINGS_ON = (
@@ -18,9 +20,9 @@ PINGS_OFF = (
 
 
 class SettingsCommands(CogBase):
-    @wari.command(name="settings", description="Your Wari settings (only you see the answer)")
-    @app_commands.describe(pings="Be mentioned in a new message when it is your move (default: on)")
-    @app_commands.choices(pings=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    @wari.command(name="settings", description=N_("Your Wari settings (only you see the answer)"))
+    @app_commands.describe(pings=N_("Be mentioned in a new message when it is your move (default: on)"))
+    @app_commands.choices(pings=[app_commands.Choice(name=N_("on"), value="on"), app_commands.Choice(name=N_("off"), value="off")])
     @answering
     async def settings(self, interaction: discord.Interaction, pings: str | None = None) -> None:
         store = self.bot.store

@@ -16,7 +16,7 @@ import discord
 from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, Player
 from bot.engine.notation import parse_rules_code
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
@@ -84,7 +84,7 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
 
     def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Next move", emoji="▶️", style=discord.ButtonStyle.primary, custom_id=f"wari:next:{game_id}:{ply}")
+            discord.ui.Button(label=_("Next move"), emoji="▶️", style=discord.ButtonStyle.primary, custom_id=f"wari:next:{game_id}:{ply}")
         )
         self.game_id, self.ply = game_id, ply
 
@@ -101,7 +101,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}")
+            discord.ui.Button(label=_("Rematch"), emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}")
         )
         self.game_id = game_id
 
@@ -123,11 +123,12 @@ class ChallengeButton(
         "decline": discord.ButtonStyle.danger,
         "withdraw": discord.ButtonStyle.secondary,
     }
+    LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "withdraw": N_("Withdraw")}
 
     def __init__(self, challenge_id: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=action.capitalize(), style=self.STYLES[action], custom_id=f"wari:challenge:{challenge_id}:{action}"
+                label=_(self.LABELS[action]), style=self.STYLES[action], custom_id=f"wari:challenge:{challenge_id}:{action}"
             )
         )
         self.challenge_id, self.action = challenge_id, action
@@ -156,9 +157,9 @@ def board_link(row: GameRow) -> str:
 def replaced_board(table: Table) -> dict[str, Any]:
     """Fields that close an old board message: no buttons, and a pointer to the current board."""
     if table.row.live:
-        text = f"↪️ This board was replaced: game #{table.row.id} goes on here {board_url(table.row)}"
+        text = _("↪️ This board was replaced: game #{number} goes on here {url}", number=table.row.id, url=board_url(table.row))
     else:
-        text = f"↪️ Game #{table.row.id} is over: its final board is here {board_url(table.row)}"
+        text = _("↪️ Game #{number} is over: its final board is here {url}", number=table.row.id, url=board_url(table.row))
     return {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
@@ -170,16 +171,18 @@ def side_names(row: GameRow) -> tuple[str, str]:
 def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
     """Both sides with their prisoners (or stores) and houses, then the drawing of the board."""
     a, b = game.scores
-    cup = "store" if game.rules.stores_on_path else "prisoners"
+    line = N_("**{side}** {name} · store: **{score}** (houses {houses})") if game.rules.stores_on_path else N_(
+        "**{side}** {name} · prisoners: **{score}** (houses {houses})"
+    )
     return [
-        f"**A** {names[0]} · {cup}: **{a}** (houses {houses_of(game.rules, Player.A)})",
-        f"**B** {names[1]} · {cup}: **{b}** (houses {houses_of(game.rules, Player.B)})",
+        _(line, side="A", name=names[0], score=a, houses=houses_of(game.rules, Player.A)),
+        _(line, side="B", name=names[1], score=b, houses=houses_of(game.rules, Player.B)),
         f"```\n{board_text(game)}\n```",
     ]
 
 
 #: Under a live board: what the cup buttons' labels mean (Discord's small grey "subtext").
-BUTTONS_HINT = "-# Buttons: house · seeds"
+BUTTONS_HINT = N_("-# Buttons: house · seeds")
 
 
 def board_view(table: Table) -> discord.ui.View | None:
@@ -215,21 +218,21 @@ def board_embed(table: Table) -> discord.Embed:
     names = side_names(row)
     lines = position_lines(game, names)
     if row.live and not table.exhibition:
-        lines.append(BUTTONS_HINT)
+        lines.append(_(BUTTONS_HINT))
     if game.moves:
         last = game.moves[-1]
-        lines.append("**Last move:** " + describe_move(last, names[last.player], game.rules))
+        lines.append(_("**Last move:** {move}", move=describe_move(last, names[last.player], game.rules)))
     if table.clock is not None:
         lines.append(clock_line(table, table.clock, names))
     if table.ratings:
         lines.append(rating_line(table, names))
     over = not row.live
     embed = discord.Embed(
-        title=f"{game.rules.label.capitalize()} · game #{row.id}" + (" · finished" if over else ""),
+        title=_("{variant} · game #{number} · finished" if over else "{variant} · game #{number}", variant=game.rules.label.capitalize(), number=row.id),
         description="\n".join(lines),
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )
-    embed.set_footer(text=f"Move {game.ply}" if game.ply else "No move yet")
+    embed.set_footer(text=_("Move {number}", number=game.ply) if game.ply else _("No move yet"))
     return embed
 
 
@@ -245,15 +248,16 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
             if table.level(side) is not None:
                 continue
             if side is mover and deadline is not None:
-                parts.append(f"{names[side]}: time runs out {discord.utils.format_dt(deadline, 'R')}")
+                parts.append(_("{name}: time runs out {when}", name=names[side], when=discord.utils.format_dt(deadline, "R")))
             else:
                 parts.append(f"{names[side]}: {clock_time(banked)}")
     elif deadline is not None:
-        parts.append(f"{names[mover]} moves by {discord.utils.format_dt(deadline, 'f')} ({discord.utils.format_dt(deadline, 'R')})")
+        parts.append(_("{name} moves by {date} ({when})", name=names[mover], date=discord.utils.format_dt(deadline, "f"),
+                       when=discord.utils.format_dt(deadline, "R")))
     if row.live and deadline is None and mover is not None:
-        parts.append("the computer has no clock")
+        parts.append(_("the computer has no clock"))
     if row.clock_paused:
-        parts.append(f"paused {duration(timedelta(seconds=row.clock_paused))} while the bot was offline")
+        parts.append(_("paused {duration} while the bot was offline", duration=duration(timedelta(seconds=row.clock_paused))))
     return " · ".join(parts)
 
 
@@ -264,25 +268,29 @@ def rating_line(table: Table, names: tuple[str, str]) -> str:
     for side in (Player.A, Player.B):
         change = by_user[table.user(side)]
         parts.append(f"{names[side]} {change.after} ({change.delta:+.0f})")
-    return f"📈 **Ratings** ({table.ratings[0].variant}): " + " · ".join(parts)
+    return _("📈 **Ratings** ({variant}): {changes}", variant=table.ratings[0].variant, changes=" · ".join(parts))
 
 
 def board_status(table: Table) -> str:
     """The line above the board: whose turn it is, or how the game ended."""
     game, row = table.game, table.row
     if row.status == "aborted":
-        return "Game aborted by a moderator: no winner."
+        return _("Game aborted by a moderator: no winner.")
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, side_names(table.row))
     mover = game.to_move
     if table.exhibition:
-        how = "press **Next move**" if table.paced_by_button else "it plays on its own"
-        return f"🤖 Exhibition: {row.level_a} (A) against {row.level_b} (B). {mover.name} ({table.level(mover)}) to move: {how}."
+        if table.paced_by_button:
+            text = N_("🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: press **Next move**.")
+        else:
+            text = N_("🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: it plays on its own.")
+        return _(text, level_a=row.level_a, level_b=row.level_b, side=mover.name, level=table.level(mover))
     names = side_names(row)
     if table.computer_to_move:
-        return f"🤖 **{names[mover]}** is thinking…"
-    again = " again" if game.moves and game.moves[-1].player == mover else ""
-    return f"**{names[mover]}**, your move{again} ({game.rules.label}, houses {houses_of(game.rules, mover)})."
+        return _("🤖 **{name}** is thinking…", name=names[mover])
+    again = game.moves and game.moves[-1].player == mover
+    text = N_("**{name}**, your move again ({variant}, houses {houses}).") if again else N_("**{name}**, your move ({variant}, houses {houses}).")
+    return _(text, name=names[mover], variant=game.rules.label, houses=houses_of(game.rules, mover))
 
 
 def board_message(table: Table) -> dict[str, Any]:
@@ -305,7 +313,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:draw
 
     def __init__(self, game_id: int, ply: int, action: str) -> None:
         super().__init__(
-            discord.ui.Button(label=action.capitalize(), style=self.STYLES[action], custom_id=f"wari:draw:{game_id}:{ply}:{action}")
+            discord.ui.Button(label=_(ChallengeButton.LABELS[action]), style=self.STYLES[action], custom_id=f"wari:draw:{game_id}:{ply}:{action}")
         )
         self.game_id, self.ply, self.action = game_id, ply, action
 
@@ -322,15 +330,15 @@ def offer_message(table: Table) -> dict[str, Any]:
     offerer = Player[table.row.draw_by]
     opponent = table.user(offerer.other)
     embed = discord.Embed(
-        title=f"🤝 Draw offer · game #{table.row.id}",
-        description=f"**{table.row.names[offerer]}** offers a draw. It stands until it is answered or a move is played.",
+        title=_("🤝 Draw offer · game #{number}", number=table.row.id),
+        description=_("**{name}** offers a draw. It stands until it is answered or a move is played.", name=table.row.names[offerer]),
         colour=OFFER_COLOUR,
     )
     view = discord.ui.View(timeout=None)
     for action in DrawButton.STYLES:
         view.add_item(DrawButton(table.row.id, table.game.ply, action))
     return {
-        "content": f"<@{opponent}>, your opponent offers a draw.",
+        "content": _("{player}, your opponent offers a draw.", player=f"<@{opponent}>"),
         "embed": embed,
         "view": view,
         "allowed_mentions": mention_only(opponent),
@@ -339,36 +347,43 @@ def offer_message(table: Table) -> dict[str, Any]:
 
 def offer_closed(text: str) -> dict[str, Any]:
     """An offer's message once it is answered or lapsed: its words, no buttons."""
-    embed = discord.Embed(title="🤝 Draw offer", description=text, colour=OVER_COLOUR)
+    embed = discord.Embed(title=_("🤝 Draw offer"), description=text, colour=OVER_COLOUR)
     return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 
 # -- challenges --------------------------------------------------------------------------------
 
-FIRST_WORDS = {"me": "the challenger moves first", "opponent": "the challenged player moves first", "random": "who moves first is drawn at random"}
+FIRST_WORDS = {
+    "me": N_("the challenger moves first"),
+    "opponent": N_("the challenged player moves first"),
+    "random": N_("who moves first is drawn at random"),
+}
 
 
 def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> dict[str, Any]:
     """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
     rules = parse_rules_code(challenge.variant)
     challenger, opponent = challenge.names
-    again = f" (a rematch of game #{challenge.rematch_of})" if challenge.rematch_of else ""
-    text = (
-        f"**{challenger}** challenges **{opponent}** to a game of **{rules.label}**{again}; "
-        f"{FIRST_WORDS[challenge.first]}.\nClock: **{challenge.clock}** ({Clock.parse(challenge.clock).describe()})."
-    )
+    if challenge.rematch_of:
+        invitation = N_("**{challenger}** challenges **{opponent}** to a game of **{variant}** (a rematch of game #{number}); {first}.")
+    else:
+        invitation = N_("**{challenger}** challenges **{opponent}** to a game of **{variant}**; {first}.")
+    lines = [
+        _(invitation, challenger=challenger, opponent=opponent, variant=rules.label, number=challenge.rematch_of, first=_(FIRST_WORDS[challenge.first])),
+        _("Clock: **{clock}** ({meaning}).", clock=challenge.clock, meaning=Clock.parse(challenge.clock).describe()),
+    ]
     if closing is None:
-        expires = discord.utils.format_dt(challenge.expires_at, "R")
-        text += f"\nThis challenge expires {expires}."
-    embed = discord.Embed(title="⚔️ Wari challenge", description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR)
+        lines.append(_("This challenge expires {when}.", when=discord.utils.format_dt(challenge.expires_at, "R")))
+    text = "\n".join(lines)
+    embed = discord.Embed(title=_("⚔️ Wari challenge"), description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR)
     if closing is not None:
         return {"content": closing, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
     view = discord.ui.View(timeout=None)
     for action in ChallengeButton.STYLES:
         view.add_item(ChallengeButton(challenge.id, action))
     return {
-        "content": f"<@{challenge.opponent_id}>, you have been challenged!",
+        "content": _("{player}, you have been challenged!", player=f"<@{challenge.opponent_id}>"),
         "embed": embed,
         "view": view,
         "allowed_mentions": mention_only(challenge.opponent_id),
