@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # setuptools' notice about editable installs is not for our users: keep the install quiet.
 PIP_INSTALL := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet
 
-.PHONY: run test bench sandbox clean
+.PHONY: run test bench sandbox screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ test: $(VENV)/.installed-dev
 
 sandbox: $(VENV)/.installed-sandbox
 	$(BIN)/python -m bot.sandbox
+
+# The README's pictures of the sandbox, docs/sandbox-desktop.png and docs/sandbox-phone.png, taken by
+# its real-browser test (needs Debian's chromium).
+screenshots: $(VENV)/.installed-dev
+	WARI_SANDBOX_SCREENSHOT=docs $(BIN)/python -m pytest -q tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bot.engine bench

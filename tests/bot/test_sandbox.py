@@ -5,8 +5,10 @@ same members a person switches between on the page; the command line is run as a
 sandbox's clock runs with real time; tests that drive the members from Python open it with a still
 clock (``real_time=False``), or act inside ``sandbox.hold_clock()``, since SimCord refuses an
 action that overlaps a step of the clock. The last test opens the page in a real headless
-Chromium when the machine has one (skipped otherwise); ``WARI_SANDBOX_SCREENSHOT=docs/sandbox.png``
-makes it keep its screenshot there, the one the README shows.
+Chromium when the machine has one (skipped otherwise), at a desktop's width and at a phone's, and
+checks that no board scrolls sideways. It writes its two screenshots to its ``tmp_path``, and also
+to the directory named by ``WARI_SANDBOX_SCREENSHOT``, if set: ``make screenshots`` sets it to
+``docs/``, for the README's ``docs/sandbox-desktop.png`` and ``docs/sandbox-phone.png``.
 """
 
 from __future__ import annotations
@@ -356,8 +358,13 @@ def test_without_simcord_preview_the_command_says_what_to_do_in_one_line(module)
 # -- a real browser -----------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-#: Set to a path (docs/sandbox.png) to keep the browser test's screenshot there.
+#: Set to a directory (``make screenshots``: docs/) to keep the browser test's screenshots there,
+#: as sandbox-desktop.png and sandbox-phone.png.
 SCREENSHOT_ENV = "WARI_SANDBOX_SCREENSHOT"
+#: The sizes the page is shown at: (width, height, mobile, device scale factor).
+DESKTOP = (1280, 860, False, 1)
+PHONE = (390, 844, True, 2)
+SMALL_PHONE = (360, 740, True, 2)
 
 
 class Page:
@@ -413,6 +420,66 @@ class Page:
         )
         assert found, f"no {selector} {text!r} on the page"
 
+    async def resize(self, width: int, height: int, mobile: bool, scale: int) -> None:
+        """Show the page at this size, as a desktop or a phone (mobile), and wait for its layout.
+
+        The page lays itself out for the window's size after a round trip to the sandbox
+        ("Viewport updated"): the channel, #preview-app, then fills its stage (the window less
+        the list of messages on a desktop, all of it on a phone).
+        """
+        await self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
+        await self.until(
+            f"document.documentElement.clientWidth === {width} && (s => s.clientWidth"
+            " === Math.round(document.getElementById('preview-app').getBoundingClientRect().width))"
+            "(document.getElementById('preview-stage'))",
+            f"the page laid out at {width} px",
+        )
+        await self.idle()
+        await self.js("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+    async def fit(self, title: str) -> dict:
+        """How the newest board whose embed title contains ``title`` fits the page's width.
+
+        The board's drawing is its code block (a ``pre``, with a ``code`` inside); it fits when
+        neither scrolls sideways (``scrollWidth <= clientWidth``) and its embed, like the page, is
+        no wider than the window. The same check is made on a copy of the drawing set twice side by
+        side, in the same place, which must not fit: the check could see a drawing too wide.
+        """
+        return await self.js(
+            f"(() => {{ const fits = e => e.scrollWidth <= e.clientWidth, card = {board_card(title)};"
+            " if (!card) return null;"
+            " const blocks = [...card.querySelectorAll('pre, pre code')];"
+            " const pre = card.querySelector('pre'); const probe = pre.cloneNode(true);"
+            " probe.querySelector('code').textContent = pre.innerText.split('\\n').map(line => line + '  ' + line).join('\\n');"
+            " pre.after(probe); const wide = [probe, probe.querySelector('code')].every(fits); probe.remove();"
+            " const root = document.documentElement, right = card.getBoundingClientRect().right;"
+            " const text = document.createRange(); text.selectNodeContents(pre.querySelector('code'));"
+            " return {drawing: pre.innerText, blocks: blocks.map(e => [e.tagName, e.scrollWidth, e.clientWidth]),"
+            " text_width: Math.ceil(text.getBoundingClientRect().width),"
+            " fits: blocks.length > 0 && blocks.every(fits), wide_fits: wide, embed_right: right, window: root.clientWidth,"
+            " page: [root.scrollWidth, root.clientWidth], embed_fits: right <= root.clientWidth && fits(root)} })()"
+        )
+
+    async def assert_fits(self, title: str, size: tuple) -> dict:
+        """Show the page at ``size`` and assert that the board titled ``title`` fits it."""
+        await self.resize(*size)
+        fit = await self.fit(title)
+        assert fit is not None, f"no board {title!r} on the page"
+        assert fit["fits"], f"the board {title!r} scrolls sideways at {size[0]} px: {fit}"
+        assert fit["embed_fits"], f"the board {title!r} is wider than the page at {size[0]} px: {fit}"
+        assert not fit["wide_fits"], f"a drawing twice as wide would fit at {size[0]} px: the check sees nothing: {fit}"
+        return fit
+
+    async def bring_into_view(self, title: str) -> None:
+        """Scroll the message of the board titled ``title`` to the top of the channel."""
+        await self.js(f"{board_card(title)}.closest('.channel-message').scrollIntoView({{block: 'start'}})")
+        await self.js("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+    async def screenshot(self) -> bytes:
+        png = base64.b64decode((await self.call("Page.captureScreenshot", format="png"))["data"])
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        return png
+
     async def view_as(self, name: str) -> None:
         await self.idle()
         chosen = await self.js(
@@ -424,9 +491,19 @@ class Page:
         await self.idle()
 
 
+def board_card(title: str) -> str:
+    """A JavaScript expression: the newest embed on the page whose title contains ``title``."""
+    return (
+        "[...document.querySelectorAll('.embed-card')]"
+        f".filter(c => c.querySelector('.embed-title')?.innerText.includes({json.dumps(title)})).at(-1)"
+    )
+
+
 @contextlib.asynccontextmanager
 async def browser_page(tmp_path, url: str):
-    """Headless Chromium showing ``url``, driven through the DevTools protocol."""
+    """Headless Chromium showing ``url`` at a desktop's size, driven through the DevTools protocol."""
+    if CHROMIUM is None:
+        pytest.fail("this test needs Chromium (Debian: apt-get install chromium)")
     profile = tmp_path / "chromium-profile"
     process = await asyncio.create_subprocess_exec(
         CHROMIUM,
@@ -456,7 +533,8 @@ async def browser_page(tmp_path, url: str):
                 target = next(item for item in await response.json() if item["type"] == "page")
             async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as socket:
                 page = Page(socket)
-                await page.call("Emulation.setDeviceMetricsOverride", width=1100, height=860, deviceScaleFactor=1, mobile=False)
+                width, height, mobile, scale = DESKTOP
+                await page.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
                 await page.call("Page.navigate", url=url)
                 await page.until("document.getElementById('viewer-picker')?.options.length === 2", "the viewer picker")
                 yield page
@@ -480,8 +558,12 @@ def mover(sandbox, board):
     return next(member for member in sandbox.members if board.content.startswith(f"**{shown(member)}**, your move"))
 
 
-# Skipped only on a developer's machine without it: CI (CI=true) installs chromium (.ci/run), and fails here if it cannot.
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="needs Chromium (Debian: apt-get install chromium)")
+# Skipped only on a developer's machine without it: CI (CI=true) installs chromium (.ci/run), and fails here if it
+# cannot; so does `make screenshots`.
+@pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI") and not os.environ.get(SCREENSHOT_ENV),
+    reason="needs Chromium (Debian: apt-get install chromium)",
+)
 async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_path):
     async with open_sandbox(database_path, rng=random.Random(7)) as sandbox, browser_page(tmp_path, sandbox.url) as page:
         # Ama types /wari challenge in the message box, picks Kofi as the opponent and sends.
@@ -516,11 +598,42 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         await page.until("document.body.innerText.includes('Only you can see this')", "the refusal")
         assert f"It's {shown(mover(sandbox, board))}'s turn." in await page.js("document.body.innerText")
         await page.idle()
-        png = base64.b64decode((await page.call("Page.captureScreenshot", format="png"))["data"])
 
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    (tmp_path / "sandbox.png").write_bytes(png)
-    if keep := os.environ.get(SCREENSHOT_ENV):
-        Path(keep).write_bytes(png)
-    (game,) = stored_games(database_path)
-    assert game["status"] == "live" and len(from_record(game["record"])[0].moves) == 4
+        # The board reads without scrolling sideways on a desktop and on phones, where the page
+        # keeps its newest messages in view: the board is brought into view for the screenshot.
+        fits = {}
+        shots = {}
+        for name, size in [("desktop", DESKTOP), ("phone", PHONE), ("small phone", SMALL_PHONE)]:
+            fits["wari", name] = await page.assert_fits("Wari · game #1", size)
+            if name == "phone":
+                await page.bring_into_view("Wari · game #1")
+            if name != "small phone":
+                shots[name] = await page.screenshot()
+        assert "12 11 10  9  8  7" in fits["wari", "phone"]["drawing"]  # wari lies across
+
+        # Kalah with ten houses of ten seeds is drawn upright, and fits a phone too. The channel
+        # holds one game at a time: Kofi gives up, and Ama plays the bot.
+        async with sandbox.hold_clock():
+            gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
+            assert gave_up.acknowledged and not gave_up.response.ephemeral, gave_up.response.content
+            kalah = await sandbox.ama.slash(sandbox.channel, "wari play", variant="kalah", houses=10, seeds=10, first="me")
+            assert kalah.acknowledged and not kalah.ephemeral, kalah.response.content
+        await page.click("#refresh", "Refresh")  # what was done outside the page is shown on demand
+        await page.until("document.body.innerText.includes('Kalah 10x10 · game #2')", "the kalah board")
+        for name, size in [("phone", PHONE), ("small phone", SMALL_PHONE)]:
+            fits["kalah", name] = await page.assert_fits("Kalah 10x10 · game #2", size)
+        assert fits["kalah", "phone"]["drawing"].count("\n") >= 10 + 3  # upright: a line a house
+        await page.bring_into_view("Kalah 10x10 · game #2")
+        shots["kalah-phone"] = await page.screenshot()
+
+    keep = os.environ.get(SCREENSHOT_ENV)
+    for name, png in shots.items():
+        (tmp_path / f"sandbox-{name}.png").write_bytes(png)
+        if keep and name in ("desktop", "phone"):
+            (Path(keep) / f"sandbox-{name}.png").write_bytes(png)
+    print({f"{board} at {size}": (fit["blocks"], fit["text_width"]) for (board, size), fit in fits.items()})
+    games = stored_games(database_path)
+    four_moves_and_surrender = from_record(games[0]["record"])[0].moves
+    assert games[0]["status"] == "finished" and len(four_moves_and_surrender) == 5
+    assert four_moves_and_surrender[-1].ending.value == "surrender"
+    assert games[1]["status"] == "live" and games[1]["player_b"] == sandbox.bot_user.id
