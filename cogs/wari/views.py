@@ -181,8 +181,8 @@ def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
     ]
 
 
-#: Under a live board: what the cup buttons' labels mean (Discord's small grey "subtext").
-BUTTONS_HINT = N_("-# Buttons: house · seeds")
+#: Under a live board: what the cup buttons' labels mean.
+BUTTONS_HINT = N_("*Buttons: house · seeds*")
 
 
 def board_view(table: Table) -> discord.ui.View | None:
