@@ -20,8 +20,9 @@ from bot.i18n import N_, _, n_
 from .engine import Game, MoveRecord, Outcome, Player, Rules, Termination
 
 #: The widest drawing that fits a Discord embed's code block on a 360-pixel phone screen
-#: without sideways scrolling, in monospace columns (a board with more houses is drawn upright).
-PHONE_COLUMNS = 30
+#: without sideways scrolling, in monospace columns, as measured in a real browser by the
+#: sandbox test (26 fit at 360 px, 29 at 390); a board with more houses is drawn upright.
+PHONE_COLUMNS = 26
 
 
 def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
