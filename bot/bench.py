@@ -93,9 +93,11 @@ def mover(game: LiveGame) -> simcord.MemberActor:
     return game.players[match["name"]]
 
 
-async def open_games(env: simcord.Env, count: int, variant: str) -> list[LiveGame]:
-    """One server, ``count`` channels, two members per channel: challenge and accept in each."""
+async def open_games(env: simcord.Env, count: int, variant: str, board: str = "text") -> list[LiveGame]:
+    """One server (drawing its boards as ``board``: text or image), ``count`` channels, two
+    members per channel: challenge and accept in each."""
     guild = env.create_guild("Wari bench")
+    await env.bot.store.set_board_style(guild.id, board)
     games: list[LiveGame] = []
     for index in range(1, count + 1):
         channel = guild.create_text_channel(f"game-{index}")
@@ -136,12 +138,12 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random) -> list[float]
     return latencies
 
 
-async def run_games(database: Path, count: int, variant: str, seed: int) -> Figures:
+async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text") -> Figures:
     bot = create_bot(database, rng=random.Random(seed))
     try:
         async with simcord.run(bot) as env:
             started = time.perf_counter()
-            games = await open_games(env, count, variant)
+            games = await open_games(env, count, variant, board)
             opened = time.perf_counter()
             latencies = await play_all(games, random.Random(seed))
             finished = time.perf_counter()
@@ -193,6 +195,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=50, help="games played at once, one channel each (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random presses (default 1)")
     parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
+    parser.add_argument("--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)")
     parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -203,7 +206,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def bench(args: argparse.Namespace, database: Path) -> int:
-    figures = asyncio.run(run_games(database, args.games, args.variant, args.seed))
+    figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board))
     return 0 if report(figures, database, stored_statuses(database)) else 1
 
 
