@@ -81,6 +81,8 @@ class CogBase:
     bot: WariBot
     service: WariService
     computer: Computer
+    #: Each server's settings as read from the database (:meth:`server_settings`).
+    known_settings: dict[int, tuple[str | None, str]]
 
     async def server_language(self, guild_id: int | None) -> str:
         """The language of a server's public messages: its choice (``/wari-mod settings``), else its
@@ -93,13 +95,12 @@ class CogBase:
 
     async def server_settings(self, guild_id: int) -> tuple[str | None, str]:
         """A server's chosen language and board style, read once per process (they change here only)."""
-        cache = self.__dict__.setdefault("_server_settings", {})
-        if guild_id not in cache:
-            cache[guild_id] = await self.bot.store.server_settings(guild_id)
-        return cache[guild_id]
+        if guild_id not in self.known_settings:
+            self.known_settings[guild_id] = await self.bot.store.server_settings(guild_id)
+        return self.known_settings[guild_id]
 
     def forget_server_settings(self, guild_id: int) -> None:
-        self.__dict__.setdefault("_server_settings", {}).pop(guild_id, None)
+        self.known_settings.pop(guild_id, None)
 
     async def reader_language(self, interaction: discord.Interaction) -> str:
         """The language of what only ``interaction``'s user reads: their choice (``/wari settings``),

@@ -50,6 +50,7 @@ class WariCog(
     def __init__(self, bot: WariBot) -> None:
         self.bot = bot
         self.service = bot.service
+        self.known_settings = {}
 
     async def cog_load(self) -> None:
         self.computer = Computer(self.bot, on_move=self.board_changed)
