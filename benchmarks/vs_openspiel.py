@@ -4,9 +4,13 @@ OpenSpiel is a public, well-known game-AI library; its ``MCTSBot`` (UCT with ran
 rollouts, in C++) is a fair peer. It takes a simulation count, not a clock, so the count is
 calibrated first to fill the same time per move as our player gets.
 
-Needs ``pip install open-spiel`` (not a project dependency; it is large)::
+Needs ``pip install open_spiel`` (not a project dependency; it is large)::
 
-    python benchmarks/vs_openspiel.py --level expert --games 10 --time 1
+    python benchmarks/vs_openspiel.py --level expert --games 40 --time 1
+
+Each pair of games starts from the same opening of two random plies, played once with each
+colour. The summary gives the score, the Elo difference with its 95% interval, and how long our
+player took per move against its budget (the slowest move, and how many went over by 10%).
 
 Our engine referees: both programs' moves are played on a ``bot.engine.Game("oware")`` and on
 the OpenSpiel state, and any disagreement about legality or the end is reported.
@@ -15,6 +19,7 @@ the OpenSpiel state, and any disagreement about legality or the end is reported.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -27,7 +32,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     sys.exit("vs_openspiel: needs OpenSpiel: pip install open-spiel")
 
 from bot.ai import LEVELS, make_player
-from bot.ai.arena import elo, wilson
+from bot.ai.arena import OPENING_PLIES, elo, wilson
 from bot.engine import Game, Player
 
 
@@ -51,10 +56,16 @@ def calibrate(game, seconds: float) -> int:
     return max(1, int(rate * seconds))
 
 
-def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: int) -> tuple[float, int, str]:
+def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: int, opening_seed: int, times: list[float]) -> tuple[float, int, str]:
+    """One game; appends the seconds each of our moves took to ``times``."""
     spiel_game = pyspiel.load_game("oware")
     state = spiel_game.new_initial_state()
     referee = Game("oware", Player.A)
+    opening = random.Random(opening_seed)
+    for _ in range(OPENING_PLIES):
+        house = opening.choice(referee.legal_moves)
+        state.apply_action(house - 1 - 6 * int(referee.to_move))
+        referee.play(house)
     ours = make_player(level, seed)
     theirs = make_mcts(spiel_game, simulations, seed)
     our_side = 0 if ours_first else 1
@@ -64,7 +75,9 @@ def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: i
         if legal != referee.legal_moves:
             raise RuntimeError(f"legal moves disagree at ply {referee.ply}: OpenSpiel {legal}, ours {referee.legal_moves}")
         if player == our_side:
+            began = time.perf_counter()
             house = ours.choose(referee, seconds).house
+            times.append(time.perf_counter() - began)
         else:
             house = house_of(theirs.step(state), player)
         referee.play(house)
@@ -90,9 +103,11 @@ def main() -> int:
     args = parser.parse_args()
     simulations = calibrate(pyspiel.load_game("oware"), args.time)
     print(f"OpenSpiel MCTSBot: {simulations} simulations per move (~{args.time:g}s), uct_c 2, solver on")
-    results = []
+    results: list[float] = []
+    times: list[float] = []
     for g in range(args.games):
-        points, plies, reason = play(args.level, g % 2 == 0, args.time, simulations, args.seed + g)
+        opening_seed = args.seed * 1000 + g // 2
+        points, plies, reason = play(args.level, g % 2 == 0, args.time, simulations, args.seed + g, opening_seed, times)
         results.append(points)
         print(f"game {g + 1:3}: {args.level} as {'A' if g % 2 == 0 else 'B'} scored {points:g} ({plies} plies, {reason})", flush=True)
     n, score = len(results), sum(results) / len(results)
@@ -100,6 +115,8 @@ def main() -> int:
     wins, draws = results.count(1.0), results.count(0.5)
     print(f"{args.level} vs OpenSpiel MCTS: {n} games, +{wins} ={draws} -{n - wins - draws}, {100 * score:.1f}% of points")
     print(f"Elo difference {elo(score):+.0f} (95% interval [{elo(low):+.0f}, {elo(high):+.0f}])")
+    over = sum(t > 1.1 * args.time for t in times)
+    print(f"our moves: {len(times)}, slowest {max(times):.3f}s for a {args.time:g}s budget, {over} over budget + 10%")
     return 0
 
 

@@ -11,6 +11,8 @@ best move of the deepest completed iteration. What makes it strong:
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
   seeds (a *kroo*, the classic build-up that captures on the second lap), and vulnerable
   houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture.
+- **Endgame tables** (:mod:`.tables`): where the position is in them, the move comes from
+  there, exact in result and margin, without a search.
 - **Exact endgames**: game ends are scored as ±1000 + margin. The search stops early only when
   an iteration reached the end of every line (no estimate anywhere under the root): then the
   score is the game's value, margin included. A win found before that is a lower bound (the
@@ -27,12 +29,14 @@ readable reference and the fallback.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from bot.engine import Game
 from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 
 from .base import Decision, Progress, Strategy
 from .search import ended, final_score
+from .tables import best_move
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INFINITY = 10**6
@@ -55,6 +59,10 @@ class ExpertPlayer(Strategy):
         self.max_nodes = max_nodes
 
     def choose(self, game: Game, seconds: float = 1.0, progress: Progress | None = None) -> Decision:
+        began = time.perf_counter()
+        known = best_move(game)  # endgame tables first: an exact answer at once
+        if known is not None:
+            return replace(known, seconds=time.perf_counter() - began)
         machine = machine_for(game.rules)
         if isinstance(machine, CompiledMachine):
             return compiled_search(machine, game, seconds, self.max_nodes, self.max_depth, progress)

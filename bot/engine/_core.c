@@ -517,6 +517,275 @@ static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
     return best;
 }
 
+
+/* ---------------------------------------------------------------------------------------- */
+/* endgame tables                                                                            */
+/*
+ * Every position of a capture variant with at most N seeds on the board, the player to move
+ * first (rows swapped when B moves), for every split of the captured seeds that leaves the game
+ * going (each store at most half). Its value is the final margin (mover's seeds minus the
+ * opponent's) under best play: best result, then best margin.
+ *
+ * Repetitions. The rules end a game at a repeated position, each player taking their own row:
+ * the value of a position can depend on the positions seen before it. The tables hold the value
+ * only where it does not: two values are computed, `lo` where any cycle counts as lost for the
+ * player to move (-inf) and `hi` where it counts as won (+inf); each is the fixed point of
+ * negamax over the position graph (lo from below, hi from above). lo <= the true value <= hi
+ * whatever a repetition would score, so where lo == hi that is the value, reached without relying
+ * on a repetition; elsewhere the table says "unknown" and the expert searches.
+ *
+ * Layers: a capture lowers the seeds on board and stores never give seeds back, so layer s (s
+ * seeds on board) depends only on itself and lower layers; layers are solved from 0 up, each by
+ * sweeping it until nothing changes.
+ *
+ * A position's index: offset of its layer, then the rank of its board among the boards of s
+ * seeds (lexicographic), times the s + 1 possible stores of the mover (half - s .. half).
+ */
+
+#define MAXSEEDS 24
+#define UNKNOWN (-128)
+#define BOUND 127
+
+typedef struct {
+    const Rules *r;
+    int N;
+    long long ways[13][MAXSEEDS + 1];               /* boards of k seeds in h houses */
+    long long before[12][MAXSEEDS + 1][MAXSEEDS + 1]; /* boards ranked before house i holding x */
+    long long offset[MAXSEEDS + 2];
+    int8_t *lo, *hi;                                 /* while building; final: one byte, lo */
+} Tables;
+
+static void layout(Tables *t, const Rules *r, int N)
+{
+    t->r = r;
+    t->N = N;
+    for (int h = 0; h <= 12; h++)
+        for (int k = 0; k <= MAXSEEDS; k++)
+            t->ways[h][k] = h == 0 ? k == 0 : 0;
+    for (int h = 1; h <= 12; h++)
+        for (int k = 0; k <= MAXSEEDS; k++)
+            for (int x = 0; x <= k; x++) t->ways[h][k] += t->ways[h - 1][k - x];
+    for (int i = 0; i < 12; i++)
+        for (int rest = 0; rest <= MAXSEEDS; rest++) {
+            long long sum = 0;
+            for (int x = 0; x <= MAXSEEDS; x++) {
+                t->before[i][rest][x] = sum;
+                if (x <= rest) sum += t->ways[11 - i][rest - x];
+            }
+        }
+    t->offset[0] = 0;
+    for (int s = 0; s <= N; s++) t->offset[s + 1] = t->offset[s] + t->ways[12][s] * (s + 1);
+}
+
+/* The index of a position (player to move first), or -1 when it is not in the tables. */
+static long long table_index(const Tables *t, const u8 *s)
+{
+    const Rules *r = t->r;
+    int mover = s[r->turn], seeds = 0, rest;
+    u8 board[12];
+    for (int j = 0; j < 12; j++) seeds += (board[j] = s[(j + 6 * mover) % 12]);
+    int own = s[r->store[mover]];
+    if (seeds > t->N || s[r->extra] || own > r->half || own < r->half - seeds) return -1;
+    long long rank = 0;
+    rest = seeds;
+    for (int i = 0; i < 11; i++) {
+        rank += t->before[i][rest][board[i]];
+        rest -= board[i];
+    }
+    return t->offset[seeds] + rank * (seeds + 1) + (own - (r->half - seeds));
+}
+
+static int margin_of(const Rules *r, const u8 *final, int mover)
+{
+    return final[r->store[mover]] - final[r->store[1 - mover]];
+}
+
+/* New bounds of position s (any player to move, maybe owing Ouril's extra move) from its moves. */
+static void bounds(const Tables *t, const u8 *s, int *lo, int *hi)
+{
+    const Rules *r = t->r;
+    u8 child[MAXW], final[MAXW];
+    int moves[10], count = legal(r, s, moves), mover = s[r->turn];
+    if (!count) {
+        settle(r, s, final);
+        *lo = *hi = margin_of(r, final, mover);
+        return;
+    }
+    *lo = *hi = -BOUND;
+    for (int m = 0; m < count; m++) {
+        int l, h;
+        play(r, s, moves[m], child, NULL);
+        if (majority(r, child)) {
+            l = h = margin_of(r, child, mover);
+        } else if (child[r->turn] == mover) {
+            bounds(t, child, &l, &h);  /* Ouril's extra move after a grand slam */
+        } else {
+            long long k = table_index(t, child);
+            l = -t->hi[k];
+            h = -t->lo[k];
+        }
+        if (l > *lo) *lo = l;
+        if (h > *hi) *hi = h;
+    }
+}
+
+/* What a board's moves lead to, worked out once per layer (stores do not change the moves):
+ * the seeds each captures, and where its child sits in the tables (less the mover's store). */
+typedef struct { u8 count; u8 gain[6]; long long base[6]; int32_t rank[6]; } Moves;
+
+#define REPLAY 255  /* Ouril's grand slam: the mover plays again; solved by bounds() */
+
+static void board_moves(const Tables *t, const u8 *board, int seeds, Moves *out)
+{
+    const Rules *r = t->r;
+    u8 s[MAXW] = {0}, child[MAXW];
+    int moves[10];
+    memcpy(s, board, 12);
+    out->count = (u8)legal(r, s, moves);
+    for (int m = 0; m < out->count; m++) {
+        Effect e;
+        play(r, s, moves[m], child, &e);
+        int gain = child[r->store[0]];
+        int left = seeds - gain;
+        if (e.replay) { out->gain[m] = REPLAY; continue; }
+        out->gain[m] = (u8)gain;
+        /* the child, B to move: B's row first; B's store is 2*half - seeds - own */
+        u8 rotated[MAXW] = {0};
+        for (int j = 0; j < 12; j++) rotated[j] = child[(j + 6) % 12];
+        long long rank = 0;
+        int rest = left;
+        for (int i = 0; i < 11; i++) {
+            rank += t->before[i][rest][rotated[i]];
+            rest -= rotated[i];
+        }
+        out->base[m] = t->offset[left] + rank * (left + 1) + (2 * r->half - seeds) - (r->half - left);
+        out->rank[m] = (int32_t)rank;
+    }
+}
+
+/* New bounds of the position (board, own store) from its cached moves. */
+static void cached_bounds(const Tables *t, const u8 *board, int seeds, int own, const Moves *moves, int *lo, int *hi)
+{
+    const Rules *r = t->r;
+    int theirs = 2 * r->half - seeds - own;
+    if (!moves->count) {
+        int mine = 0;
+        for (int j = 0; j < 6; j++) mine += board[j];
+        if (r->variant == AWARI) *lo = *hi = own - theirs - seeds;
+        else *lo = *hi = own + mine - theirs - (seeds - mine);
+        return;
+    }
+    *lo = *hi = -BOUND;
+    for (int m = 0; m < moves->count; m++) {
+        int l, h, gain = moves->gain[m];
+        if (gain == REPLAY) {
+            u8 s[MAXW] = {0}, child[MAXW];
+            int legal_moves[10];
+            memcpy(s, board, 12);
+            s[r->store[0]] = (u8)own;
+            s[r->store[1]] = (u8)theirs;
+            legal(r, s, legal_moves);
+            play(r, s, legal_moves[m], child, NULL);
+            if (majority(r, child)) l = h = margin_of(r, child, 0);
+            else bounds(t, child, &l, &h);
+        } else if (own + gain > r->half) {
+            l = h = own + gain - theirs;
+        } else {
+            long long k = moves->base[m] - own;
+            l = -t->hi[k];
+            h = -t->lo[k];
+        }
+        if (l > *lo) *lo = l;
+        if (h > *hi) *hi = h;
+    }
+}
+
+/* Solve layer `seeds`: sweep its positions until no bound moves. Returns the sweeps made, or -1
+ * when memory ran out. */
+static int solve_layer(Tables *t, int seeds)
+{
+    const Rules *r = t->r;
+    long long boards = t->ways[12][seeds];
+    Moves *cache = malloc(sizeof(Moves) * (size_t)boards);
+    u8 *all = malloc(12 * (size_t)boards);
+    if (!cache || !all) { free(cache); free(all); return -1; }
+    u8 s[12] = {0};
+    s[11] = (u8)seeds;  /* the first board in rank order: every seed in the last house */
+    for (long long b = 0; b < boards; b++) {
+        memcpy(all + 12 * b, s, 12);
+        board_moves(t, s, seeds, &cache[b]);
+        /* The next board in rank order: the last house i < 11 with seeds after it takes one of
+         * them; the rest of them go to the last house. */
+        int i = 10, tail = s[11];
+        while (i >= 0 && tail == 0) tail += s[i--];
+        if (i < 0) break;
+        s[i]++;
+        for (int j = i + 1; j < 12; j++) s[j] = 0;
+        s[11] = (u8)(tail - 1);
+    }
+    for (long long k = t->offset[seeds]; k < t->offset[seeds + 1]; k++) {
+        t->lo[k] = -BOUND;
+        t->hi[k] = BOUND;
+    }
+    /* Who leads here without a capture: board-level predecessors, as compressed rows. */
+    int32_t *first = calloc((size_t)boards + 1, sizeof(int32_t)), *from = NULL;
+    long long positions = t->offset[seeds + 1] - t->offset[seeds];
+    int32_t *queue = malloc(sizeof(int32_t) * (size_t)positions);
+    u8 *queued = malloc((size_t)positions);
+    int sweeps = -1;
+    if (!first || !queue || !queued) goto out;
+    for (long long b = 0; b < boards; b++)
+        for (int m = 0; m < cache[b].count; m++)
+            if (cache[b].gain[m] == 0) first[cache[b].rank[m] + 1]++;
+    for (long long b = 0; b < boards; b++) first[b + 1] += first[b];
+    from = malloc(sizeof(int32_t) * ((size_t)first[boards] + 1));
+    if (!from) goto out;
+    {
+        int32_t *fill = malloc(sizeof(int32_t) * (size_t)boards);
+        if (!fill) goto out;
+        memcpy(fill, first, sizeof(int32_t) * (size_t)boards);
+        for (long long b = 0; b < boards; b++)
+            for (int m = 0; m < cache[b].count; m++)
+                if (cache[b].gain[m] == 0) from[fill[cache[b].rank[m]]++] = (int32_t)b;
+        free(fill);
+    }
+    /* A work list: a position whose bounds moved puts its predecessors back in line. Then a
+     * full sweep checks that nothing moves (Ouril's extra moves have no listed predecessors). */
+    int width = seeds + 1, low = r->half - seeds, changed = 1;
+    sweeps = 0;
+    while (changed) {
+        long long head = 0, tail = 0;
+        for (long long k = 0; k < positions; k++) { queue[tail++] = (int32_t)k; queued[k] = 1; }
+        changed = 0;
+        sweeps++;
+        while (head != tail) {
+            long long k = queue[head++ % positions], b = k / width;
+            int own = low + (int)(k % width), lo, hi;
+            queued[k] = 0;
+            cached_bounds(t, all + 12 * b, seeds, own, &cache[b], &lo, &hi);
+            long long at = t->offset[seeds] + k;
+            if (lo == t->lo[at] && hi == t->hi[at]) continue;
+            t->lo[at] = (int8_t)lo;
+            t->hi[at] = (int8_t)hi;
+            changed = 1;
+            int before_own = 2 * r->half - seeds - own;  /* the mover's store one move earlier */
+            for (int32_t e = first[b]; e < first[b + 1]; e++) {
+                long long j = (long long)from[e] * width + (before_own - low);
+                if (!queued[j]) { queued[j] = 1; queue[tail++ % positions] = (int32_t)j; }
+            }
+        }
+        if (r->variant != OURIL) break;  /* every dependency was listed */
+    }
+out:
+    free(first);
+    free(from);
+    free(queue);
+    free(queued);
+    free(cache);
+    free(all);
+    return sweeps;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Python bindings                                                                            */
 
@@ -745,12 +1014,84 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiiNLO)", best_move, best_depth, best_score, pv, z.nodes, exact ? Py_True : Py_False);
 }
 
+static int table_rules(Rules *r, int variant)
+{
+    if (variant == KALAH) {
+        PyErr_SetString(PyExc_ValueError, "Kalah has no endgame tables here (its stores are on the path)");
+        return -1;
+    }
+    return parse_rules(r, variant, 6, 4);
+}
+
+/* build_tables(variant, N, report) -> bytes: one signed byte a position, its value or -128.
+ * report(seeds, positions, exact, sweeps) is called after each layer. */
+static PyObject *py_build_tables(PyObject *self, PyObject *args)
+{
+    int variant, N;
+    PyObject *report;
+    Rules r;
+    Tables t;
+    if (!PyArg_ParseTuple(args, "iiO", &variant, &N, &report)) return NULL;
+    if (table_rules(&r, variant)) return NULL;
+    if (N < 0 || N > MAXSEEDS) return PyErr_Format(PyExc_ValueError, "seeds on board: 0..%d", MAXSEEDS);
+    layout(&t, &r, N);
+    size_t size = (size_t)t.offset[N + 1];
+    t.lo = malloc(size);
+    t.hi = malloc(size);
+    if (!t.lo || !t.hi) { free(t.lo); free(t.hi); return PyErr_NoMemory(); }
+    for (int seeds = 0; seeds <= N; seeds++) {
+        int sweeps;
+        Py_BEGIN_ALLOW_THREADS
+        sweeps = solve_layer(&t, seeds);
+        Py_END_ALLOW_THREADS
+        if (sweeps < 0) { free(t.lo); free(t.hi); return PyErr_NoMemory(); }
+        long long exact = 0;
+        for (long long k = t.offset[seeds]; k < t.offset[seeds + 1]; k++) exact += t.lo[k] == t.hi[k];
+        if (report != Py_None) {
+            PyObject *answer = PyObject_CallFunction(report, "iLLi", seeds, t.offset[seeds + 1] - t.offset[seeds], exact, sweeps);
+            if (!answer) { free(t.lo); free(t.hi); return NULL; }
+            Py_DECREF(answer);
+        }
+    }
+    for (size_t k = 0; k < size; k++) if (t.lo[k] != t.hi[k]) t.lo[k] = UNKNOWN;
+    PyObject *result = PyBytes_FromStringAndSize((const char *)t.lo, (Py_ssize_t)size);
+    free(t.lo);
+    free(t.hi);
+    return result;
+}
+
+/* probe(variant, N, table, state) -> the exact value for the player to move, or None. */
+static PyObject *py_probe(PyObject *self, PyObject *args)
+{
+    int variant, N;
+    Py_buffer table;
+    PyObject *tuple;
+    Rules r;
+    Tables t;
+    u8 s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiy*O", &variant, &N, &table, &tuple)) return NULL;
+    PyObject *result = NULL;
+    if (table_rules(&r, variant) || parse_state(&r, tuple, s)) goto done;
+    if (N < 0 || N > MAXSEEDS) { PyErr_SetString(PyExc_ValueError, "bad N"); goto done; }
+    layout(&t, &r, N);
+    if (table.len != t.offset[N + 1]) { PyErr_SetString(PyExc_ValueError, "the table's size does not match its seeds"); goto done; }
+    long long k = table_index(&t, s);
+    int8_t value = k < 0 ? UNKNOWN : ((const int8_t *)table.buf)[k];
+    if (value == UNKNOWN) { result = Py_None; Py_INCREF(result); }
+    else result = PyLong_FromLong(value);
+done:
+    PyBuffer_Release(&table);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(variant, houses, seeds, state) -> house indices the player to move may empty"},
     {"play", py_play, METH_VARARGS, "play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last)"},
     {"perft", py_perft, METH_VARARGS, "perft(variant, houses, seeds, state, depth) -> move sequences of length depth"},
     {"search", py_search, METH_VARARGS,
      "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress) -> (move, depth, score, pv, nodes, exact)"},
+    {"build_tables", py_build_tables, METH_VARARGS, "build_tables(variant, N, report) -> bytes: the endgame table of positions with at most N seeds on board"},
+    {"probe", py_probe, METH_VARARGS, "probe(variant, N, table, state) -> the exact value (final margin) for the player to move, or None"},
     {NULL, NULL, 0, NULL},
 };
 

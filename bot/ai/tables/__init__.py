@@ -1,0 +1,152 @@
+"""Endgame tables: the exact value of every position with few seeds left, and the move that keeps it.
+
+``python -m bot.ai.tables build --seeds N`` solves every position of wari, oware, awari and
+ouril with at most ``N`` seeds on the board (any split of the captured seeds that leaves the game
+going) by retrograde analysis in the compiled core, and writes one file a variant under
+``data/tables/`` (``oware-14.bin``: one signed byte a position). The expert looks a position up
+before it searches; without the files (or without the compiled core) it simply searches.
+
+What a value is: the final margin, the mover's seeds minus the opponent's when the game ends,
+under best play by both (best result, then best margin). Kalah has no tables here.
+
+Repetitions: the rules end a game at a repeated position, each player taking their own row, so
+a position's value can depend on the positions played before it. The tables keep a value only
+where it does not: where the player to move can force it without ever counting on a repetition,
+and so can the opponent (the two bounds of ``_core.c``'s ``build_tables`` meet). Other positions
+read as unknown and are searched. About 40% of the positions with 12 seeds on board are exact.
+
+>>> Table.for_variant("chess") is None
+True
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from bot.engine import Game, rules_for
+from bot.engine.core import CompiledMachine, _core, machine_for
+
+from ..base import Decision
+from ..search import WIN
+
+#: The variants with tables (Kalah's stores on the path make them a different problem).
+VARIANTS = ("wari", "oware", "awari", "ouril")
+#: Where tables are looked for and written; ``WARI_TABLES`` overrides it.
+DEFAULT_DIR = Path(__file__).resolve().parents[3] / "data" / "tables"
+
+
+def tables_dir() -> Path:
+    return Path(os.environ.get("WARI_TABLES") or DEFAULT_DIR)
+
+
+class Table:
+    """One variant's table, mapped from its file (shared between processes by the page cache)."""
+
+    def __init__(self, variant: str, seeds: int, data: bytes | mmap.mmap) -> None:
+        self.variant = variant
+        self.seeds = seeds
+        self.code = CompiledMachine.CODES[variant]
+        self.data = data
+
+    @classmethod
+    def for_variant(cls, variant: str) -> Table | None:
+        """The largest table on disk for ``variant``, or ``None`` (no file, no compiled core)."""
+        return _load(variant, str(tables_dir()))
+
+    def value(self, state: tuple[int, ...]) -> int | None:
+        """The exact final margin for the player to move at ``state``, or ``None`` if unknown."""
+        return _core.probe(self.code, self.seeds, self.data, state)
+
+
+@lru_cache(maxsize=None)
+def _load(variant: str, folder: str) -> Table | None:
+    if _core is None or variant not in VARIANTS:
+        return None
+    files = sorted(Path(folder).glob(f"{variant}-*.bin"), key=lambda path: _seeds_of(path) or -1)
+    for path in reversed(files):
+        seeds = _seeds_of(path)
+        if seeds is None:
+            continue
+        with open(path, "rb") as handle:
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            table = Table(variant, seeds, data)
+            table.value(machine_for(rules_for(variant)).start())  # checks the size
+            return table
+        except ValueError:
+            continue  # a file of the wrong size: ignore it
+    return None
+
+
+def _seeds_of(path: Path) -> int | None:
+    tail = path.stem.rpartition("-")[2]
+    return int(tail) if tail.isdigit() else None
+
+
+def best_move(game: Game, table: Table | None = None) -> Decision | None:
+    """A move that keeps the exact value, from the tables; ``None`` when they cannot tell.
+
+    Every legal move is tried: a move that ends the game is scored by the rules (a repetition
+    included, since the game knows its history), any other by the table's value of the position
+    it leads to. When the position itself has a value, a move that keeps it is played (one
+    always leads to a position of known value: the bounds of the one that gives the lower bound
+    meet); otherwise every move must have a known value, and the best is played.
+    """
+    table = table or Table.for_variant(game.rules.name)
+    if table is None or game.is_over or sum(game.board) > table.seeds:
+        return None
+    mover = game.to_move
+    margins = {house: _margin_after(game, house, mover, table) for house in game.legal_moves}
+    value = table.value(game.state)  # None too while Ouril's extra move is owed
+    if value is None:
+        if None in margins.values():
+            return None
+        value = max(margins.values())
+    keeping = [house for house, margin in margins.items() if margin == value]
+    if not keeping:
+        return None  # the game's history takes the line away: let the search decide
+    score = 0 if value == 0 else WIN + value if value > 0 else -WIN + value
+    return Decision(keeping[0], 0, score, (keeping[0],), exact=True, notes={"tables": table.seeds})
+
+
+def _margin_after(game: Game, house: int, mover: int, table: Table) -> int | None:
+    """The exact final margin for ``mover`` after ``house`` is played, or ``None``."""
+    trial = game.copy()
+    trial.play(house)
+    if trial.is_over:
+        a, b = trial.outcome.scores
+        return a - b if mover == 0 else b - a
+    if trial.to_move == mover:  # Ouril's extra move after a grand slam: the best of them
+        margins = [_margin_after(trial, again, mover, table) for again in trial.legal_moves]
+        return None if None in margins else max(margins)
+    value = table.value(trial.state)
+    return None if value is None else -value
+
+
+# -- building -----------------------------------------------------------------------------------
+
+
+def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
+    """Solve ``variant`` up to ``seeds`` seeds on board and write ``folder/variant-seeds.bin``."""
+    if _core is None:
+        raise RuntimeError("the endgame tables are built by the compiled core, which was not built")
+    began = time.perf_counter()
+
+    def report(layer: int, positions: int, exact: int, rounds: int) -> None:
+        share = 100 * exact / positions
+        print(f"  {variant} {layer:2} seeds: {positions:>11,} positions, {share:5.1f}% exact ({time.perf_counter() - began:.1f}s)", file=out, flush=True)
+
+    data = _core.build_tables(CompiledMachine.CODES[variant], seeds, report)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{variant}-{seeds}.bin"
+    partial = path.with_suffix(".part")
+    partial.write_bytes(data)
+    partial.replace(path)  # whole or not at all
+    print(f"{path}: {len(data):,} bytes in {time.perf_counter() - began:.1f}s", file=out, flush=True)
+    _load.cache_clear()
+    return path

@@ -1,0 +1,133 @@
+"""Endgame tables against an independent solver written here, on the pure-Python engine.
+
+The solver explores every position reachable from a sampled one (the reference engine's moves,
+no C), and computes by plain fixed-point iteration the two bounds the tables are defined by: the
+final margin the player to move can force when any cycle counts as lost for them (``lo``), and
+when it counts as won (``hi``). Where they meet, that is the value whatever a repetition would
+score; the table must hold exactly those values and call every other position unknown, and the
+expert must answer every position of known value with a move that keeps it.
+"""
+
+import io
+import random
+import subprocess
+import sys
+
+import pytest
+
+from bot.ai.expert import ExpertPlayer
+from bot.ai.tables import Table, best_move, build
+from bot.engine import Game, rules_for
+from bot.engine.core import _core, machine_for
+
+pytestmark = pytest.mark.skipif(_core is None, reason="the tables are built by the compiled core")
+
+SEEDS = 4
+INFINITE = 10**6
+
+
+def margin(machine, state, mover):
+    return state[machine.store[mover]] - state[machine.store[1 - mover]]
+
+
+def solve(machine, roots):
+    """``{state: (lo, hi)}`` for every position reachable from ``roots``."""
+    children, finals, todo = {}, {}, list(roots)
+    while todo:
+        state = todo.pop()
+        if state in children or state in finals:
+            continue
+        moves = machine.legal(state)
+        if not moves:
+            finals[state] = margin(machine, machine.settle(state), state[machine.turn])
+            continue
+        children[state] = [machine.play(state, move)[0] for move in moves]
+        todo.extend(child for child in children[state] if not machine.majority(child))
+    bounds = {state: (value, value) for state, value in finals.items()}
+    bounds.update({state: (-INFINITE, INFINITE) for state in children})
+    changed = True
+    while changed:
+        changed = False
+        for state, kids in children.items():
+            mover, options = state[machine.turn], []
+            for child in kids:
+                if machine.majority(child):
+                    options.append((margin(machine, child, mover),) * 2)
+                elif child[machine.turn] == mover:  # Ouril's extra move
+                    options.append(bounds[child])
+                else:
+                    lo, hi = bounds[child]
+                    options.append((-hi, -lo))
+            new = (max(lo for lo, _ in options), max(hi for _, hi in options))
+            if new != bounds[state]:
+                bounds[state], changed = new, True
+    return bounds
+
+
+def sample(rules, rng):
+    """A position with 1..SEEDS seeds on board, stores short of a majority, either side to move."""
+    seeds = rng.randint(1, SEEDS)
+    board = [0] * 12
+    for _ in range(seeds):
+        board[rng.randrange(12)] += 1
+    half = rules.total_seeds // 2
+    own = rng.randint(half - seeds, half)
+    mover = rng.randint(0, 1)
+    stores = (own, rules.total_seeds - seeds - own) if mover == 0 else (rules.total_seeds - seeds - own, own)
+    return (*board, *stores, mover, 0)
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tables")
+    for variant in ("wari", "oware", "awari", "ouril"):
+        build(variant, SEEDS, folder, out=io.StringIO())
+    return folder
+
+
+@pytest.mark.parametrize("variant", ["wari", "oware", "awari", "ouril"])
+def test_tables_hold_exactly_the_solver_values_and_the_expert_keeps_them(variant, tables, monkeypatch):
+    monkeypatch.setenv("WARI_TABLES", str(tables))
+    rules = rules_for(variant)
+    machine = machine_for(rules, "python")
+    table = Table.for_variant(variant)
+    assert table is not None and table.seeds == SEEDS
+    rng = random.Random(variant)
+    roots = [root for root in (sample(rules, rng) for _ in range(100)) if machine.legal(root)]
+    bounds = solve(machine, roots)
+    known = 0
+    for root in roots:
+        lo, hi = bounds[root]
+        assert table.value(root) == (lo if lo == hi else None), root
+        if lo != hi:
+            continue
+        known += 1
+        game = Game.from_state(rules, root)
+        decision = ExpertPlayer(seed=1).choose(game, seconds=5)
+        assert decision.exact and decision.notes == {"tables": SEEDS}
+        child = machine.play(root, decision.house - 1)[0]
+        if machine.majority(child):
+            kept = margin(machine, child, root[machine.turn])
+        else:
+            c_lo, c_hi = bounds[child]
+            kept = c_lo if child[machine.turn] == root[machine.turn] else -c_hi
+        assert kept == lo, (root, decision)  # the move keeps the value, margin included
+    assert known >= 20
+
+
+def test_without_tables_the_expert_searches(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARI_TABLES", str(tmp_path))  # an empty folder
+    game = Game.from_state(rules_for("oware"), (2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 3, 23, 18, 0, 0))
+    assert best_move(game) is None
+    decision = ExpertPlayer(seed=1).choose(game, seconds=0.2)
+    assert decision.depth > 0 and "tables" not in decision.notes
+
+
+def test_the_build_command_writes_a_table_per_variant(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.ai.tables", "build", "--seeds", "3", "--dir", str(tmp_path), "--variant", "oware"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [path.name for path in tmp_path.iterdir()] == ["oware-3.bin"]
+    assert " 3 seeds:" in done.stdout and "% exact" in done.stdout
