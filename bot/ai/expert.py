@@ -12,7 +12,8 @@ best move of the deepest completed iteration. What makes it strong:
   seeds (a *kroo*, the classic build-up that captures on the second lap), and vulnerable
   houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture.
 - **Endgame tables** (:mod:`.tables`): where the position is in them, the move comes from
-  there, exact in result and margin, without a search.
+  there, exact in result and margin, without a search; inside the (compiled) search, a position
+  in them is a leaf with its exact value.
 - **Exact endgames**: game ends are scored as ±1000 + margin. The search stops early only when
   an iteration reached the end of every line (no estimate anywhere under the root): then the
   score is the game's value, margin included. A win found before that is a lower bound (the
@@ -36,7 +37,7 @@ from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 
 from .base import Decision, Progress, Strategy
 from .search import ended, final_score
-from .tables import best_move
+from .tables import Table, best_move
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INFINITY = 10**6
@@ -79,8 +80,10 @@ def compiled_search(
     if len(legal) == 1:
         return Decision(legal[0], 0, 0.0, (legal[0],), seconds=time.perf_counter() - began)
     budget = 1e9 if max_nodes is not None else seconds
+    table = Table.for_variant(game.rules.name)  # positions in the tables are not searched
+    known = (table.data, table.seeds) if table else ()
     move, depth, score, pv, nodes, exact = _core.search(
-        *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress
+        *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress, *known
     )
     return Decision(move + 1, depth, score, pv, nodes, time.perf_counter() - began, exact)
 

@@ -5,7 +5,8 @@
   out; or, when the input's first line starts with ``[Format``, one or more game records
   (``wari-record/1``, see ``docs/record-format.md``), one JSON line out per record with its final
   position string and result. Reads ``FILE``, or standard input when it is absent or ``-``.
-- ``bench``: move-generation speed in positions per second.
+- ``bench``: perft speed in positions per second on each engine, the expert's nodes per second,
+  and whole games per second through :class:`Game`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .core import machine_for
+from .core import default_backend, machine_for
 from .game import Game, IllegalMoveError, Player
 from .notation import NotationError, from_record, position
 from .rules import VARIANTS, rules_for
@@ -125,15 +126,25 @@ def perft(variant: str, depth: int, houses: int | None, seeds: int | None, out: 
         print(f"{d} {count} {time.perf_counter() - began:.3f}s", file=out, flush=True)
 
 
-def bench(depth: int, out: TextIO) -> None:
-    """Perft from the start of every variant, then whole games through the :class:`Game` API."""
-    print(f"perft depth {depth} from the start position, one core:", file=out)
+def bench(depth: int, out: TextIO, search_seconds: float = 1.0) -> None:
+    """Perft from the start of every variant on each engine, the expert's search speed, then
+    whole games through the :class:`Game` API."""
+    print(f"perft from the start position, one core (python at depth {depth}, compiled at {depth + 3}):", file=out)
     for variant in VARIANTS:
-        machine = machine_for(rules_for(variant))
-        began = time.perf_counter()
-        count = machine.perft(machine.start(), depth)
-        seconds = time.perf_counter() - began
-        print(f"  {variant:6} {count:>9} positions in {seconds:6.2f}s = {count / seconds:>11,.0f} positions/s", file=out)
+        for backend in _backends():
+            machine = machine_for(rules_for(variant), backend)
+            plies = depth if backend == "python" else depth + 3
+            began = time.perf_counter()
+            count = machine.perft(machine.start(), plies)
+            seconds = time.perf_counter() - began
+            print(f"  {variant:6} {backend:8} {count:>11} positions in {seconds:6.2f}s = {count / seconds:>13,.0f} positions/s", file=out)
+    print(f"the expert's search, {search_seconds:g}s from the start position, one core:", file=out)
+    from bot.ai.expert import ExpertPlayer
+
+    for variant in VARIANTS:
+        decision = ExpertPlayer().choose(Game(variant), search_seconds)
+        rate = decision.nodes / max(decision.seconds, 1e-9)
+        print(f"  {variant:6} {decision.nodes:>11,} nodes, depth {decision.depth:2} = {rate:>13,.0f} nodes/s", file=out)
     print("random games through Game.play (legal moves, records, end detection):", file=out)
     import random
 
@@ -149,6 +160,11 @@ def bench(depth: int, out: TextIO) -> None:
         print(f"  {variant:6} {moves / seconds:>11,.0f} moves/s", file=out)
 
 
+def _backends() -> list[str]:
+    """The engines on this machine: the Python reference, and the compiled core when built."""
+    return ["python"] if default_backend() == "python" else ["python", "compiled"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.engine", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -159,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, help="kalah only: seeds per house (1..10)")
     r = commands.add_parser("replay", help="replay JSON-lines games or game records (from FILE or standard input)")
     r.add_argument("file", nargs="?", default="-", metavar="FILE", help="JSON lines or wari-record/1 records (default: standard input)")
-    b = commands.add_parser("bench", help="print move-generation speed")
-    b.add_argument("--depth", type=int, default=8)
+    b = commands.add_parser("bench", help="print perft, search and game speeds")
+    b.add_argument("--depth", type=int, default=8, help="perft depth for the Python engine (the compiled one goes 3 deeper)")
+    b.add_argument("--search", type=float, default=1.0, help="seconds of search for the nodes/s figure")
     args = parser.parse_args(argv)
     try:
         if args.command == "perft":
@@ -177,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                 with source:
                     replay(source, sys.stdout)
         else:
-            bench(args.depth, sys.stdout)
+            bench(args.depth, sys.stdout, args.search)
     except ValueError as exc:
         parser.error(str(exc))
     except KeyboardInterrupt:

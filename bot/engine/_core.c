@@ -159,14 +159,15 @@ static void play(const Rules *r, const u8 *s, int i, u8 *out, Effect *e)
     }
 }
 
-/* Whether emptying house i leaves the opponent any seed (after sowing and capturing). */
+/* Whether emptying house i leaves the opponent any seed (after sowing and capturing). Only a
+ * last seed in the opponent's row, with few enough seeds there to be taken, needs the sowing. */
 static int leaves_seeds(const Rules *r, const u8 *s, int i, int waiting)
 {
     u8 out[MAXW];
-    int opponent = 1 - s[r->turn];
-    int last = sow(r, s, i, out);
+    int opponent = 1 - s[r->turn], k = s[i];
     int after = waiting + fed_by(r, s, i), first, taken;
-    if (!in_row(r, last, opponent)) return after > 0;
+    if (!in_row(r, r->path[i][(k - 1) % r->lap], opponent) || after > 3 * r->n) return after > 0;
+    int last = sow(r, s, i, out);
     chain(r, out, last, opponent, &first, &taken);
     return after > taken;
 }
@@ -301,224 +302,6 @@ static unsigned long long perft(const Rules *r, const u8 *s, int depth, Path *se
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* the search                                                                                 */
-
-enum { EXACT, LOWER, UPPER };
-
-typedef struct {
-    u64 key;
-    int16_t score;
-    uint8_t depth;
-    uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it) */
-    int8_t move;
-    uint8_t pad[3];
-} Entry;
-
-#define TABLE_BITS 21
-
-typedef struct {
-    const Rules *r;
-    Path path;
-    Entry *table;
-    u64 mask;
-    long long nodes, max_nodes;
-    double deadline;
-    int out_of_time;
-    int horizon;     /* the line searched met the horizon (its value is an estimate) */
-    PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
-} Search;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Checked every 1,024 nodes: a tenth of a millisecond at this speed. */
-static inline int stop(Search *z)
-{
-    if ((++z->nodes & 1023) == 0) {
-        if (z->max_nodes ? z->nodes >= z->max_nodes : now() >= z->deadline) z->out_of_time = 1;
-    }
-    return z->out_of_time;
-}
-
-static int final_score(const Rules *r, const u8 *final, int mover)
-{
-    int margin = final[r->store[mover]] - final[r->store[1 - mover]];
-    return margin == 0 ? 0 : margin > 0 ? WIN + margin : -WIN + margin;
-}
-
-static inline int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
-
-/* The expert's evaluation, in quarter seeds, for the player to move (as ExpertPlayer.evaluate). */
-static int evaluate(const Rules *r, const u8 *s, int nmoves)
-{
-    int mover = s[r->turn], other = 1 - mover;
-    int margin = s[r->store[mover]] - s[r->store[other]];
-    int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
-    for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
-        kroo += s[j] >= 12;
-        weak -= s[j] > 0 && s[j] < 3;
-    }
-    for (int j = other * r->n; j < (other + 1) * r->n; j++) {
-        kroo -= s[j] >= 12;
-        weak += s[j] > 0 && s[j] < 3;
-    }
-    if (r->variant == KALAH)
-        value = 4 * margin + 2 * (own - theirs) + nmoves;
-    else
-        value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
-    if (value >= WIN) value = WIN - 1;
-    if (value <= -WIN) value = -WIN + 1;
-    return value;
-}
-
-/* The game's end at s, if any, as a score for the player to move; returns 1 when it ended. */
-static int ended(Search *z, const u8 *s, u64 hash, int *score)
-{
-    const Rules *r = z->r;
-    u8 final[MAXW];
-    int mover = s[r->turn];
-    if (majority(r, s)) { *score = final_score(r, s, mover); return 1; }
-    if (r->variant != KALAH && path_has(&z->path, r, s, hash)) {
-        share_rows(r, s, final);
-        *score = final_score(r, final, mover);
-        return 1;
-    }
-    return 0;
-}
-
-/* Moves in search order: the table's move first, then captures by size (an extra turn counts
- * half a seed), then the bigger houses. */
-static void order(const Rules *r, const u8 *s, int *moves, int count, int hint)
-{
-    int keys[10], mover = s[r->turn], store = r->store[mover];
-    for (int m = 0; m < count; m++) {
-        u8 child[MAXW];
-        play(r, s, moves[m], child, NULL);
-        int gain = child[store] - s[store], again = child[r->turn] == mover;
-        keys[m] = (moves[m] == hint) * 1000000 + (gain * 2 + again) * 1000 + s[moves[m]];
-    }
-    for (int a = 1; a < count; a++) {  /* insertion sort, stable like Python's sorted */
-        int key = keys[a], move = moves[a], b = a - 1;
-        while (b >= 0 && keys[b] < key) { keys[b + 1] = keys[b]; moves[b + 1] = moves[b]; b--; }
-        keys[b + 1] = key;
-        moves[b + 1] = move;
-    }
-}
-
-static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta);
-
-/* The value of child for s's mover: the same side may move again (an extra turn). */
-static int child_value(Search *z, const u8 *s, const u8 *child, int depth, int alpha, int beta, u64 hash)
-{
-    const Rules *r = z->r;
-    int value;
-    if (path_push(&z->path, r, s, hash)) { z->out_of_time = 1; return 0; }
-    if (child[r->turn] == s[r->turn]) value = negamax(z, child, depth - 1, alpha, beta);
-    else value = -negamax(z, child, depth - 1, -beta, -alpha);
-    z->path.size--;
-    return value;
-}
-
-/* Past the horizon, captures only, so no exchange is cut off half-way; the side to move may
- * stand pat at the evaluation. */
-static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alpha, int beta, int plies, u64 hash)
-{
-    const Rules *r = z->r;
-    int stand = evaluate(r, s, count);
-    if (stand >= beta || plies == 0) return stand;
-    if (stand > alpha) alpha = stand;
-    int mover = s[r->turn], store = r->store[mover];
-    path_push(&z->path, r, s, hash);
-    for (int m = 0; m < count; m++) {
-        u8 child[MAXW];
-        play(r, s, moves[m], child, NULL);
-        if (child[store] == s[store]) continue;  /* not a capture */
-        if (stop(z)) break;
-        int score, replies[10], n;
-        u64 h = hash_of(r, child);
-        if (ended(z, child, h, &score)) {
-            if (child[r->turn] != mover) score = -score;
-        } else if (!(n = legal(r, child, replies))) {
-            u8 final[MAXW];
-            settle(r, child, final);
-            score = final_score(r, final, mover);
-        } else if (child[r->turn] == mover) {
-            score = quiesce(z, child, replies, n, alpha, beta, plies - 1, h);
-        } else {
-            score = -quiesce(z, child, replies, n, -beta, -alpha, plies - 1, h);
-        }
-        if (score > alpha) {
-            alpha = score;
-            if (alpha >= beta) break;
-        }
-    }
-    z->path.size--;
-    return alpha;
-}
-
-static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
-{
-    const Rules *r = z->r;
-    int score, moves[10], count;
-    if (stop(z)) return 0;
-    u64 hash = hash_of(r, s);
-    if (ended(z, s, hash, &score)) return score;
-    count = legal(r, s, moves);
-    if (!count) {
-        u8 final[MAXW];
-        settle(r, s, final);
-        return final_score(r, final, s[r->turn]);
-    }
-    if (depth <= 0) {
-        z->horizon = 1;
-        return quiesce(z, s, moves, count, alpha, beta, QUIESCENCE_PLIES, hash);
-    }
-    Entry *e = &z->table[hash & z->mask];
-    int hint = -1;
-    if (e->key == hash) {
-        int proven = e->flag & 4, flag = e->flag & 3;
-        hint = e->move;
-        if (e->depth >= depth || proven) {
-            int usable = flag == EXACT || (flag == LOWER && e->score >= beta) || (flag == UPPER && e->score <= alpha);
-            if (usable) {
-                if (!proven) z->horizon = 1;
-                return e->score;
-            }
-        }
-    }
-    int original = alpha, best = -INF, best_move = -1, outer = z->horizon;
-    z->horizon = 0;
-    order(r, s, moves, count, hint);
-    for (int m = 0; m < count; m++) {
-        u8 child[MAXW];
-        play(r, s, moves[m], child, NULL);
-        score = child_value(z, s, child, depth, alpha, beta, hash);
-        if (z->out_of_time) return 0;
-        if (score > best) {
-            best = score;
-            best_move = moves[m];
-            if (score > alpha) {
-                alpha = score;
-                if (alpha >= beta) break;
-            }
-        }
-    }
-    int flag = best <= original ? UPPER : best >= beta ? LOWER : EXACT;
-    e->key = hash;
-    e->score = (int16_t)best;
-    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4));
-    e->move = (int8_t)best_move;
-    z->horizon |= outer;
-    return best;
-}
-
-
-/* ---------------------------------------------------------------------------------------- */
 /* endgame tables                                                                            */
 /*
  * Every position of a capture variant with at most N seeds on the board, the player to move
@@ -594,6 +377,239 @@ static long long table_index(const Tables *t, const u8 *s)
     }
     return t->offset[seeds] + rank * (seeds + 1) + (own - (r->half - seeds));
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* the search                                                                                 */
+
+enum { EXACT, LOWER, UPPER };
+
+typedef struct {
+    u64 key;
+    int16_t score;
+    uint8_t depth;
+    uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it) */
+    int8_t move;
+    uint8_t pad[3];
+} Entry;
+
+#define TABLE_BITS 21
+
+typedef struct {
+    const Rules *r;
+    Path path;
+    Entry *table;
+    u64 mask;
+    long long nodes, max_nodes;
+    double deadline;
+    int out_of_time;
+    int horizon;     /* the line searched met the horizon (its value is an estimate) */
+    PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
+    const int8_t *known;      /* the endgame table, if any: exact values where it has them */
+    Tables tables;
+} Search;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Checked every 1,024 nodes: a tenth of a millisecond at this speed. */
+static inline int stop(Search *z)
+{
+    if ((++z->nodes & 1023) == 0) {
+        if (z->max_nodes ? z->nodes >= z->max_nodes : now() >= z->deadline) z->out_of_time = 1;
+    }
+    return z->out_of_time;
+}
+
+static int final_score(const Rules *r, const u8 *final, int mover)
+{
+    int margin = final[r->store[mover]] - final[r->store[1 - mover]];
+    return margin == 0 ? 0 : margin > 0 ? WIN + margin : -WIN + margin;
+}
+
+static inline int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+/* The expert's evaluation, in quarter seeds, for the player to move (as ExpertPlayer.evaluate). */
+static int evaluate(const Rules *r, const u8 *s, int nmoves)
+{
+    int mover = s[r->turn], other = 1 - mover;
+    int margin = s[r->store[mover]] - s[r->store[other]];
+    int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
+    for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
+        kroo += s[j] >= 12;
+        weak -= s[j] > 0 && s[j] < 3;
+    }
+    for (int j = other * r->n; j < (other + 1) * r->n; j++) {
+        kroo -= s[j] >= 12;
+        weak += s[j] > 0 && s[j] < 3;
+    }
+    if (r->variant == KALAH)
+        value = 4 * margin + 2 * (own - theirs) + nmoves;
+    else
+        value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
+    if (value >= WIN) value = WIN - 1;
+    if (value <= -WIN) value = -WIN + 1;
+    return value;
+}
+
+/* The game's end at s, if any, as a score for the player to move; returns 1 when it ended. */
+static int ended(Search *z, const u8 *s, u64 hash, int *score)
+{
+    const Rules *r = z->r;
+    u8 final[MAXW];
+    int mover = s[r->turn];
+    if (majority(r, s)) { *score = final_score(r, s, mover); return 1; }
+    if (r->variant != KALAH && path_has(&z->path, r, s, hash)) {
+        share_rows(r, s, final);
+        *score = final_score(r, final, mover);
+        return 1;
+    }
+    return 0;
+}
+
+/* Moves in search order, with their children: the table's move first, then captures by size
+ * (an extra turn counts half a seed), then the bigger houses. */
+static void order(const Rules *r, const u8 *s, int *moves, int count, int hint, u8 (*children)[MAXW])
+{
+    int keys[10], mover = s[r->turn], store = r->store[mover];
+    u8 played[10][MAXW];
+    for (int m = 0; m < count; m++) {
+        play(r, s, moves[m], played[m], NULL);
+        int gain = played[m][store] - s[store], again = played[m][r->turn] == mover;
+        keys[m] = (moves[m] == hint) * 1000000 + (gain * 2 + again) * 1000 + s[moves[m]];
+    }
+    int index[10];
+    for (int m = 0; m < count; m++) index[m] = m;
+    for (int a = 1; a < count; a++) {  /* insertion sort, stable like Python's sorted */
+        int at = index[a], b = a - 1;
+        while (b >= 0 && keys[index[b]] < keys[at]) { index[b + 1] = index[b]; b--; }
+        index[b + 1] = at;
+    }
+    int sorted[10];
+    for (int m = 0; m < count; m++) {
+        sorted[m] = moves[index[m]];
+        memcpy(children[m], played[index[m]], (size_t)r->width);
+    }
+    memcpy(moves, sorted, sizeof(int) * (size_t)count);
+}
+
+static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta);
+
+/* The value of child for s's mover: the same side may move again (an extra turn). */
+static int child_value(Search *z, const u8 *s, const u8 *child, int depth, int alpha, int beta, u64 hash)
+{
+    const Rules *r = z->r;
+    int value;
+    if (path_push(&z->path, r, s, hash)) { z->out_of_time = 1; return 0; }
+    if (child[r->turn] == s[r->turn]) value = negamax(z, child, depth - 1, alpha, beta);
+    else value = -negamax(z, child, depth - 1, -beta, -alpha);
+    z->path.size--;
+    return value;
+}
+
+/* Past the horizon, captures only, so no exchange is cut off half-way; the side to move may
+ * stand pat at the evaluation. */
+static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alpha, int beta, int plies, u64 hash)
+{
+    const Rules *r = z->r;
+    int stand = evaluate(r, s, count);
+    if (stand >= beta || plies == 0) return stand;
+    if (stand > alpha) alpha = stand;
+    int mover = s[r->turn], store = r->store[mover];
+    path_push(&z->path, r, s, hash);
+    for (int m = 0; m < count; m++) {
+        u8 child[MAXW];
+        play(r, s, moves[m], child, NULL);
+        if (child[store] == s[store]) continue;  /* not a capture */
+        if (stop(z)) break;
+        int score, replies[10], n;
+        u64 h = hash_of(r, child);
+        if (ended(z, child, h, &score)) {
+            if (child[r->turn] != mover) score = -score;
+        } else if (!(n = legal(r, child, replies))) {
+            u8 final[MAXW];
+            settle(r, child, final);
+            score = final_score(r, final, mover);
+        } else if (child[r->turn] == mover) {
+            score = quiesce(z, child, replies, n, alpha, beta, plies - 1, h);
+        } else {
+            score = -quiesce(z, child, replies, n, -beta, -alpha, plies - 1, h);
+        }
+        if (score > alpha) {
+            alpha = score;
+            if (alpha >= beta) break;
+        }
+    }
+    z->path.size--;
+    return alpha;
+}
+
+static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
+{
+    const Rules *r = z->r;
+    int score, moves[10], count;
+    if (stop(z)) return 0;
+    u64 hash = hash_of(r, s);
+    if (ended(z, s, hash, &score)) return score;
+    if (z->known) {  /* in the endgame tables: the exact value, no search (the history aside) */
+        long long k = table_index(&z->tables, s);
+        if (k >= 0 && z->known[k] != UNKNOWN) {
+            int margin = z->known[k];
+            return margin == 0 ? 0 : margin > 0 ? WIN + margin : -WIN + margin;
+        }
+    }
+    count = legal(r, s, moves);
+    if (!count) {
+        u8 final[MAXW];
+        settle(r, s, final);
+        return final_score(r, final, s[r->turn]);
+    }
+    if (depth <= 0) {
+        z->horizon = 1;
+        return quiesce(z, s, moves, count, alpha, beta, QUIESCENCE_PLIES, hash);
+    }
+    Entry *e = &z->table[hash & z->mask];
+    int hint = -1;
+    if (e->key == hash) {
+        int proven = e->flag & 4, flag = e->flag & 3;
+        hint = e->move;
+        if (e->depth >= depth || proven) {
+            int usable = flag == EXACT || (flag == LOWER && e->score >= beta) || (flag == UPPER && e->score <= alpha);
+            if (usable) {
+                if (!proven) z->horizon = 1;
+                return e->score;
+            }
+        }
+    }
+    int original = alpha, best = -INF, best_move = -1, outer = z->horizon;
+    u8 children[10][MAXW];
+    z->horizon = 0;
+    order(r, s, moves, count, hint, children);
+    for (int m = 0; m < count; m++) {
+        score = child_value(z, s, children[m], depth, alpha, beta, hash);
+        if (z->out_of_time) return 0;
+        if (score > best) {
+            best = score;
+            best_move = moves[m];
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    int flag = best <= original ? UPPER : best >= beta ? LOWER : EXACT;
+    e->key = hash;
+    e->score = (int16_t)best;
+    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4));
+    e->move = (int8_t)best_move;
+    z->horizon |= outer;
+    return best;
+}
+
 
 static int margin_of(const Rules *r, const u8 *final, int mover)
 {
@@ -902,10 +918,10 @@ static int root_search(Search *z, const u8 *root, int *moves, int count, int dep
     const Rules *r = z->r;
     int alpha = -INF;
     u64 hash = hash_of(r, root);
+    u8 children[10][MAXW];
+    order(r, root, moves, count, depth > 1 ? *best_move : -1, children);
     for (int m = 0; m < count; m++) {
-        u8 child[MAXW];
-        play(r, root, moves[m], child, NULL);
-        int score = child_value(z, root, child, depth, alpha, INF, hash);
+        int score = child_value(z, root, children[m], depth, alpha, INF, hash);
         if (z->out_of_time) return 0;
         if (progress != Py_None) {
             PyEval_RestoreThread(z->released);
@@ -950,8 +966,9 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
     return tuple;
 }
 
-/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress)
+/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N])
  *   -> (house index, depth, score, pv, nodes, exact)
+ * With an endgame table (bytes or a memory map, and its N), positions in it are not searched.
  * Iterative deepening until the time (or node) budget runs out or an iteration is proven: no
  * line of it met the horizon, so its score is the game's exact value, margin included. */
 static PyObject *py_search(PyObject *self, PyObject *args)
@@ -959,19 +976,26 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     int variant, houses, seeds, max_depth;
     long long max_nodes;
     double seconds;
+    int table_seeds = -1;
     PyObject *tuple, *history, *progress;
+    Py_buffer known = {0};
     Rules r;
     u8 root[MAXW], s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOOdLiO", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress))
+    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*i", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
+                          &known, &table_seeds))
         return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) return NULL;
     Search z = {0};
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
+    if (known.buf && variant != KALAH && table_seeds >= 0 && table_seeds <= MAXSEEDS) {
+        layout(&z.tables, &r, table_seeds);
+        if (known.len == z.tables.offset[table_seeds + 1]) z.known = known.buf;
+    }
     z.r = &r;
     z.max_nodes = max_nodes;
     z.deadline = now() + seconds;
     z.mask = ((u64)1 << TABLE_BITS) - 1;
     z.table = calloc((size_t)1 << TABLE_BITS, sizeof(Entry));
-    if (!z.table) return PyErr_NoMemory();
+    if (!z.table) { PyBuffer_Release(&known); return PyErr_NoMemory(); }
     /* The game's positions with as many captured seeds as now: only those can come back. */
     PyObject *iterator = PyObject_GetIter(history);
     PyObject *item;
@@ -984,14 +1008,13 @@ static PyObject *py_search(PyObject *self, PyObject *args)
             path_push(&z.path, &r, s, hash_of(&r, s));
     }
     Py_XDECREF(iterator);
-    if (PyErr_Occurred()) { free(z.table); free(z.path.items); return NULL; }
+    if (PyErr_Occurred()) { free(z.table); free(z.path.items); PyBuffer_Release(&known); return NULL; }
     int moves[10], count = legal(&r, root, moves);
     int best_move = count ? moves[0] : -1, best_depth = 0, best_score = 0, exact = 0;
     /* Without the GIL: other threads run meanwhile (a worker's watchdog can end the process). */
     z.released = PyEval_SaveThread();
     for (int depth = 1; count > 1 && depth <= max_depth; depth++) {
-        int move = -1;
-        order(&r, root, moves, count, depth > 1 ? best_move : -1);
+        int move = best_move;
         z.horizon = 0;
         int score = root_search(&z, root, moves, count, depth, progress, &move);
         if (z.out_of_time) break;
@@ -1010,6 +1033,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     PyObject *pv = count ? principal_variation(&z, root, best_move) : PyTuple_New(0);
     free(z.table);
     free(z.path.items);
+    PyBuffer_Release(&known);
     if (z.out_of_time == 2 || !pv) { Py_XDECREF(pv); return NULL; }
     return Py_BuildValue("(iiiNLO)", best_move, best_depth, best_score, pv, z.nodes, exact ? Py_True : Py_False);
 }

@@ -131,3 +131,13 @@ def test_the_build_command_writes_a_table_per_variant(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [path.name for path in tmp_path.iterdir()] == ["oware-3.bin"]
     assert " 3 seeds:" in done.stdout and "% exact" in done.stdout
+
+
+def test_the_search_takes_exact_values_from_the_tables(tables, monkeypatch):
+    # 6 seeds on board, more than the tables hold: the search starts above them and ends in them.
+    game = Game.from_state(rules_for("oware"), (1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 21, 21, 0, 0))
+    without = ExpertPlayer(seed=1, max_depth=12).choose(game, seconds=10)
+    monkeypatch.setenv("WARI_TABLES", str(tables))
+    probed = ExpertPlayer(seed=1, max_depth=12).choose(game, seconds=10)
+    assert "tables" not in probed.notes and probed.depth == 12
+    assert without.score < 1000 <= probed.score  # a win the same depth could not see alone

@@ -61,9 +61,10 @@ def test_replay_handles_thousands_of_games():
 
 
 def test_bench_reports_positions_per_second():
-    done = run("bench", "--depth", "4")
+    done = run("bench", "--depth", "4", "--search", "0.1")
     assert done.returncode == 0, done.stderr
-    assert "positions/s" in done.stdout and "moves/s" in done.stdout
+    assert "positions/s" in done.stdout and "nodes/s" in done.stdout and "moves/s" in done.stdout
+    assert " compiled " in done.stdout or " python " in done.stdout
 
 
 # -- game records (wari-record/1) -------------------------------------------------------------
