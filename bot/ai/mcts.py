@@ -1,7 +1,7 @@
 """``mcts``: Monte-Carlo tree search (UCT) with uniformly random playouts.
 
 Each iteration walks down the tree choosing children by UCB1, adds one node, plays the game
-out at random and backs the result up (1 for a win, ½ for a draw, 0 for a loss, from the side
+out at random (in C when the compiled core is built) and backs the result up (1 for a win, ½ for a draw, 0 for a loss, from the side
 that moved into each node). The move played is the most visited child of the root.
 """
 
@@ -11,7 +11,7 @@ import math
 import time
 
 from bot.engine import Game
-from bot.engine.core import Machine, State, machine_for
+from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 
 from .base import Decision, Progress, Strategy
 from .search import ended
@@ -111,24 +111,31 @@ class MctsPlayer(Strategy):
             node = child
             path.append(node)
         # Simulation.
-        final = node.final if node.final is not None else self._playout(machine, node.state, seen)
-        a, b = final[machine.store[0]], final[machine.store[1]]
+        if node.final is not None:
+            a, b = node.final[machine.store[0]], node.final[machine.store[1]]
+        else:
+            a, b = self._playout(machine, node.state, seen)
         # Backpropagation.
         for visited in path:
             visited.visits += 1
             mine, theirs = (a, b) if visited.mover == 0 else (b, a)
             visited.wins += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
-    def _playout(self, machine: Machine, state: State, seen: set[State]) -> State:
+    def _playout(self, machine: Machine, state: State, seen: set[State]) -> tuple[int, int]:
+        """Play on at random from ``state``; the stores (A, B) at the end."""
+        if isinstance(machine, CompiledMachine):  # the same, in C
+            return _core.playout(*machine.key, state, seen, self.rng.getrandbits(63), PLAYOUT_LIMIT)
         rng, play, legal = self.rng, machine.play, machine.legal
         seen = set(seen)
         for _ in range(PLAYOUT_LIMIT):
             moves = legal(state)
             if not moves:
-                return machine.settle(state)
+                state = machine.settle(state)
+                break
             state = play(state, moves[int(rng.random() * len(moves))])[0]
             final = ended(machine, state, seen)
             if final is not None:
-                return final
+                state = final
+                break
             seen.add(state)
-        return state
+        return state[machine.store[0]], state[machine.store[1]]

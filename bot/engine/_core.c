@@ -1038,6 +1038,45 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiiNLO)", best_move, best_depth, best_score, pv, z.nodes, exact ? Py_True : Py_False);
 }
 
+/* playout(variant, houses, seeds, state, seen, seed, limit) -> (store A, store B) at the end of
+ * a game played on at random from state (MCTS's simulation). seen: the positions so far, for
+ * the repetition ending. After `limit` moves the stores are returned as they stand. */
+static PyObject *py_playout(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, limit;
+    unsigned long long x;
+    PyObject *tuple, *history;
+    Rules r;
+    u8 s[MAXW], next[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiOOKi", &variant, &houses, &seeds, &tuple, &history, &x, &limit)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    Path seen = {0};
+    int captured = s[r.store[0]] + s[r.store[1]];
+    PyObject *iterator = PyObject_GetIter(history), *item;
+    while (iterator && (item = PyIter_Next(iterator))) {
+        int bad = parse_state(&r, item, next);
+        Py_DECREF(item);
+        if (bad) break;
+        if (next[r.store[0]] + next[r.store[1]] == captured) path_push(&seen, &r, next, hash_of(&r, next));
+    }
+    Py_XDECREF(iterator);
+    if (PyErr_Occurred()) { free(seen.items); return NULL; }
+    x |= 1;
+    for (int ply = 0; ply < limit; ply++) {
+        int moves[10], count = legal(&r, s, moves);
+        if (!count) { settle(&r, s, next); memcpy(s, next, (size_t)r.width); break; }
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        play(&r, s, moves[(x >> 11) % (unsigned)count], next, NULL);
+        memcpy(s, next, (size_t)r.width);
+        if (majority(&r, s)) break;
+        u64 h = hash_of(&r, s);
+        if (variant != KALAH && path_has(&seen, &r, s, h)) { share_rows(&r, s, next); memcpy(s, next, (size_t)r.width); break; }
+        path_push(&seen, &r, s, h);
+    }
+    free(seen.items);
+    return Py_BuildValue("(ii)", s[r.store[0]], s[r.store[1]]);
+}
+
 static int table_rules(Rules *r, int variant)
 {
     if (variant == KALAH) {
@@ -1114,6 +1153,7 @@ static PyMethodDef methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(variant, houses, seeds, state, depth) -> move sequences of length depth"},
     {"search", py_search, METH_VARARGS,
      "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress) -> (move, depth, score, pv, nodes, exact)"},
+    {"playout", py_playout, METH_VARARGS, "playout(variant, houses, seeds, state, seen, seed, limit) -> the stores at the end of a random game"},
     {"build_tables", py_build_tables, METH_VARARGS, "build_tables(variant, N, report) -> bytes: the endgame table of positions with at most N seeds on board"},
     {"probe", py_probe, METH_VARARGS, "probe(variant, N, table, state) -> the exact value (final margin) for the player to move, or None"},
     {NULL, NULL, 0, NULL},
