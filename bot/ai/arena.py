@@ -5,11 +5,16 @@ plies), so neither side profits from the first move or a lucky start. Games run 
 on every core; each player gets ``--time`` seconds per move.
 
     python -m bot.ai.arena --a expert --b mcts --games 20 --time 1
+    python -m bot.ai.arena --ladder random low greedy mcts expert --games 20 --time 0.1
+
+Each match prints the score, the Elo difference with its 95% interval, and how each player
+kept its time budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import random
@@ -32,6 +37,8 @@ class GameResult:
     plies: int
     reason: str
     a_moved_first: bool
+    #: Seconds each move of --a, then of --b, took (budgets are kept to within 10%).
+    seconds: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
 
 def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_first: bool, seed: int) -> GameResult:
@@ -42,12 +49,18 @@ def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_
         if not game.is_over:
             game.play(opening.choice(game.legal_moves))
     players = {Player.A: make_player(a if a_first else b, seed), Player.B: make_player(b if a_first else a, seed + 1)}
-    while not game.is_over:
-        game.play(players[game.to_move].choose(game, seconds).house)
     side_a = Player.A if a_first else Player.B
+    times: dict[Player, list[float]] = {Player.A: [], Player.B: []}
+    while not game.is_over:
+        mover = game.to_move
+        began = time.perf_counter()
+        house = players[mover].choose(game, seconds).house
+        times[mover].append(time.perf_counter() - began)
+        game.play(house)
     winner = game.outcome.winner
     points = 0.5 if winner is None else 1.0 if winner == side_a else 0.0
-    return GameResult(points, game.ply, game.outcome.termination.value, a_first)
+    spent = (tuple(times[side_a]), tuple(times[side_a.other]))
+    return GameResult(points, game.ply, game.outcome.termination.value, a_first, spent)
 
 
 def elo(score: float) -> float:
@@ -66,6 +79,14 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(middle - half, 0.0), min(middle + half, 1.0)
 
 
+def timing(name: str, moves: list[float], budget: float) -> str:
+    """How one player kept its time: the slowest move and the moves over budget + 10%."""
+    if not moves:
+        return f"{name}: no moves"
+    over = sum(seconds > 1.1 * budget for seconds in moves)
+    return f"{name}: {len(moves)} moves, slowest {max(moves):.3f}s for {budget:g}s, {over} over budget + 10%"
+
+
 def summary(a: str, b: str, results: list[GameResult]) -> str:
     n = len(results)
     wins = sum(r.points_a == 1 for r in results)
@@ -81,10 +102,44 @@ def summary(a: str, b: str, results: list[GameResult]) -> str:
     )
 
 
+def match(a: str, b: str, args: argparse.Namespace, pool: ProcessPoolExecutor) -> list[GameResult]:
+    """``args.games`` games of ``a`` against ``b``, printed as they finish."""
+    jobs = [
+        (a, b, args.variant, args.time, args.seed * 1000 + g // 2, g % 2 == 0, args.seed * 7919 + g)
+        for g in range(args.games)
+    ]
+    results = []
+    for index, result in enumerate(pool.map(play_one, *zip(*jobs, strict=True)), start=1):
+        results.append(result)
+        side = "A" if result.a_moved_first else "B"
+        print(f"game {index:3}: {a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})", flush=True)
+    print(summary(a, b, results))
+    for index, name in enumerate((a, b)):
+        print(timing(name, [s for result in results for s in result.seconds[index]], args.time))
+    return results
+
+
+def ladder(levels: list[str], args: argparse.Namespace, pool: ProcessPoolExecutor) -> None:
+    """Each level against the one before it; ratings add up the Elo differences from the first.
+
+    A clean sweep has no finite Elo difference, so each step's rating counts one extra drawn game
+    (it stays within the 95% interval printed with the match).
+    """
+    ratings = {levels[0]: 0.0}
+    for weaker, stronger in itertools.pairwise(levels):
+        results = match(stronger, weaker, args, pool)
+        points = sum(result.points_a for result in results)
+        ratings[stronger] = ratings[weaker] + elo((points + 0.5) / (len(results) + 1))
+    print(f"ratings ({args.variant}, {args.time:g}s a move, {args.games} games a step, {levels[0]} = 0):")
+    for level, rating in ratings.items():
+        print(f"  {level:8} {rating:+6.0f}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ai.arena", description="A match between two computer players.")
-    parser.add_argument("--a", required=True, choices=list(LEVELS))
-    parser.add_argument("--b", required=True, choices=list(LEVELS))
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.arena", description="A match between two computer players, or a ladder of them.")
+    parser.add_argument("--a", choices=list(LEVELS))
+    parser.add_argument("--b", choices=list(LEVELS))
+    parser.add_argument("--ladder", nargs="+", choices=list(LEVELS), help="levels, weakest first: each plays the one before it")
     parser.add_argument("--games", type=int, default=20, help="number of games (even: colours alternate)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move for each player")
     parser.add_argument("--variant", default="oware", choices=VARIANTS)
@@ -93,18 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if not args.ladder and not (args.a and args.b):
+        parser.error("give --a and --b, or --ladder")
     began = time.perf_counter()
-    jobs = [
-        (args.a, args.b, args.variant, args.time, args.seed * 1000 + g // 2, g % 2 == 0, args.seed * 7919 + g)
-        for g in range(args.games)
-    ]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = []
-        for index, result in enumerate(pool.map(play_one, *zip(*jobs, strict=True)), start=1):
-            results.append(result)
-            side = "A" if result.a_moved_first else "B"
-            print(f"game {index:3}: {args.a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})", flush=True)
-    print(summary(args.a, args.b, results))
+        if args.ladder:
+            ladder(args.ladder, args, pool)
+        else:
+            match(args.a, args.b, args, pool)
     print(f"variant {args.variant}, {args.time:g}s per move, {time.perf_counter() - began:.0f}s in all")
     return 0
 

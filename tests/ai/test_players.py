@@ -125,6 +125,7 @@ def test_arena_prints_the_match_and_the_elo_difference():
     assert len([line for line in lines if line.startswith("game ")]) == 4
     assert any(line.startswith("greedy vs random: 4 games, +") for line in lines)
     assert any(line.startswith("Elo difference ") for line in lines)
+    assert any(line.startswith("greedy: ") and "over budget + 10%" in line for line in lines)
 
 
 def test_without_the_compiled_core_everything_falls_back_to_python():
@@ -142,3 +143,15 @@ def test_without_the_compiled_core_everything_falls_back_to_python():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["python", "True", "True"]
+
+
+def test_arena_ladder_rates_each_level_from_the_one_below():
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.ai.arena", "--ladder", "random", "greedy", "--games", "2", "--time", "0.01", "--jobs", "1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("greedy vs random: 2 games") for line in lines)
+    ratings = lines[lines.index(next(line for line in lines if line.startswith("ratings ("))) + 1 :][:2]
+    assert [line.split()[0] for line in ratings] == ["random", "greedy"] and ratings[0].split()[1] == "+0"
