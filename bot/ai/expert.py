@@ -96,7 +96,8 @@ class _Search:
         self.max_nodes = max_nodes
         self.progress = progress
         self.nodes = 0
-        self.table: dict[State, tuple[int, int, int, int]] = {}  # state -> (depth, flag, score, move)
+        #: state -> (depth, flag, score, move, proven)
+        self.table: dict[State, tuple[int, int, int, int, bool]] = {}
         self.reached_horizon = False
 
     # -- driver ------------------------------------------------------------------------------
@@ -139,7 +140,7 @@ class _Search:
                 self.progress()
             if score > alpha:
                 alpha, best_move = score, move
-        self.table[state] = (depth, EXACT, alpha, best_move)
+        self.table[state] = (depth, EXACT, alpha, best_move, not self.reached_horizon)
         return alpha, best_move
 
     def child_score(self, state: State, child: State, depth: int, alpha: int, beta: int) -> int:
@@ -173,15 +174,13 @@ class _Search:
         entry = self.table.get(state)
         hint = -1
         if entry is not None:
-            e_depth, flag, score, hint = entry
-            if e_depth >= depth:
-                if flag == EXACT:
-                    return score
-                if flag == LOWER and score >= beta:
-                    return score
-                if flag == UPPER and score <= alpha:
-                    return score
+            e_depth, flag, score, hint, proven = entry
+            usable = flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha)
+            if usable and (e_depth >= depth or proven):
+                self.reached_horizon |= not proven  # an estimate stands in for the subtree
+                return score
         original_alpha, best, best_move = alpha, -INFINITY, -1
+        outer, self.reached_horizon = self.reached_horizon, False
         for move in self.ordered(state, moves, hint):
             score = self.child_score(state, m.play(state, move)[0], depth, alpha, beta)
             if score > best:
@@ -191,7 +190,9 @@ class _Search:
                     if alpha >= beta:
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self.table[state] = (depth, flag, best, best_move)
+        # Proven: no line under this node met the horizon, so the value holds at any depth.
+        self.table[state] = (depth, flag, best, best_move, not self.reached_horizon)
+        self.reached_horizon |= outer
         return best
 
     def quiesce(self, state: State, moves: list[int], alpha: int, beta: int, plies: int) -> int:
