@@ -1161,8 +1161,13 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled rules and search (see bot/engine/_core.c).", -1, methods};
 
+/* Raised whenever a function's signature changes: bot/engine/core.py ignores a stale build. */
+#define INTERFACE 1
+
 PyMODINIT_FUNC PyInit__core(void)
 {
     init_zobrist();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "INTERFACE", INTERFACE)) { Py_DECREF(m); return NULL; }
+    return m;
 }

@@ -25,15 +25,22 @@ was not built (or ``WARI_PURE_PYTHON=1`` is set), :func:`machine_for` hands out 
 from __future__ import annotations
 
 import os
+import warnings
 from functools import lru_cache
 from operator import add
 from typing import NamedTuple
 
 from .rules import GrandSlam, Rules
 
+#: The interface of ``_core.c`` this module speaks (its ``INTERFACE``).
+INTERFACE = 1
+
 try:
     from . import _core
 except ImportError:  # not built on this machine: the pure-Python engine does everything
+    _core = None
+if _core is not None and getattr(_core, "INTERFACE", None) != INTERFACE:
+    warnings.warn("bot/engine/_core was built from older sources: pip install -e . rebuilds it; using the pure-Python engine", stacklevel=1)
     _core = None
 
 __all__ = ["BACKENDS", "CompiledMachine", "Effect", "Machine", "default_backend", "machine_for"]
