@@ -16,8 +16,9 @@ and messages need no language argument.
 >>> _("Move {number}", number=3)
 'Move 3'
 >>> with speaking("pt"):
-...     n_("{count} game", "{count} games", 2, count=2)
-'2 partidas'
+...     n_("{name} sowed {count} seed from house {house}", "{name} sowed {count} seeds from house {house}", 2,
+...        name="Ama", count=2, house=5)
+'Ama semeou 2 sementes da casa 5'
 """
 
 from __future__ import annotations

@@ -1,0 +1,99 @@
+"""User stories in French and Portuguese, and the catalogs that make them: a whole game in a
+server whose language is French (or Portuguese), with players who read the bot in their own
+language; and a catalog test that fails when a text of the code has no translation."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+
+from bot.engine import Game, Player
+from bot.i18n import LANGUAGES, _, catalog, speaking
+from bot.render import result_text
+from cogs.wari.settings import PINGS_ON
+
+from .helpers import buttons, cup_id, enabled_houses, press
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def code_messages() -> set:
+    """Every text the code marks for translation, as pybabel extracts them (babel.cfg)."""
+    found = set()
+    for folder in ("bot", "cogs"):
+        for _file, _line, message, _comments, _context in extract_from_dir(ROOT / folder, keywords=KEYWORDS, comment_tags=()):
+            found.add(message)
+    return found
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_every_text_of_the_code_is_translated_with_the_same_placeholders(language):
+    translations = catalog(language)
+    messages = code_messages()
+    assert len(messages) > 250
+    missing = sorted(str(message) for message in messages if message not in translations)
+    assert missing == [], f"{len(missing)} texts have no {language} translation: run pybabel update (README) and translate them"
+    for message in messages:
+        english = " ".join(message) if isinstance(message, tuple) else message
+        translated = translations[message]
+        translated = " ".join(translated) if isinstance(translated, tuple) else translated
+        assert set(PLACEHOLDER.findall(translated)) <= set(PLACEHOLDER.findall(english)), (message, translated)
+
+
+async def play_to_the_end(board, players, rng, language: str) -> Game:
+    """Press random legal cups (the player to move) until the game is over; returns the game."""
+    shadow = Game("wari")
+    while not shadow.is_over:
+        house = rng.choice(shadow.legal_moves)
+        assert sorted(enabled_houses(board)) == shadow.legal_moves
+        await press(players[shadow.to_move], board, house)
+        shadow.play(house)
+        assert board.embeds[0].footer.text == in_language(language, "Move {number}", number=shadow.ply)
+    return shadow
+
+
+def in_language(language: str, message: str, **params) -> str:
+    with speaking(language):
+        return _(message, **params)
+
+
+@pytest.mark.parametrize(("locale", "language"), [("fr", "fr"), ("pt-BR", "pt")])
+async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_own(world, locale, language):
+    guild = world.env.create_guild("Wari", preferred_locale=locale)
+    channel = guild.create_text_channel("jogos" if language == "pt" else "parties")
+    ama, kofi = guild.add_member(world.env.create_user("ama")), guild.add_member(world.env.create_user("kofi"))
+    # Discord tells the bot each player's app language; SimCord always says en-US, so they choose.
+    for member in (ama, kofi):
+        chosen = await member.slash(channel, "wari settings", language=language)
+        assert chosen.ephemeral and chosen.response.content.startswith(in_language(language, PINGS_ON)[:20])
+    challenge = (await ama.slash(channel, "wari challenge", opponent=kofi, first="me")).response
+    assert challenge.content == in_language(language, "{player}, you have been challenged!", player=kofi.mention)
+    assert challenge.embeds[0].title == in_language(language, "⚔️ Wari challenge") != "⚔️ Wari challenge"
+    await kofi.click(challenge, label=in_language(language, "Accept"))
+    board = challenge
+    assert board.content == in_language(language, "**{name}**, your move ({variant}, houses {houses}).", name="ama", variant="wari", houses="1–6")
+    assert in_language(language, "**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="ama", score=0, houses="1–6") \
+        in board.embeds[0].description
+    wrong = await kofi.click(board, custom_id=cup_id(board, 1))  # not Kofi's turn: told in his language
+    assert wrong.followups[0].content == in_language(language, "It's {name}'s turn.", name="ama") != "It's ama's turn."
+    rules = (await ama.slash(channel, "wari rules")).response.embeds[0]
+    assert rules.title == in_language(language, "How to play {variant}", variant="Wari") != "How to play Wari"
+    game = await play_to_the_end(board, {Player.A: ama, Player.B: kofi}, random.Random(3), language)
+    with speaking(language):
+        assert board.content == "🏁 " + result_text(game.outcome, ("ama", "kofi"))
+    assert [b["label"] for b in buttons(board)] == [in_language(language, "Rematch")]
+
+
+async def test_the_slash_commands_are_described_in_french_and_portuguese(world):
+    commands = {command.name: command for command in await world.env.bot.tree.fetch_commands()}
+    wari = commands["wari"]
+    described = {locale.value: text for locale, text in wari.description_localizations.items()}
+    assert described.get("fr") and described.get("pt-BR")
+    assert described["fr"] != wari.description and described["pt-BR"] != wari.description
+    assert "wari" in commands and "défi" not in commands  # names stay the same everywhere
