@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -59,9 +60,18 @@ def answering(callback):
     :class:`TimeUp` also tells the channel that the game ended on time.
     """
 
+    public_default = inspect.signature(callback).parameters.get("public")
+
     @functools.wraps(callback)
     async def wrapper(self: CogBase, interaction: discord.Interaction, *args, **kwargs) -> None:
-        async with self.public(interaction.guild_id):  # what the channel sees: the server's language
+        # What the channel sees is in the server's language; an answer only the asker sees (a
+        # command with ``public`` off, a page of such an answer) in theirs.
+        if public_default is not None:
+            private = not kwargs.get("public", public_default.default)
+        else:
+            private = interaction.message is not None and interaction.message.flags.ephemeral
+        language = await self.reader_language(interaction) if private else await self.server_language(interaction.guild_id)
+        with speaking(language):
             try:
                 await callback(self, interaction, *args, **kwargs)
             except TimeUp as up:

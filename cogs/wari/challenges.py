@@ -48,7 +48,7 @@ class ChallengeCommands(CogBase):
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
-        title = f"{interaction.user.display_name} vs {opponent.display_name} · {rules.label}"
+        title = _("{a} vs {b} · {variant}", a=interaction.user.display_name, b=opponent.display_name, variant=rules.label)
         where = await self.thread_if(thread, interaction, title, _("⚔️ {title}: the challenge and the game are in the thread below.", title=title))
         async with self.closing_on_failure(where):
             challenge = await self.service.challenge(
@@ -104,7 +104,7 @@ class ChallengeCommands(CogBase):
     ) -> None:
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
-        title = f"{interaction.user.display_name} vs {self.bot.user.display_name} ({level}) · {rules.label}"
+        title = _("{a} vs {b} · {variant}", a=interaction.user.display_name, b=f"{self.bot.user.display_name} ({level})", variant=rules.label)
         where = await self.thread_if(thread, interaction, title, _("🤖 {title}: the game is in the thread below.", title=title))
         async with self.closing_on_failure(where):
             table = await self.service.play_computer(

@@ -70,7 +70,10 @@ class ClockSweeps(CogBase):
         if tables:
             log.info("the bot was away for %s: paused the clocks of %d games", duration(gap), len(tables))
         for table in tables:
-            await self.redraw(table)
+            try:
+                await self.redraw(table)
+            except Exception:  # an uncaught error would stop this loop for good
+                log.exception("could not redraw game %s after the outage", table.row.id)
 
     @sweep.before_loop
     @heartbeat.before_loop

@@ -73,7 +73,10 @@ class WariCog(
     async def _resume_computer(self) -> None:
         await self.bot.wait_until_ready()
         for table in self._paused:  # their deadlines moved while nobody could see
-            await self.redraw(table)
+            try:
+                await self.redraw(table)
+            except Exception:
+                log.exception("could not redraw game %s after the outage", table.row.id)
         try:
             await self.computer.resume()
         except StorageError as exc:

@@ -92,7 +92,7 @@ class Computer:
         seed = table.row.id * 1000 + table.game.ply
         house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
-            table, _ = await self.bot.service.computer_move(
+            table, _move = await self.bot.service.computer_move(
                 channel_id=table.row.channel_id, game_id=table.row.id, ply=table.game.ply, house=house, now=discord.utils.utcnow()
             )
         except StaleBoard:

@@ -9,6 +9,7 @@ import discord
 from bot.engine import Player
 from bot.i18n import N_, Text, _
 from bot.service import Refusal, Table, TimeUp
+from bot.storage import StorageError
 
 from .base import CogBase, answering, log, now, wari
 from .views import offer_closed, offer_message
@@ -36,7 +37,10 @@ class DrawCommands(CogBase):
             log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
             await self.service.cancel_draw(offered, now())
             raise Refusal(N_("Discord did not let me post your offer, so no draw was offered. Try again in a moment.")) from None
-        await self.service.set_draw_message(offered, message.id, now())
+        try:
+            await self.service.set_draw_message(offered, message.id, now())
+        except StorageError as exc:  # the offer stands and can be answered; only its lapse cannot close its message
+            log.error("draw offer in game %s is posted, but its message could not be saved: %s", offered.row.id, exc)
 
     async def ask_the_computer(self, interaction: discord.Interaction, offered: Table) -> None:
         """The computer answers at once from its own evaluation of the position."""
@@ -53,11 +57,13 @@ class DrawCommands(CogBase):
             )
         except TimeUp:
             raise
-        except Refusal:
-            await self.tell(interaction, N_("Your draw offer lapsed: a move was played while I was thinking about it."))
+        except Refusal:  # the "thinking…" answer is public (its defer decided): so is this one
+            await self.announce(interaction, _("Your draw offer lapsed: a move was played while I was thinking about it."),
+                                allowed_mentions=discord.AllowedMentions.none())
             return
         if accepts:
-            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=interaction.user.display_name, number=table.row.id))
+            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=interaction.user.display_name,
+                                               number=table.row.id), allowed_mentions=discord.AllowedMentions.none())
             await self.board_changed(table)
         else:
             await self.announce(

@@ -22,7 +22,7 @@ class GameCommands(CogBase):
         """A cup button: play the move and redraw the board in place."""
         await self.acknowledge(interaction)
         try:
-            table, _ = await self.service.play(
+            table, _move = await self.service.play(
                 channel_id=interaction.channel_id,
                 game_id=game_id,
                 ply=ply,

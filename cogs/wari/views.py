@@ -213,6 +213,9 @@ def board_view(table: Table) -> discord.ui.View | None:
     return view
 
 
+LIVE_TITLE, FINISHED_TITLE = N_("{variant} · game #{number}"), N_("{variant} · game #{number} · finished")
+
+
 def board_embed(table: Table) -> discord.Embed:
     game, row = table.game, table.row
     names = side_names(row)
@@ -228,7 +231,7 @@ def board_embed(table: Table) -> discord.Embed:
         lines.append(rating_line(table, names))
     over = not row.live
     embed = discord.Embed(
-        title=_("{variant} · game #{number} · finished" if over else "{variant} · game #{number}", variant=game.rules.label.capitalize(), number=row.id),
+        title=_(FINISHED_TITLE if over else LIVE_TITLE, variant=game.rules.label.capitalize(), number=row.id),
         description="\n".join(lines),
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )

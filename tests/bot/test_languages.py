@@ -88,6 +88,8 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
     with speaking(language):
         assert board.content == "🏁 " + result_text(game.outcome, ("ama", "kofi"))
     assert [b["label"] for b in buttons(board)] == [in_language(language, "Rematch")]
+    stats = (await kofi.slash(channel, "wari stats")).response  # only for Kofi: in his language
+    assert stats.embeds[0].title == in_language(language, "📊 {name}'s Wari", name="kofi") != "📊 kofi's Wari"
 
 
 async def test_the_slash_commands_are_described_in_french_and_portuguese(world):
