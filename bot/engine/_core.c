@@ -392,7 +392,19 @@ typedef struct {
     uint8_t pad[3];
 } Entry;
 
-#define TABLE_BITS 21
+/* The transposition table holds about one entry per node the budget allows (16 bytes each),
+ * between 2^16 and 2^22 entries: a large table costs time to clear, which short moves lack. */
+#define TABLE_BITS_MIN 16
+#define TABLE_BITS_MAX 22
+#define NODES_PER_SECOND 3e6
+
+static int table_bits(double seconds, long long max_nodes)
+{
+    double nodes = max_nodes ? (double)max_nodes : seconds * NODES_PER_SECOND;
+    int bits = TABLE_BITS_MIN;
+    while (bits < TABLE_BITS_MAX && (double)((u64)1 << bits) < nodes) bits++;
+    return bits;
+}
 
 typedef struct {
     const Rules *r;
@@ -992,9 +1004,10 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     }
     z.r = &r;
     z.max_nodes = max_nodes;
-    z.deadline = now() + seconds;
-    z.mask = ((u64)1 << TABLE_BITS) - 1;
-    z.table = calloc((size_t)1 << TABLE_BITS, sizeof(Entry));
+    z.deadline = now() + 0.97 * seconds;  /* 3% left for clearing up and for Python around it */
+    int bits = table_bits(seconds, max_nodes);
+    z.mask = ((u64)1 << bits) - 1;
+    z.table = calloc((size_t)1 << bits, sizeof(Entry));
     if (!z.table) { PyBuffer_Release(&known); return PyErr_NoMemory(); }
     /* The game's positions with as many captured seeds as now: only those can come back. */
     PyObject *iterator = PyObject_GetIter(history);
