@@ -68,7 +68,7 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None) -> bytes:
     """The position of ``game`` as a PNG, ``last_move`` (if any) highlighted: a gold ring around the
     house it was played from and a red ring around each house it captured from.
 
-    Same game, same bytes. Width: at most :data:`MAX_WIDTH` pixels (about 786 for 5 to 10 houses,
+    Same game, same bytes. Width: at most :data:`MAX_WIDTH` pixels (about 786 for 6 to 10 houses, 738 for 5,
     322 for one); houses shrink from 104 to 64 pixels across as their number grows.
     """
     n = game.rules.houses
