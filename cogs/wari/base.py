@@ -7,6 +7,7 @@ together. Imports go one way: the features import this module, the cog imports t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
@@ -18,11 +19,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.board_image import board_png
 from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Closed, Refusal, TimeUp
 from bot.storage import StorageError
 
-from .views import custom_ids
+from .views import board_message, custom_ids, for_send
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -188,6 +190,8 @@ class CogBase:
         """Edit one of our messages by id; ``False`` (and a log line) if Discord refuses."""
         if message_id is None:
             return False
+        for file in fields.get("attachments", ()):  # a picture read by a failed call before
+            file.reset(seek=True)
         try:
             await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**fields)
         except discord.HTTPException as exc:
@@ -292,12 +296,22 @@ class CogBase:
         await self.acknowledge(interaction)  # the press still needs its answer
         return True
 
+    async def board_fields(self, table: Table) -> dict:
+        """The board message's fields, as the server wants its boards: text, or a picture drawn
+        in a worker thread (Pillow releases the GIL; the event loop goes on meanwhile)."""
+        _language, style = await self.server_settings(table.row.guild_id)
+        if style != "image":
+            return board_message(table)
+        last = table.game.moves[-1] if table.game.moves else None
+        return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=last))
+
     async def respond(self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields) -> discord.Message:
         """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.
 
         The answer's message comes back with Discord's reply to the answer itself: no second
         call to read it back, which could fail after the message was already shown.
         """
+        fields = for_send(fields)
         if where is not None:
             return await where.send(**fields)
         callback = await interaction.response.send_message(**fields)

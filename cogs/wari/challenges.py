@@ -18,7 +18,7 @@ from bot.storage import ChallengeRow, StorageError
 
 from .base import CogBase, answering, log, now, wari
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, rules_of
-from .views import board_message, challenge_message
+from .views import challenge_message
 
 #: Thread auto-archive after a week without messages: long enough for a 3-day move.
 THREAD_ARCHIVE_MINUTES = 10080
@@ -203,7 +203,7 @@ class ChallengeCommands(CogBase):
             table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
-            if not await self.update_pressed(interaction, board_message(table)):
+            if not await self.update_pressed(interaction, await self.board_fields(table)):
                 shown = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
                 await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(shown))
                 table = shown or table

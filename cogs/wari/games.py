@@ -13,7 +13,7 @@ from bot.service import Refusal, StaleBoard, Table
 
 from .base import CogBase, answering, log, now, wari, wari_mod
 from .options import VARIANT_CHOICES, rules_of
-from .views import board_message, board_url, offer_closed, replaced_board
+from .views import board_url, offer_closed, replaced_board
 
 
 class GameCommands(CogBase):
@@ -54,7 +54,7 @@ class GameCommands(CogBase):
         """Redraw the pressed board. If Discord refuses, the board is redrawn by id or posted
         anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
         try:
-            await interaction.edit_original_response(**board_message(table))
+            await interaction.edit_original_response(**await self.board_fields(table))
             return
         except discord.HTTPException as exc:
             log.warning("game %s moved, but the pressed board could not be redrawn: %s", table.row.id, exc)
@@ -76,7 +76,7 @@ class GameCommands(CogBase):
         if table is None:  # the game ended: the pressed board shows its end, if it is its board
             table = await self.service.game(self.game_of(interaction))
         if table.row.message_id == interaction.message.id:
-            fields, text = board_message(table), self.stale_reason(table, interaction)
+            fields, text = await self.board_fields(table), self.stale_reason(table, interaction)
         else:
             fields, text = replaced_board(table), Text(N_("This board was replaced: use the current one, linked here."))
         try:
@@ -109,7 +109,7 @@ class GameCommands(CogBase):
         moved), or ``None`` if Discord refused both: then the stored game stays the truth, and
         any press on its old board or ``/wari board`` shows it."""
         async with self.public(table.row.guild_id):  # also when the computer or the sweep changed it
-            if await self.edit_message(table.row.channel_id, table.row.message_id, board_message(table)):
+            if await self.edit_message(table.row.channel_id, table.row.message_id, await self.board_fields(table)):
                 return table
             return await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
 
@@ -174,7 +174,7 @@ class GameCommands(CogBase):
         now on. If Discord refuses the answer, the board is posted in the channel instead;
         ``None`` if Discord refused that too (the game's board did not change)."""
         try:
-            message = await self.respond(interaction, where, **board_message(table))
+            message = await self.respond(interaction, where, **await self.board_fields(table))
         except discord.HTTPException as exc:
             log.warning("could not post the board of game %s: %s", table.row.id, exc)
             if where is not None:
@@ -185,7 +185,7 @@ class GameCommands(CogBase):
             return posted
         current = await self.service.moved_board(table, message.id, now())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
-            await self.edit_message(message.channel.id, message.id, board_message(current))
+            await self.edit_message(message.channel.id, message.id, await self.board_fields(current))
         if table.row.message_id is not None:  # the old board must not look live
             await self.edit_message(table.row.channel_id, table.row.message_id, replaced_board(current))
         return current

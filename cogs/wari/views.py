@@ -7,6 +7,7 @@ after a restart without any view being re-registered.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
@@ -214,12 +215,18 @@ def board_view(table: Table) -> discord.ui.View | None:
 
 
 LIVE_TITLE, FINISHED_TITLE = N_("{variant} · game #{number}"), N_("{variant} · game #{number} · finished")
+#: The name of a picture board's attachment, which its embed shows.
+BOARD_PICTURE = "board.png"
 
 
-def board_embed(table: Table) -> discord.Embed:
+def board_embed(table: Table, picture: bool = False) -> discord.Embed:
+    """The board's embed: who plays, the drawing (or, with ``picture``, the attached picture; the
+    text keeps the facts for screen readers and notifications), the last move, clock and ratings."""
     game, row = table.game, table.row
     names = side_names(row)
     lines = position_lines(game, names)
+    if picture:
+        lines.pop()  # the drawing: the picture shows the board
     if row.live and not table.exhibition:
         lines.append(_(BUTTONS_HINT))
     if game.moves:
@@ -236,6 +243,8 @@ def board_embed(table: Table) -> discord.Embed:
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )
     embed.set_footer(text=_("Move {number}", number=game.ply) if game.ply else _("No move yet"))
+    if picture:
+        embed.set_image(url=f"attachment://{BOARD_PICTURE}")
     return embed
 
 
@@ -296,15 +305,25 @@ def board_status(table: Table) -> str:
     return _(text, name=names[mover], variant=game.rules.label, houses=houses_of(game.rules, mover))
 
 
-def board_message(table: Table) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``edit`` that draw the board. It pings nobody: the player to
-    move is told by a ping of its own, a new message (an edit notifies nobody)."""
+def board_message(table: Table, picture: bytes | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``edit`` (and, through :func:`for_send`, ``send``) that draw the board,
+    as text or with ``picture`` (a PNG of it) attached. It pings nobody: the player to move is told
+    by a ping of its own, a new message (an edit notifies nobody)."""
+    files = [discord.File(io.BytesIO(picture), filename=BOARD_PICTURE)] if picture else []
     return {
         "content": board_status(table),
-        "embed": board_embed(table),
+        "embed": board_embed(table, picture is not None),
+        "attachments": files,  # an edit replaces the old picture (or removes it for a text board)
         "view": board_view(table),
         "allowed_mentions": discord.AllowedMentions.none(),
     }
+
+
+def for_send(fields: dict[str, Any]) -> dict[str, Any]:
+    """Fields made for an edit, for a new message: ``send`` takes new attachments as ``files``."""
+    fields = dict(fields)
+    files = fields.pop("attachments", [])
+    return {**fields, "files": files} if files else fields
 
 
 # -- draw offers -------------------------------------------------------------------------------

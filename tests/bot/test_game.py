@@ -3,6 +3,8 @@
 import random
 import sqlite3
 
+import discord
+
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
@@ -159,3 +161,24 @@ async def test_rules_are_ephemeral_for_the_asked_variant_or_the_game_in_the_chan
     assert "Single seeds" in here.response.embeds[0].description
     assert "**prisoners**" in here.response.embeds[0].description  # the word is introduced where it is first used
     assert here.response.embeds[0].footer.text == "These are the rules of game #1, in play here: /wari board shows it"
+
+
+async def test_a_server_may_have_its_boards_drawn_as_a_picture(world):
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])
+    refused = await world.mod.slash(world.channel, "wari-mod settings", board="image")  # Manage Messages is not enough
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    chosen = await admin.slash(world.channel, "wari-mod settings", board="image")
+    assert "**picture**" in chosen.response.content
+    board = await start_game(world)
+    (picture,) = board.attachments
+    assert picture.filename == "board.png" and board.embeds[0].image.url == "attachment://board.png"
+    assert "```" not in board.embeds[0].description  # the picture replaces the drawing; the facts stay in words
+    assert "prisoners: **0**" in board.embeds[0].description and board.content.startswith("**alice**, your move")
+    before = picture.url
+    await press(world.alice, board, 3)
+    (after,) = board.attachments  # the move's picture replaced the old one
+    assert after.url != before and board.embeds[0].footer.text == "Move 1"
+    await admin.slash(world.channel, "wari-mod settings", board="text")
+    await press(world.bob, board, 9)
+    assert board.attachments == [] and "```" in board.embeds[0].description
