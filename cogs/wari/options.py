@@ -31,7 +31,18 @@ LEVEL_WORDS = {
     "expert": N_("Expert: reads many moves ahead, and endgames to the end (expert)"),
 }
 assert list(LEVEL_WORDS) == list(LEVELS)
-LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_WORDS[name], value=name) for name in LEVELS]
+#: Each level's rating in the arena, in Elo points above ``random`` (README, "Playing the bot":
+#: ``python -m bot.ai.arena --ladder``), rounded: shown so that players can pick by strength.
+LEVEL_RATINGS = {"random": 0, "low": 0, "again": 0, "greedy": 300, "mcts": 950, "expert": 1600}
+
+
+def level_choice_name(level: str) -> str:
+    """A level as the choice reads, in the language of the moment: ``Strong: … (mcts) · ≈ +950``."""
+    rating = LEVEL_RATINGS[level]
+    return f"{_(LEVEL_WORDS[level])} · ≈ {rating:+d}" if rating else f"{_(LEVEL_WORDS[level])} · ≈ 0"
+
+
+LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(name), value=name) for name in LEVELS]
 CLOCK_CHOICES = [app_commands.Choice(name=f"{code}: {Clock.parse(code).describe()}", value=code) for code in CLOCKS]
 #: The options every way of starting a game against a person or the bot shares.
 GAME_OPTIONS = {
@@ -50,6 +61,8 @@ def choice_name(choice: app_commands.Choice) -> str:
     """How a choice reads in the language of the moment (a clock's meaning is worked out)."""
     if choice.value in CLOCKS:
         return f"{choice.value}: {Clock.parse(choice.value).describe()}"
+    if choice.value in LEVELS:
+        return level_choice_name(choice.value)
     return _(choice.name)
 
 
