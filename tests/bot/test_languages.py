@@ -99,3 +99,19 @@ async def test_the_slash_commands_are_described_in_french_and_portuguese(world):
     assert described.get("fr") and described.get("pt-BR")
     assert described["fr"] != wari.description and described["pt-BR"] != wari.description
     assert "wari" in commands and "défi" not in commands  # names stay the same everywhere
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_board_and_the_rules_use_the_same_words_in_each_language(language):
+    """What the board calls houses, prisoners and stores is what the rules call them."""
+    from bot.engine import rules_for
+    from bot.render import rules_text
+
+    with speaking(language):
+        line = _("**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="x", score=0, houses="1–6")
+        store = _("**{side}** {name} · store: **{score}** (houses {houses})", side="A", name="x", score=0, houses="1–6")
+        wari, kalah = rules_text(rules_for("wari")), rules_text(rules_for("kalah"))
+    prisoners, houses = line.split("· ")[1].split(" ")[0].rstrip(":"), line.split("(")[1].split(" ")[0]
+    store_word = store.split("· ")[1].split(" ")[0].rstrip(":")
+    assert prisoners.lower() in wari.lower() and houses.lower() in wari.lower(), (prisoners, houses)
+    assert store_word.lower() in kalah.lower(), store_word
