@@ -18,7 +18,7 @@
 
 enum { WARI, OWARE, AWARI, OURIL, KALAH };
 #define MAXW 24        /* 20 houses, two stores, the turn, the extra-move flag */
-#define MAXPLY 160     /* search plies, quiescence included */
+#define MAXDEPTH 200   /* iterative deepening stops here (depths are kept in a byte) */
 #define WIN 1000
 #define INF 1000000
 #define QUIESCENCE_PLIES 6
@@ -291,7 +291,7 @@ static unsigned long long perft(const Rules *r, const u8 *s, int depth, Path *se
         if (r->variant != KALAH) {
             u64 h = hash_of(r, child);
             if (path_has(seen, r, child, h)) continue;
-            path_push(seen, r, child, h);
+            if (path_push(seen, r, child, h)) return total;  /* out of memory: a short count */
             total += perft(r, child, depth - 1, seen);
             seen->size--;
         } else {
@@ -531,7 +531,7 @@ static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alph
     if (stand >= beta || plies == 0) return stand;
     if (stand > alpha) alpha = stand;
     int mover = s[r->turn], store = r->store[mover];
-    path_push(&z->path, r, s, hash);
+    if (path_push(&z->path, r, s, hash)) { z->out_of_time = 1; return stand; }
     for (int m = 0; m < count; m++) {
         u8 child[MAXW];
         play(r, s, moves[m], child, NULL);
@@ -998,6 +998,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         return NULL;
     Search z = {0};
     if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
+    if (max_depth > MAXDEPTH) max_depth = MAXDEPTH;
     if (known.buf && variant != KALAH && table_seeds >= 0 && table_seeds <= MAXSEEDS) {
         layout(&z.tables, &r, table_seeds);
         if (known.len == z.tables.offset[table_seeds + 1]) z.known = known.buf;
