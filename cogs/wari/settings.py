@@ -46,7 +46,7 @@ class SettingsCommands(CogBase):
             await store.set_user_language(user, None if language == "auto" else self.checked_language(language))
         with speaking(await self.reader_language(interaction)):
             lines = [_(PINGS_ON if await store.pings_enabled(user) else PINGS_OFF), self.language_line(await store.user_language(user))]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
 
     @wari_mod.command(name="settings", description=N_("This server's Wari settings (Manage Server)"))
     @app_commands.describe(
@@ -73,7 +73,7 @@ class SettingsCommands(CogBase):
                 + (" " + _("(the server's own language: choose one with `language`)") if chosen is None else ""),
                 _("🖼️ Boards are drawn as a **picture**.") if style == "image" else _("🔤 Boards are drawn as **text**."),
             ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
 
     @staticmethod
     def checked_language(language: str) -> str:
