@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # setuptools' notice about editable installs is not for our users: keep the install quiet.
+# The install builds the compiled core (bot/engine/_core.c): a change to it installs again.
 PIP_INSTALL := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet
 
 .PHONY: run test bench sandbox screenshots clean
@@ -12,15 +13,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml bot/engine/_core.c | $(BIN)/python
 	$(PIP_INSTALL) -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml bot/engine/_core.c | $(BIN)/python
 	$(PIP_INSTALL) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
-$(VENV)/.installed-sandbox: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-sandbox: pyproject.toml bot/engine/_core.c | $(BIN)/python
 	$(PIP_INSTALL) -e '.[sandbox]'
 	touch $@ $(VENV)/.installed
 
