@@ -75,10 +75,10 @@ OUTCOME_WORDS = {"win": N_("won"), "draw": N_("drew"), "loss": N_("lost"), None:
 #: Why a finished game ended, as a history line says it (the stored reason, the engine's termination code).
 REASON_WORDS = {
     "majority": N_("majority"),
-    "no_legal_move": N_("no_legal_move"),
-    "cycle": N_("cycle"),
+    "no_legal_move": N_("no legal move"),
+    "cycle": N_("repetition"),
     "surrender": N_("surrender"),
-    "time": N_("time"),
+    "time": N_("on time"),
     "agreement": N_("agreement"),
 }
 
