@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
-
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The bot's own pool (cogs.wari.computer), both workers deep in a long expert search.
