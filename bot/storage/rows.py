@@ -105,6 +105,9 @@ class GameRow:
     #: The players' names as the server showed them when the game began (``None``: unknown).
     name_a: str | None = None
     name_b: str | None = None
+    #: The game's state after its last move, so that reading it needs no replay
+    #: (:func:`bot.engine.notation.snapshot`; ``None`` for games stored before it was kept).
+    position: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:

@@ -143,4 +143,10 @@ MIGRATIONS: tuple[str, ...] = (
         board    TEXT NOT NULL DEFAULT 'text' CHECK (board IN ('text', 'image'))
     );
     """,
+    # 7: a press costs the same at move 200 as at move 1: the game's state after its last move
+    # is kept beside its record (``bot.engine.notation.snapshot``), so reading a game no longer
+    # replays every move. NULL for the games of before, which are replayed once more.
+    """
+    ALTER TABLE games ADD COLUMN position TEXT;
+    """,
 )
