@@ -1,17 +1,18 @@
-"""SQLite storage (aiosqlite): open challenges, live games keyed by channel, the archive.
+"""Storage: open challenges, live games keyed by channel, the archive, ratings, settings.
 
 Everything needed to resume after a restart lives here; the bot keeps no game state in memory.
 A game is stored as its engine record (``bot.engine.notation``), so the stored moves are the
-truth and the board is derived from them.
+truth, with its position beside it so that reading it needs no replay.
 
-The schema is versioned with ``PRAGMA user_version``; :data:`MIGRATIONS` are applied in order
-at start-up, each in its own transaction.
+Two back ends run the same queries (:mod:`.backend`): SQLite (one file, the default) and
+PostgreSQL (one database several bot processes share). The schema is versioned;
+:data:`MIGRATIONS` are applied in order at start-up, each in its own transaction, under a lock.
 """
 
 from __future__ import annotations
 
 from .clocks import ClockQueries
-from .database import Conflict, StorageError, Written, time_text
+from .database import Conflict, ShardScope, StorageError, Written, time_text
 from .games import GameQueries
 from .ratings import RatingChange, Record, Standing
 from .rows import ChallengeRow, GameRow, shown_name
@@ -19,7 +20,7 @@ from .schema import MIGRATIONS
 from .settings import BOARD_STYLES, SettingsQueries
 
 __all__ = [
-    "BOARD_STYLES", "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
+    "BOARD_STYLES", "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "ShardScope", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
     "Written", "time_text",
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from .backend import ALIVE_LOCK
 from .database import Database, time_text, when
 from .rows import GameRow, to_column
 
@@ -14,17 +15,19 @@ class ClockQueries(Database):
 
     async def games_past_deadline(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move has run out of time, oldest deadline first."""
+        mine, params = self._own_shards()
         rows = await self._read(
-            "SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
-            (time_text(now),),
+            f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?{mine} ORDER BY deadline",
+            (time_text(now), *params),
         )
         return [GameRow.from_row(row) for row in rows]
 
     async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move is due a ping (their turn, or a reminder)."""
+        mine, params = self._own_shards()
         rows = await self._read(
-            "SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ? ORDER BY ping_at",
-            (time_text(now),),
+            f"SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?{mine} ORDER BY ping_at",
+            (time_text(now), *params),
         )
         return [GameRow.from_row(row) for row in rows]
 
@@ -52,41 +55,48 @@ class ClockQueries(Database):
         self, now: datetime, *, longer_than: timedelta, note_every: timedelta
     ) -> tuple[timedelta, list[GameRow]]:
         """Note that the bot is alive at ``now`` (at most every ``note_every``); if it was silent
-        for longer than ``longer_than``, pause every running clock for that long, once.
+        for longer than ``longer_than``, pause every running clock of its servers for that long, once.
 
-        The last sign of life (meta ``alive_at``) and the deadlines move in one transaction, so a
-        crash halfway never credits twice or not at all. Returns the gap credited (zero if none)
-        and the live games whose deadlines moved.
+        The last sign of life (meta ``alive_at``, one per set of shards) and the deadlines move in
+        one transaction under a lock, so a crash halfway never credits twice or not at all, nor
+        do two processes of the same shards. Returns the gap credited (zero if none) and the live
+        games whose deadlines moved.
         """
+        key = "alive_at" if self.shards is None else f"alive_at {self.shards}"
         shifted: list[GameRow] = []
         gap = timedelta(0)
-        last = when(await self.get_meta("alive_at"))
+        last = when(await self.get_meta(key))
         if last is not None and now - last < note_every:
             return gap, shifted  # noted recently: no write (a commit costs a disk flush)
         async with self._writing():
-            rows = await self._rows("SELECT value FROM meta WHERE key = 'alive_at'")
+            await self._lock(ALIVE_LOCK)
+            rows = await self._rows("SELECT value FROM meta WHERE key = ?", (key,))
             last = when(rows[0]["value"]) if rows else None
             if last is not None and now - last > longer_than:
                 gap = now - last
-                seconds = int(gap.total_seconds())
-                shift = f"+{seconds} seconds"
-                # The same text as time_text(): %f is seconds with milliseconds, padded to micro.
-                rows = await self._rows(
-                    """
-                    UPDATE games SET
-                        deadline = strftime('%Y-%m-%dT%H:%M:%f000+00:00', deadline, ?),
-                        ping_at = CASE WHEN ping_kind = 'reminder'
-                                       THEN strftime('%Y-%m-%dT%H:%M:%f000+00:00', ping_at, ?) ELSE ping_at END,
-                        clock_paused = clock_paused + ?,
-                        version = version + 1
-                    WHERE status = 'live' AND deadline IS NOT NULL
-                    RETURNING *
-                    """,
-                    (shift, shift, seconds),
-                )
-                shifted = [GameRow.from_row(row) for row in rows]
+                shifted = await self._pause_clocks(gap)
             await self._step(
-                "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (time_text(now),),
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, time_text(now)),
             )
         return gap, shifted
+
+    async def _pause_clocks(self, gap: timedelta) -> list[GameRow]:
+        """Move the running clocks of this process's games on by ``gap`` (inside a write); a
+        reminder moves with them, a turn ping stays due."""
+        gap = timedelta(seconds=int(gap.total_seconds()))
+        mine, params = self._own_shards()
+        running = await self._rows(f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL{mine}", params)
+        shifted = []
+        for game in map(GameRow.from_row, running):
+            ping_at = game.ping_at + gap if game.ping_kind == "reminder" and game.ping_at else game.ping_at
+            # The version guards against a press of another process that moved this clock meanwhile.
+            rows = await self._rows(
+                """
+                UPDATE games SET deadline = ?, ping_at = ?, clock_paused = clock_paused + ?, version = version + 1
+                WHERE id = ? AND version = ? RETURNING *
+                """,
+                (time_text(game.deadline + gap), to_column(ping_at), int(gap.total_seconds()), game.id, game.version),
+            )
+            shifted.extend(map(GameRow.from_row, rows))
+        return shifted

@@ -1,39 +1,26 @@
-"""The SQLite connection (aiosqlite): opening, migrating, one transaction at a time."""
+"""The database the queries run on: opening it, migrating it, one transaction at a time.
+
+:class:`Database` is the same above both back ends (:mod:`.backend`); the queries build on it
+(:class:`bot.storage.Store`).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple, Self
+from typing import Self
 
-import aiosqlite
-
-from .integrity import inspect, recovery_advice, summary
+from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, newer_schema, open_backend
 from .schema import MIGRATIONS
 
 log = logging.getLogger("bot.storage")
-#: Seconds between tries of the switch to WAL while another connection switches the same file.
-WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 
-
-class Written(NamedTuple):
-    """What one write statement did."""
-
-    rowcount: int
-    lastrowid: int | None
-
-
-class StorageError(RuntimeError):
-    """The database cannot be opened, read or written. The message is fit for a log line."""
-
-
-class Conflict(Exception):
-    """A write lost a race or met a rule of the schema (a busy channel, a stale version)."""
+__all__ = ["Conflict", "Database", "ShardScope", "StorageError", "Written", "time_text", "when"]
 
 
 def time_text(moment: datetime) -> str:
@@ -43,201 +30,164 @@ def time_text(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
-def newer_schema(version: int) -> str:
-    return f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})"
-
-
 def when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-class Database:
-    """The connection, its transactions and the migrations; the queries build on it (:class:`Store`)."""
+@dataclass(frozen=True)
+class ShardScope:
+    """The shards a bot process runs: its sweeps touch only the games of their servers."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
-        self._db = connection
-        self.path = path
-        self._write_lock = asyncio.Lock()
+    count: int
+    ids: tuple[int, ...]
+
+    def condition(self) -> tuple[str, tuple]:
+        """The SQL condition (and its parameters) that keeps rows of servers on these shards:
+        Discord puts a server on shard ``(guild_id >> 22) % shard_count``."""
+        marks = ", ".join("?" for _ in self.ids)
+        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.count, *self.ids)
+
+    def __str__(self) -> str:
+        return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
+class Database:
+    """The back end, its transactions and the migrations."""
+
+    def __init__(self, backend, *, shards: ShardScope | None = None) -> None:
+        self._backend = backend
+        #: The transaction under way in this task (a write of several steps), if any.
+        self._session: ContextVar[Session | None] = ContextVar(f"session-{id(self)}", default=None)
+        self.shards = shards
 
     @classmethod
-    async def open(cls, path: str | Path) -> Self:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+    async def open(cls, target: str | Path, *, shards: ShardScope | None = None, **options) -> Self:
+        """Open the database ``target`` names (a SQLite file or ``sqlite:///`` URL, or a
+        ``postgresql://`` URL) and bring its schema up to date.
 
-        An existing file is judged read-only first (:func:`~.integrity.inspect`): a damaged file
-        or one of a newer schema is refused before anything is written to it, not even the
-        switch to WAL. Every failure closes what was opened, so no connection thread outlives it.
-
-        :raises StorageError: if the file cannot be opened or is not a usable database.
+        :raises StorageError: if it cannot be opened or is not a usable database.
         """
-        path = Path(path)
-        if path.exists():
-            await cls._check_before_writing(path)
-        raw = await cls._connect(path)
-        connection = aiosqlite.Connection(lambda: raw, iter_chunk_size=64)
-        await connection  # starts its thread, handing it the connection made above: cannot fail
-        connection.row_factory = sqlite3.Row
-        store = cls(connection, path)
+        backend = await open_backend(target, **options)
+        store = cls(backend, shards=shards)
         try:
-            await store._prepare()
-        except sqlite3.Error as exc:
-            await connection.close()
-            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
+            await store._migrate()
+        except backend.errors as exc:
+            await backend.close()
+            raise StorageError(f"cannot use the database {backend.label}: {exc}") from exc
         except BaseException:
-            await connection.close()
+            await backend.close()
             raise
         return store
 
-    @staticmethod
-    async def _check_before_writing(path: Path) -> None:
-        """Refuse a file that is not a regular file, not a database, damaged, or too new."""
-        if not path.is_file():
-            raise StorageError(f"cannot open the database {path}: it is not a file")
-        try:
-            health = await asyncio.to_thread(inspect, path)
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
-        if not health.ok:
-            raise StorageError(
-                f"the database {path} is damaged (quick_check: {summary(health)}); nothing was written to it: "
-                f"{recovery_advice(path)}"
-            )
-        if health.schema_version > len(MIGRATIONS):
-            raise StorageError(f"cannot use the database {path}: {newer_schema(health.schema_version)}; upgrade the bot")
-        log.info("database %s passed its integrity check in %.2f s", path, health.seconds)
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file (``None`` on PostgreSQL)."""
+        return self._backend.path
 
-    @staticmethod
-    async def _connect(path: Path) -> sqlite3.Connection:
-        """The read-write connection, made in a thread; aiosqlite's own connect, when it fails,
-        leaves its worker thread posting to an event loop that may be closed by then."""
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._backend.dialect
 
-        def connect() -> sqlite3.Connection:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-
-        try:
-            return await asyncio.to_thread(connect)
-        except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"cannot open the database {path}: {exc} (is its folder writable?)") from exc
-
-    async def _prepare(self) -> None:
-        """Settings of the connection, then the migrations."""
-        # The busy timeout first: another process may be opening the same file right now.
-        # WAL with synchronous=NORMAL: a commit does not wait for the disk; a killed process
-        # loses nothing, a power cut may lose the last commits but never breaks the file.
-        await self._run("PRAGMA busy_timeout = 5000")
-        await self._switch_to_wal()
-        for pragma in ("synchronous = NORMAL", "foreign_keys = ON"):
-            await self._run(f"PRAGMA {pragma}")
-        await self._migrate()
-
-    async def _switch_to_wal(self) -> None:
-        """``PRAGMA journal_mode = WAL``, tried again while another connection is switching too.
-
-        Two processes opening a new file at once both read it, then both want to change it:
-        SQLite refuses one of them at once ("database is locked"), since waiting could deadlock,
-        so no busy timeout helps; by the next try the other has switched.
-        """
-        for pause in WAL_SWITCH_PAUSES:
-            try:
-                await self._run("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc):
-                    raise
-            await asyncio.sleep(pause)
-        await self._run("PRAGMA journal_mode = WAL")
+    @property
+    def label(self) -> str:
+        """The database as a log line may name it (a path, or a URL without its password)."""
+        return self._backend.label
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._backend.close()
 
     async def _migrate(self) -> None:
         while True:
-            async with self._transaction():
-                # Read inside the transaction: another process may be migrating the same file.
-                version = await self.schema_version()
+            async with self._transaction() as session:
+                # Under the lock: another process may be migrating the same database right now.
+                await session.lock(MIGRATION_LOCK)
+                version = await session.schema_version()
                 if version > len(MIGRATIONS):
-                    raise StorageError(f"cannot use the database {self.path}: {newer_schema(version)}; upgrade the bot")
+                    raise StorageError(f"cannot use the database {self.label}: {newer_schema(version)}; upgrade the bot")
                 if version == len(MIGRATIONS):
                     return
                 number = version + 1
-                for statement in (part.strip() for part in MIGRATIONS[number - 1].split(";")):
-                    if statement:
-                        await self._run(statement)
+                for statement in self._backend.statements(MIGRATIONS[number - 1]):
+                    await session.execute(statement)
                 await self.after_migration(number)
-                await self._run(f"PRAGMA user_version = {number}")
-            log.info("database %s migrated to schema version %d", self.path, number)
+                await session.set_schema_version(number)
+            log.info("database %s migrated to schema version %d", self.label, number)
 
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """One immediate transaction at a time on this connection, rolled back on any failure.
-
-        Every channel shares the connection, and SQLite has one transaction per connection, so
-        writers queue here. The rollback runs even when the writer is cancelled meanwhile.
-        """
-        async with self._write_lock:
+    async def _transaction(self) -> AsyncIterator[Session]:
+        async with self._backend.transaction() as session:
+            token = self._session.set(session)
             try:
-                await self._run("BEGIN IMMEDIATE")
-                yield
-                await self._run("COMMIT")
-            except BaseException:
-                # The connection runs statements in order, so this ROLLBACK also undoes a BEGIN
-                # still queued when the writer was cancelled; "no transaction" means nothing to undo.
-                with contextlib.suppress(sqlite3.OperationalError):
-                    await asyncio.shield(self._run("ROLLBACK"))
-                raise
+                yield session
+            finally:
+                self._session.reset(token)
 
     async def after_migration(self, number: int) -> None:
         """Work a migration needs beyond its SQL, in its transaction (the queries override it)."""
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            (version,) = await cursor.fetchone()
-        return version
+        async with self._transaction() as session:
+            return await session.schema_version()
 
     # -- plumbing -------------------------------------------------------------------------
 
-    async def _run(self, sql: str, params: tuple = ()) -> None:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
-        async with self._db.execute(sql, params):
-            pass
-
     @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[None]:
-        """One immediate transaction for a write of several steps; failures translated."""
+    async def _writing(self) -> AsyncIterator[Session]:
+        """One transaction for a write of several steps; failures translated."""
+        backend = self._backend
         try:
-            async with self._transaction():
-                yield
-        except sqlite3.IntegrityError as exc:
+            async with self._transaction() as session:
+                yield session
+        except backend.integrity_errors as exc:
             raise Conflict(str(exc)) from exc
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot write to the database {self.path}: {exc}") from exc
+        except backend.errors as exc:
+            raise StorageError(f"cannot write to the database {self.label}: {exc}") from exc
 
-    async def _step(self, sql: str, params: tuple = ()) -> Written:
+    def _current(self) -> Session:
+        session = self._session.get()
+        if session is None:
+            raise RuntimeError("a step of a write runs inside _writing()")
+        return session
+
+    async def _step(self, sql: str, params: Sequence = ()) -> Written:
         """One statement of a write under way (inside :meth:`_writing`)."""
-        async with self._db.execute(sql, params) as cursor:
-            return Written(cursor.rowcount, cursor.lastrowid)
+        return await self._current().execute(sql, params)
 
-    async def _rows(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+    async def _rows(self, sql: str, params: Sequence = ()) -> list[Row]:
         """The rows of a query inside a write under way (inside :meth:`_writing`)."""
-        async with self._db.execute(sql, params) as cursor:
-            return await cursor.fetchall()
+        return await self._current().fetch(sql, params)
+
+    async def _many(self, sql: str, rows: Iterable[Sequence]) -> None:
+        """One statement for each of ``rows``, inside a write under way."""
+        await self._current().executemany(sql, rows)
+
+    async def _lock(self, *keys: int) -> None:
+        """Hold ``keys`` (channels, players) until the write under way ends (see :mod:`.backend`)."""
+        await self._current().lock(*keys)
 
     async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
-        """Run ``statements`` in one immediate transaction; translate failures."""
-        async with self._writing():
-            return [await self._step(sql, params) for sql, params in statements]
+        """Run ``statements`` in one transaction; translate failures."""
+        async with self._writing() as session:
+            return [await session.execute(sql, params) for sql, params in statements]
 
-    async def _read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+    async def _read(self, sql: str, params: Sequence = ()) -> list[Row]:
+        session = self._session.get()
         try:
-            async with self._db.execute(sql, params) as cursor:
-                return await cursor.fetchall()
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot read the database {self.path}: {exc}") from exc
+            if session is not None:  # inside a write: read what it sees
+                return await session.fetch(sql, params)
+            return await self._backend.fetch(sql, params)
+        except self._backend.errors as exc:
+            raise StorageError(f"cannot read the database {self.label}: {exc}") from exc
 
-    async def _one(self, kind, sql: str, params: tuple):
+    async def _one(self, kind, sql: str, params: Sequence):
         """The first row of a query as a ``kind`` (a row class with ``from_row``), or ``None``."""
         rows = await self._read(sql, params)
         return kind.from_row(rows[0]) if rows else None
+
+    def _own_shards(self) -> tuple[str, tuple]:
+        """The condition (and parameters) that keeps a sweep to this process's servers."""
+        return self.shards.condition() if self.shards else ("", ())
 
     # -- meta -----------------------------------------------------------------------------
 

@@ -35,21 +35,20 @@ class GameQueries(RatingQueries):
 
         :raises Conflict: if the channel already has an open challenge or a live game.
         """
-        (cursor,) = await self._write(
-            (
+        async with self._writing():
+            await self._lock(channel_id)
+            if await self._rows("SELECT 1 FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)):
+                raise Conflict("the channel has a live game")
+            (row,) = await self._rows(
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
                                         expires_at, clock, thread, rematch_of, challenger_name, opponent_name)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-                WHERE NOT EXISTS (SELECT 1 FROM games WHERE channel_id = ? AND status = 'live')
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
                 (guild_id, channel_id, challenger_id, opponent_id, variant, first, time_text(created_at),
-                 time_text(expires_at), clock, int(thread), rematch_of, challenger_name, opponent_name, channel_id),
-            ),
-        )
-        if cursor.rowcount != 1:
-            raise Conflict("the channel has a live game")
-        return await self.get_challenge(cursor.lastrowid)
+                 time_text(expires_at), clock, int(thread), rematch_of, challenger_name, opponent_name),
+            )
+        return ChallengeRow.from_row(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
         return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
@@ -66,17 +65,20 @@ class GameQueries(RatingQueries):
         return cursor.rowcount == 1
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
-        rows = await self._read("SELECT * FROM challenges WHERE expires_at <= ? ORDER BY id", (time_text(now),))
+        mine, params = self._own_shards()
+        rows = await self._read(f"SELECT * FROM challenges WHERE expires_at <= ?{mine} ORDER BY id", (time_text(now), *params))
         return [ChallengeRow.from_row(row) for row in rows]
 
     # -- games ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _insert_game(columns: dict, condition: str, condition_params: tuple) -> tuple[str, tuple]:
+    async def _insert_game(self, columns: dict) -> GameRow:
+        """Insert a live game (inside a write that holds its channel's lock)."""
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
-        values = tuple(to_column(value) for value in columns.values())
-        return f"INSERT INTO games ({names}) SELECT {marks} WHERE {condition}", values + condition_params
+        (row,) = await self._rows(
+            f"INSERT INTO games ({names}) VALUES ({marks}) RETURNING *", tuple(to_column(value) for value in columns.values())
+        )
+        return GameRow.from_row(row)
 
     async def start_game(self, challenge: ChallengeRow, *, now: datetime, **columns) -> GameRow:
         """Turn an open challenge into a live game, in one transaction.
@@ -91,13 +93,11 @@ class GameQueries(RatingQueries):
             "message_id": challenge.message_id, "clock": challenge.clock, "thread": challenge.thread,
             "created_at": now, "updated_at": now, **columns,
         }
-        written = await self._write(
-            ("DELETE FROM challenges WHERE id = ?", (challenge.id,)),
-            self._insert_game(columns, "changes() = 1", ()),
-        )
-        if written[1].rowcount != 1:
-            raise Conflict("the challenge was already answered")
-        return await self.get_game(written[1].lastrowid)
+        async with self._writing():
+            await self._lock(challenge.channel_id)
+            if not (await self._step("DELETE FROM challenges WHERE id = ?", (challenge.id,))).rowcount:
+                raise Conflict("the challenge was already answered")
+            return await self._insert_game(columns)
 
     async def create_game(self, *, now: datetime, **columns) -> GameRow:
         """Start a live game at once (against the computer: no challenge to accept).
@@ -107,16 +107,18 @@ class GameQueries(RatingQueries):
         :raises Conflict: if the channel has a live game or an open challenge.
         """
         columns = {"created_at": now, "updated_at": now, **columns}
-        (written,) = await self._write(
-            self._insert_game(columns, "NOT EXISTS (SELECT 1 FROM challenges WHERE channel_id = ?)", (columns["channel_id"],))
-        )
-        if written.rowcount != 1:
-            raise Conflict("the channel has an open challenge")
-        return await self.get_game(written.lastrowid)
+        async with self._writing():
+            await self._lock(columns["channel_id"])
+            if await self._rows("SELECT 1 FROM challenges WHERE channel_id = ?", (columns["channel_id"],)):
+                raise Conflict("the channel has an open challenge")
+            return await self._insert_game(columns)
 
     async def live_computer_games(self) -> list[GameRow]:
-        """Every live game the bot plays in, to resume its thinking after a restart."""
-        rows = await self._read("SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL) ORDER BY id")
+        """Every live game the bot plays in (on this process's shards), to resume its thinking after a restart."""
+        mine, params = self._own_shards()
+        rows = await self._read(
+            f"SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL){mine} ORDER BY id", params
+        )
         return [GameRow.from_row(row) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -39,7 +39,7 @@ LATEST_NAME = """(
     SELECT name FROM (
         SELECT id, name_a AS name FROM games WHERE player_a = ratings.user_id AND status != 'live'
         UNION ALL SELECT id, name_b FROM games WHERE player_b = ratings.user_id AND status != 'live'
-    ) ORDER BY id DESC LIMIT 1
+    ) AS named ORDER BY id DESC LIMIT 1
 )"""
 
 
@@ -134,12 +134,15 @@ class RatingQueries(Database):
         person's results, and both ratings if it is rated."""
         keys = [key for key, _ in _outcomes(game)]
         if keys:
-            marks = ", ".join("(?, ?, ?)" for _ in keys)
-            rows = await self._rows(
-                f"SELECT * FROM player_stats WHERE (user_id, variant, opponent) IN (VALUES {marks})",
-                tuple(part for key in keys for part in key),
-            )
-            tallies = {(row["user_id"], row["variant"], row["opponent"]): _tally_of(row) for row in rows}
+            people = sorted({user for user, _, _ in keys})
+            # Another process may be archiving another game of the same people: their results and
+            # ratings are read, then written, under their locks (the computer keeps neither).
+            await self._lock(*people)
+            marks = ", ".join("?" for _ in people)
+            rows = await self._rows(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
+            tallies = {
+                key: _tally_of(row) for row in rows if (key := (row["user_id"], row["variant"], row["opponent"])) in keys
+            }
             _count(tallies, game)
             await self._save_tallies(tallies)
         if is_rated(game.status, (game.level_a, game.level_b)):
@@ -158,7 +161,7 @@ class RatingQueries(Database):
         if number == 4:  # the games archived before count, in the order they finished
             # Every column of schema 4 but the record (not needed to count a game, and most of a
             # row's size); the columns later migrations add take their defaults.
-            existing = {row["name"] for row in await self._rows("PRAGMA table_info(games)")}
+            existing = await self._current().columns("games")
             columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing)
             rows = await self._rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
             known: dict[tuple[int, str], Rating] = {}
@@ -173,7 +176,7 @@ class RatingQueries(Database):
             await self._save_tallies(tallies)
 
     async def _save_tallies(self, tallies: dict[tuple[int, str, str], list[int]]) -> None:
-        await self._db.executemany(
+        await self._many(
             """
             INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
@@ -185,7 +188,7 @@ class RatingQueries(Database):
     async def _save_ratings(self, ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime) -> None:
         """Write ``ratings`` (as they are ``now``) and the rows of ``changes`` (from :func:`_rate_one`)."""
         moment = time_text(now)
-        await self._db.executemany(
+        await self._many(
             """
             INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
@@ -194,8 +197,8 @@ class RatingQueries(Database):
             [(user, variant, r.rating, r.rd, r.volatility, r.games, moment) for (user, variant), r in ratings.items()],
         )
         rows = [row for game in changes for row in game]
-        await self._db.executemany("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
-        await self._db.executemany("INSERT OR IGNORE INTO guild_players VALUES (?, ?, ?)", [(row[8], row[2], row[1]) for row in rows])
+        await self._many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
+        await self._many("INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [(row[8], row[2], row[1]) for row in rows])
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""
@@ -270,7 +273,7 @@ class RatingQueries(Database):
             SELECT * FROM (
                 SELECT * FROM games WHERE player_a = ? AND status != 'live'
                 UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live'
-            ) ORDER BY id DESC LIMIT ? OFFSET ?
+            ) AS mine ORDER BY id DESC LIMIT ? OFFSET ?
             """,
             (user_id, user_id, user_id, limit, offset),
         )

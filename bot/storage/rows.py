@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, fields
 from datetime import datetime
 
+from .backend import Row
 from .database import time_text, when
 
 #: Columns that hold a time (UTC ISO text in the database, aware datetimes in the rows).
 _TIME_COLUMNS = frozenset({"created_at", "expires_at", "updated_at", "finished_at", "deadline", "ping_at"})
 
 
-def _from_row(kind, row: sqlite3.Row):
+def _from_row(kind, row: Row):
     return kind(**{key: when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
 
 
@@ -50,7 +50,7 @@ class ChallengeRow:
     opponent_name: str | None = None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
+    def from_row(cls, row: Row) -> ChallengeRow:
         return _from_row(cls, row)
 
     @property
@@ -110,7 +110,7 @@ class GameRow:
     position: str | None = None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> GameRow:
+    def from_row(cls, row: Row) -> GameRow:
         return _from_row(cls, row)
 
     @property

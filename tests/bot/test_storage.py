@@ -142,7 +142,7 @@ async def test_a_cancelled_write_leaves_the_database_usable(store):
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert await new_challenge(store, channel=2)
-    assert not store._db.in_transaction
+    assert not store._backend._db.in_transaction
 
 
 async def test_ids_are_never_reused(store):

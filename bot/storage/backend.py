@@ -1,0 +1,93 @@
+"""What the queries ask of a database engine, and which engine a database setting names.
+
+Two back ends implement it: :mod:`.sqlite` (one file, the default) and :mod:`.postgres` (a
+server that several bot processes share). The queries are written once, in the SQL both
+understand, with ``?`` for parameters; a back end runs them in transactions (:class:`Session`).
+
+What each back end must guarantee for the queries to be right between processes: inside a
+transaction, :meth:`Session.lock` holds the named keys until it ends, so two transactions that
+lock the same key (a channel, a player) never interleave. SQLite gets this from ``BEGIN
+IMMEDIATE`` (one writer at a time), PostgreSQL from transaction-level advisory locks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+from .schema import MIGRATIONS
+
+#: The key of the migrations' lock (a Discord id, which a lock key usually is, is far larger).
+MIGRATION_LOCK = 1
+#: The key of the lock taken to note that the bot is alive (and credit an outage once).
+ALIVE_LOCK = 2
+
+
+class Written(NamedTuple):
+    """What one write statement did."""
+
+    rowcount: int
+
+
+class StorageError(RuntimeError):
+    """The database cannot be opened, read or written. The message is fit for a log line."""
+
+
+class Conflict(Exception):
+    """A write lost a race or met a rule of the schema (a busy channel, a stale version)."""
+
+
+def newer_schema(version: int) -> str:
+    return f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})"
+
+
+Row = Mapping[str, object]
+
+
+class Session(Protocol):
+    """The statements of one transaction."""
+
+    async def execute(self, sql: str, params: Sequence = ()) -> Written: ...
+
+    async def fetch(self, sql: str, params: Sequence = ()) -> list[Row]: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None: ...
+
+    async def lock(self, *keys: int) -> None:
+        """Hold ``keys`` until the transaction ends (in a fixed order: no deadlock)."""
+
+    async def schema_version(self) -> int: ...
+
+    async def set_schema_version(self, number: int) -> None: ...
+
+    async def columns(self, table: str) -> set[str]: ...
+
+    async def after_copy(self) -> None:
+        """Bring id generators past the ids a copy inserted."""
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgres://", "postgresql://"))
+
+
+def sqlite_path(target: str | Path) -> Path:
+    """The file a SQLite setting names: a path, or ``sqlite:///relative`` / ``sqlite:////absolute``."""
+    if isinstance(target, str) and target.startswith("sqlite:"):
+        if not target.startswith("sqlite:///"):
+            raise StorageError(f"a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path, not {target!r}")
+        return Path(target.removeprefix("sqlite:///"))
+    return Path(target)
+
+
+async def open_backend(target: str | Path, **options):
+    """The back end ``target`` names: a ``postgresql://`` URL, else a SQLite file or URL."""
+    if is_postgres(target):
+        from .postgres import PostgresBackend  # asyncpg is needed only by those who use it
+
+        return await PostgresBackend.open(target, **options)
+    if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
+        raise StorageError(f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///")
+    from .sqlite import SQLiteBackend
+
+    return await SQLiteBackend.open(sqlite_path(target))

@@ -1,0 +1,200 @@
+"""The SQLite back end (aiosqlite): one file, one connection, one transaction at a time.
+
+SQLite serialises writers itself: every transaction here is ``BEGIN IMMEDIATE``, which takes the
+file's one write lock before its first read, so the reads a write depends on cannot change under
+it, in this process or any other sharing the file. That is why :meth:`SQLiteSession.lock` has
+nothing to do.
+
+Durability: WAL with ``synchronous = NORMAL``. A commit returns once it is in the write-ahead log,
+without waiting for the disk; a killed process (``kill -9``, a crash) loses nothing committed. A
+power cut or an operating-system crash may lose the last commits since the log was last synced
+(a checkpoint), but never leaves the file damaged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from pathlib import Path
+from typing import Self
+
+import aiosqlite
+
+from .backend import StorageError, Written, newer_schema
+from .integrity import inspect, recovery_advice, summary
+from .schema import MIGRATIONS
+
+log = logging.getLogger("bot.storage")
+#: Seconds between tries of the switch to WAL while another connection switches the same file.
+WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
+
+
+class SQLiteSession:
+    """The statements of one transaction on the connection."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def execute(self, sql: str, params: Sequence = ()) -> Written:
+        async with self._db.execute(sql, params) as cursor:
+            return Written(cursor.rowcount)
+
+    async def fetch(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchall()
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
+        await self._db.executemany(sql, rows)
+
+    async def lock(self, *keys: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file's write lock."""
+
+    async def schema_version(self) -> int:
+        (row,) = await self.fetch("PRAGMA user_version")
+        return row[0]
+
+    async def set_schema_version(self, number: int) -> None:
+        await self.execute(f"PRAGMA user_version = {int(number)}")
+
+    async def columns(self, table: str) -> set[str]:
+        return {row["name"] for row in await self.fetch(f"PRAGMA table_info({table})")}
+
+    async def after_copy(self) -> None:
+        """Nothing to do: AUTOINCREMENT follows the largest id inserted."""
+
+
+class SQLiteBackend:
+    """A database file. Open it with :meth:`open`."""
+
+    dialect = "sqlite"
+    #: Failures of a statement that a write meets when it breaks a rule of the schema.
+    integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+        self.label = str(path)
+        self._write_lock = asyncio.Lock()
+
+    @staticmethod
+    def statements(migration: str) -> list[str]:
+        return [part.strip() for part in migration.split(";") if part.strip()]
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Self:
+        """Open (creating if needed) the file at ``path``, set up for WAL.
+
+        An existing file is judged read-only first (:func:`~.integrity.inspect`): a damaged file
+        or one of a newer schema is refused before anything is written to it, not even the
+        switch to WAL. Every failure closes what was opened, so no connection thread outlives it.
+
+        :raises StorageError: if the file cannot be opened or is not a usable database.
+        """
+        path = Path(path)
+        if path.exists():
+            await cls._check_before_writing(path)
+        raw = await cls._connect(path)
+        connection = aiosqlite.Connection(lambda: raw, iter_chunk_size=64)
+        await connection  # starts its thread, handing it the connection made above: cannot fail
+        connection.row_factory = sqlite3.Row
+        backend = cls(connection, path)
+        try:
+            await backend._prepare()
+        except sqlite3.Error as exc:
+            await connection.close()
+            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
+        except BaseException:
+            await connection.close()
+            raise
+        return backend
+
+    @staticmethod
+    async def _check_before_writing(path: Path) -> None:
+        """Refuse a file that is not a regular file, not a database, damaged, or too new."""
+        if not path.is_file():
+            raise StorageError(f"cannot open the database {path}: it is not a file")
+        try:
+            health = await asyncio.to_thread(inspect, path)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot use the database {path}: {exc} ({recovery_advice(path)})") from exc
+        if not health.ok:
+            raise StorageError(
+                f"the database {path} is damaged (quick_check: {summary(health)}); nothing was written to it: "
+                f"{recovery_advice(path)}"
+            )
+        if health.schema_version > len(MIGRATIONS):
+            raise StorageError(f"cannot use the database {path}: {newer_schema(health.schema_version)}; upgrade the bot")
+        log.info("database %s passed its integrity check in %.2f s", path, health.seconds)
+
+    @staticmethod
+    async def _connect(path: Path) -> sqlite3.Connection:
+        """The read-write connection, made in a thread; aiosqlite's own connect, when it fails,
+        leaves its worker thread posting to an event loop that may be closed by then."""
+        def connect() -> sqlite3.Connection:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+
+        try:
+            return await asyncio.to_thread(connect)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database {path}: {exc} (is its folder writable?)") from exc
+
+    async def _prepare(self) -> None:
+        """Settings of the connection (see the module's note on durability)."""
+        # The busy timeout first: another process may be opening the same file right now.
+        await self._run("PRAGMA busy_timeout = 5000")
+        await self._switch_to_wal()
+        for pragma in ("synchronous = NORMAL", "foreign_keys = ON"):
+            await self._run(f"PRAGMA {pragma}")
+
+    async def _switch_to_wal(self) -> None:
+        """``PRAGMA journal_mode = WAL``, tried again while another connection is switching too.
+
+        Two processes opening a new file at once both read it, then both want to change it:
+        SQLite refuses one of them at once ("database is locked"), since waiting could deadlock,
+        so no busy timeout helps; by the next try the other has switched.
+        """
+        for pause in WAL_SWITCH_PAUSES:
+            try:
+                await self._run("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc):
+                    raise
+            await asyncio.sleep(pause)
+        await self._run("PRAGMA journal_mode = WAL")
+
+    async def _run(self, sql: str) -> None:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
+        async with self._db.execute(sql):
+            pass
+
+    async def fetch(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchall()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SQLiteSession]:
+        """One immediate transaction at a time on this connection, rolled back on any failure.
+
+        Every channel shares the connection, and SQLite has one transaction per connection, so
+        writers queue here. The rollback runs even when the writer is cancelled meanwhile.
+        """
+        async with self._write_lock:
+            try:
+                await self._run("BEGIN IMMEDIATE")
+                yield SQLiteSession(self._db)
+                await self._run("COMMIT")
+            except BaseException:
+                # The connection runs statements in order, so this ROLLBACK also undoes a BEGIN
+                # still queued when the writer was cancelled; "no transaction" means nothing to undo.
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await asyncio.shield(self._run("ROLLBACK"))
+                raise
+
+    async def close(self) -> None:
+        await self._db.close()
