@@ -11,18 +11,22 @@ import discord
 
 from . import create_bot
 from .config import Settings, SettingsError, load_settings
-from .storage import StorageError, Store
+from .storage import ShardScope, StorageError, Store
 
 log = logging.getLogger("bot")
 
 
 async def _run(settings: Settings) -> None:
-    # Open (and check) the database before connecting, so a broken file fails fast with one
-    # clear line; the bot then uses this connection.
-    store = await Store.open(settings.database_path)
+    # Open (and check) the database before connecting, so a broken file or an unreachable server
+    # fails fast with one clear line; the bot then uses this connection.
+    shards = ShardScope(settings.shard_count, settings.shard_ids) if settings.shard_count else None
+    store = await Store.open(settings.database, shards=shards)
+    log.info("database: %s%s", store.label, f"; running {shards}" if shards else "")
     hours = settings.backup_interval_hours
     bot = create_bot(
-        settings.database_path,
+        settings.database,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
         dev_guild_id=settings.dev_guild_id,
         challenge_timeout=settings.challenge_timeout,
         backup_every=timedelta(hours=hours) if hours else None,

@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from .service import WariService
-from .storage import Store
+from .storage import ShardScope, Store
 from .storage.backup import back_up, backup_due
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class WariBot(commands.Bot):
 
     def __init__(
         self,
-        database_path: str | Path,
+        database: str | Path,
         *,
         dev_guild_id: int | None = None,
         challenge_timeout: int = 600,
@@ -40,12 +40,14 @@ class WariBot(commands.Bot):
         backup_every: timedelta | None = None,
         backup_keep: int = 7,
         store: Store | None = None,
+        **sharding,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
         # The bot plays no sound: discord.py's warnings that voice needs PyNaCl and davey are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
-        self.database_path = Path(database_path)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **sharding)
+        #: A SQLite file (``Path``) or a ``postgresql://`` URL.
+        self.database = database if isinstance(database, str) and "://" in database else Path(database)
         self.dev_guild_id = dev_guild_id
         self.challenge_timeout = challenge_timeout
         self.rng = rng
@@ -55,14 +57,25 @@ class WariBot(commands.Bot):
         if store is not None:
             self.store = store
 
+    @property
+    def shard_scope(self) -> ShardScope | None:
+        """The shards this process runs, whose servers' games its sweeps look after (``None``: all)."""
+        return None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the slash commands: only one of a sharded bot's processes does."""
+        return True
+
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
-            self.store = await Store.open(self.database_path)
+            self.store = await Store.open(self.database, shards=self.shard_scope)
         self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
-        if self.backup_every:
+        if self.syncs_commands:
+            await self.sync_commands()
+        if self.backup_every and self.store.path is not None:
             self.backups = tasks.loop(seconds=min(self.backup_every, BACKUP_CHECK).total_seconds())(self.back_up_if_due)
             self.backups.start()
 
@@ -113,9 +126,9 @@ class WariBot(commands.Bot):
         now = discord.utils.utcnow()
         check = min(self.backup_every, BACKUP_CHECK)
         try:
-            if not backup_due(self.database_path, now, self.backup_every, slack=check / 2):
+            if not backup_due(self.store.path, now, self.backup_every, slack=check / 2):
                 return
-            made, removed = await back_up(self.database_path, now, keep=self.backup_keep)
+            made, removed = await back_up(self.store.path, now, keep=self.backup_keep)
         except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
             log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, check)
             return
@@ -132,11 +145,33 @@ class WariBot(commands.Bot):
             await self.store.close()
 
 
-def create_bot(database_path: str | Path, **options) -> WariBot:
+class ShardedWariBot(WariBot, commands.AutoShardedBot):
+    """The bot as one process of a sharded deployment: ``shard_count`` shards in all, of which it
+    runs ``shard_ids`` (every process of the bot shares one PostgreSQL database)."""
+
+    @property
+    def shard_scope(self) -> ShardScope:
+        return ShardScope(self.shard_count, tuple(sorted(self.shard_ids)))
+
+    @property
+    def syncs_commands(self) -> bool:
+        """The process that runs shard 0 syncs; the others would only repeat it."""
+        return 0 in self.shard_ids
+
+
+def create_bot(
+    database: str | Path, *, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None, **options
+) -> WariBot:
     """The fully configured bot, not connected. ``python -m bot``, the tests and the sandbox use it.
 
-    ``options`` are :class:`WariBot`'s: ``backup_every``, the interval of automatic backups
-    (``None``, the default here: none; the settings' default is a day); ``store``, the database
-    already opened (and checked) at ``database_path``, so that a start checks the file once.
+    ``database`` is a SQLite file (or ``sqlite:///`` URL) or a ``postgresql://`` URL. With a
+    ``shard_count``, the bot runs as an :class:`~discord.ext.commands.AutoShardedBot` of the
+    ``shard_ids`` given (default: all of them). ``options`` are :class:`WariBot`'s:
+    ``backup_every``, the interval of automatic backups of a SQLite file (``None``, the default
+    here: none; the settings' default is a day); ``store``, the database already opened (and
+    checked), so that a start checks it once.
     """
-    return WariBot(database_path, **options)
+    if shard_count is None:
+        return WariBot(database, **options)
+    ids = list(shard_ids) if shard_ids is not None else list(range(shard_count))
+    return ShardedWariBot(database, shard_count=shard_count, shard_ids=ids, **options)

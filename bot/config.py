@@ -24,7 +24,8 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     token: str = field(repr=False)
-    database_path: Path = DEFAULT_DATABASE
+    #: The database: a SQLite file, or a ``postgresql://`` URL (kept out of ``repr``: it may hold a password).
+    database: Path | str = field(default=DEFAULT_DATABASE, repr=False)
     #: Commands are synced to this guild at every start (instant), and not globally.
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -34,6 +35,14 @@ class Settings:
     backup_interval_hours: int = 24
     #: How many automatic backups are kept (the oldest beyond are deleted).
     backup_keep: int = 7
+    #: The shards of the whole bot, and those this process runs (``None``: no sharding).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database_path(self) -> Path | None:
+        """The SQLite file (``None`` on PostgreSQL)."""
+        return self.database if isinstance(self.database, Path) else None
 
 
 def _int(
@@ -62,14 +71,42 @@ def _environment(environ: dict[str, str] | None, env_file: Path | None) -> dict[
     return dict(os.environ)
 
 
-def _database_path(environ: dict[str, str]) -> Path:
+def _database(environ: dict[str, str]) -> Path | str:
+    """``DATABASE_URL`` (``postgresql://...`` or ``sqlite:///path``), else ``DATABASE_PATH``."""
+    url = environ.get("DATABASE_URL", "").strip()
+    if url.startswith(("postgresql://", "postgres://")):
+        return url
+    if url.startswith("sqlite:///"):
+        return Path(url.removeprefix("sqlite:///"))
+    if url:
+        scheme = url.partition("://")[0] if "://" in url else url[:12] + "..."
+        raise SettingsError(f"DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme!r}")
     path = environ.get("DATABASE_PATH", "").strip()
     return Path(path) if path else DEFAULT_DATABASE
 
 
-def load_database_path(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Path:
-    """Only ``DATABASE_PATH`` (no token needed): for ``python -m bot.storage``."""
-    return _database_path(_environment(environ, env_file))
+def load_database(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Path | str:
+    """Only the database (no token needed): for ``python -m bot.storage``."""
+    return _database(_environment(environ, env_file))
+
+
+def _shards(environ: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS``: the whole bot's shards and this process's (default: all)."""
+    count = _int(environ, "SHARD_COUNT", None)
+    raw = environ.get("SHARD_IDS", "").strip()
+    if count is None:
+        if raw:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot")
+        return None, None
+    if not raw:
+        return count, tuple(range(count))
+    try:
+        ids = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
+    except ValueError:
+        raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas, like 0,1, not {raw!r}") from None
+    if not ids or ids[0] < 0 or ids[-1] >= count:
+        raise SettingsError(f"SHARD_IDS must be numbers from 0 to {count - 1} (SHARD_COUNT is {count}), not {raw!r}")
+    return count, ids
 
 
 def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Settings:
@@ -87,12 +124,15 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
     level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    shard_count, shard_ids = _shards(environ)
     return Settings(
         token=token,
-        database_path=_database_path(environ),
+        database=_database(environ),
         dev_guild_id=_int(environ, "DEV_GUILD_ID", None),
         log_level=level,
         challenge_timeout=_int(environ, "CHALLENGE_TIMEOUT", 600, maximum=7 * 24 * 3600),
         backup_interval_hours=_int(environ, "BACKUP_INTERVAL_HOURS", 24, minimum=0, maximum=30 * 24),
         backup_keep=_int(environ, "BACKUP_KEEP", 7, maximum=1000),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

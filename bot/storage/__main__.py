@@ -3,24 +3,29 @@
     python -m bot.storage check [--full]      # the start-up integrity check (exit 1 if damaged)
     python -m bot.storage backup [PATH]       # a consistent copy, also while the bot runs
     python -m bot.storage restore BACKUP      # stop the bot first; the current file is kept aside
+    python -m bot.storage copy SOURCE TARGET  # the whole database into another (SQLite to PostgreSQL)
 
-The database is ``DATABASE_PATH`` (from the environment or ``.env``, as the bot reads it) unless
-``--database`` names another. Exit codes: 0 done, 1 failed (the reason on standard error),
-2 wrong usage.
+The database is ``DATABASE_URL`` or ``DATABASE_PATH`` (from the environment or ``.env``, as the
+bot reads them) unless ``--database`` names another. check, backup and restore are for a SQLite
+file; a PostgreSQL database has its own tools (``pg_dump``, ``pg_restore``). SOURCE and TARGET
+are SQLite paths or ``sqlite:///`` URLs, or ``postgresql://`` URLs. Exit codes: 0 done, 1 failed
+(the reason on standard error), 2 wrong usage.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sqlite3
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..config import load_database_path
+from ..config import load_database
 from .backup import copy_database, restore
 from .database import StorageError
 from .integrity import backup_folder, backup_path, inspect, recovery_advice, summary
+from .transfer import copy_all
 
 PROGRAM = "python -m bot.storage"
 
@@ -63,6 +68,12 @@ def restore_backup(database: Path, backup: Path) -> int:
     return 0
 
 
+def copy(source: str, target: str) -> int:
+    copied = asyncio.run(copy_all(source, target))
+    print(f"copied {sum(copied.values())} rows of {len(copied)} tables; every table's count matches")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(prog=PROGRAM, description="Check, back up and restore the Wari bot's database.")
     parse.add_argument("--database", type=Path, help="the database (default: DATABASE_PATH, else data/wari.sqlite3)")
@@ -73,14 +84,21 @@ def parser() -> argparse.ArgumentParser:
     backing.add_argument("path", nargs="?", type=Path, help="where (default: a new timestamped file in the backups folder)")
     restoring = commands.add_parser("restore", help="replace the database by a backup: STOP THE BOT FIRST")
     restoring.add_argument("backup", type=Path, help="the backup file to restore")
+    copying = commands.add_parser("copy", help="copy a whole database into a new one, e.g. SQLite to PostgreSQL: STOP THE BOT FIRST")
+    copying.add_argument("source", help="the database to copy: a SQLite path or sqlite:/// URL, or a postgresql:// URL")
+    copying.add_argument("target", help="the database to fill (migrated first; it must hold no games yet)")
     parse.epilog = "Backups go by default to the folder 'backups' beside the database, e.g. " + str(backup_folder(Path("data/wari.sqlite3")))
     return parse
 
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
-    database = arguments.database or load_database_path()
     try:
+        if arguments.command == "copy":
+            return copy(arguments.source, arguments.target)
+        database = arguments.database or load_database()
+        if not isinstance(database, Path):
+            raise StorageError(f"{arguments.command} is for a SQLite file: back up a PostgreSQL database with pg_dump")
         if arguments.command == "check":
             return check(database, arguments.full)
         if arguments.command == "backup":

@@ -150,3 +150,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN position TEXT;
     """,
 )
+
+#: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
+#: with the columns that order its rows.
+TABLES: tuple[tuple[str, str], ...] = (
+    ("meta", "key"),
+    ("games", "id"),
+    ("challenges", "id"),
+    ("user_settings", "user_id"),
+    ("guild_settings", "guild_id"),
+    ("ratings", "user_id, variant"),
+    ("rating_changes", "game_id, user_id"),
+    ("player_stats", "user_id, variant, opponent"),
+    ("guild_players", "guild_id, variant, user_id"),
+)

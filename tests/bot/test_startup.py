@@ -33,6 +33,24 @@ def test_settings_come_from_the_environment_with_defaults():
                             "LOG_LEVEL": "debug", "CHALLENGE_TIMEOUT": "30", "BACKUP_INTERVAL_HOURS": "0", "BACKUP_KEEP": "3"})
     assert (str(custom.database_path), custom.dev_guild_id, custom.log_level, custom.challenge_timeout) == ("/x/y.db", 42, "DEBUG", 30)
     assert (custom.backup_interval_hours, custom.backup_keep) == (0, 3)
+    assert settings.shard_count is None and settings.shard_ids is None
+
+
+def test_database_url_names_sqlite_or_postgresql_and_never_shows_its_password():
+    url = "postgresql://wari:s3cret@db.example:5432/wari"
+    settings = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url, "DATABASE_PATH": "ignored.db"})
+    assert settings.database == url and settings.database_path is None
+    assert "s3cret" not in repr(settings)
+    sqlite = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///data/other.sqlite3"})
+    assert sqlite.database_path == Path("data/other.sqlite3")
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/wari.db"}).database_path == Path("/srv/wari.db")
+
+
+def test_shards_are_the_whole_bot_s_count_and_this_process_s_ids():
+    both = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "3, 1"})
+    assert (both.shard_count, both.shard_ids) == (4, (1, 3))
+    every = load_settings({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"})
+    assert (every.shard_count, every.shard_ids) == (2, (0, 1))
 
 
 @pytest.mark.parametrize(
@@ -46,6 +64,11 @@ def test_settings_come_from_the_environment_with_defaults():
         ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "-1"}, "BACKUP_INTERVAL_HOURS must be at least 0"),
         ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "daily"}, "BACKUP_INTERVAL_HOURS must be a whole number"),
         ({"DISCORD_TOKEN": "t", "BACKUP_KEEP": "0"}, "BACKUP_KEEP must be at least 1"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://x"}, "DATABASE_URL must start with postgresql:// or sqlite:///"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1,2"}, r"SHARD_IDS must be numbers from 0 to 1 \(SHARD_COUNT is 2\)"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS must be shard numbers separated by commas"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be at least 1"),
     ],
 )
 def test_bad_settings_are_named(environ, message):
@@ -55,7 +78,9 @@ def test_bad_settings_are_named(environ, message):
 
 def test_env_example_documents_every_setting():
     text = (ROOT / ".env.example").read_text()
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "CHALLENGE_TIMEOUT", "BACKUP_INTERVAL_HOURS", "BACKUP_KEEP"):
+    names = ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "CHALLENGE_TIMEOUT", "BACKUP_INTERVAL_HOURS",
+             "BACKUP_KEEP", "SHARD_COUNT", "SHARD_IDS")
+    for name in names:
         assert f"\n{name}=" in text
 
 
