@@ -1,4 +1,8 @@
-"""Shared fixtures: a real bot on a real SQLite file, inside SimCord's simulated Discord."""
+"""Shared fixtures: a real bot on a real database, inside SimCord's simulated Discord.
+
+The story tests (those of the ``world`` fixture) run twice: on a SQLite file and on a PostgreSQL
+database of a real server that :mod:`tests.postgres` starts for the session.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +18,21 @@ from simcord.builders import UserHandle
 
 from bot import create_bot
 
+pytest_plugins = ["tests.postgres"]
+#: The back ends the story tests run on.
+BACKENDS = ("sqlite", "postgresql")
+
 
 @pytest.fixture
 def database_path(tmp_path):
+    """A SQLite file, for the tests of what only SQLite has (its file, its backups)."""
     return tmp_path / "wari.sqlite3"
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request, database_path):
+    """Each back end in turn: a SQLite file, then a fresh database of the test PostgreSQL server."""
+    return database_path if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 
 
 #: Every bot a test built; their databases and worker pools are closed after the test.
@@ -52,8 +67,8 @@ async def close_bot(bot) -> None:
 
 
 @pytest.fixture
-def simcord_bot(database_path):
-    return make_bot(database_path)
+def simcord_bot(database):
+    return make_bot(database)
 
 
 @dataclass
@@ -65,7 +80,8 @@ class World:
     bob: object
     carol: object
     mod: object
-    database_path: object
+    #: The database: a SQLite file or a PostgreSQL URL.
+    database: object
 
     @property
     def me(self) -> UserHandle:
@@ -74,10 +90,10 @@ class World:
 
     async def restart(self) -> None:
         """A fresh bot process on the same database file, as after a deploy or a crash."""
-        await self.env.restart_bot(make_bot(self.database_path))
+        await self.env.restart_bot(make_bot(self.database))
 
 
-def populate(env, database_path) -> World:
+def populate(env, database) -> World:
     """The Wari Club server: a #games channel, three members and a moderator."""
     guild = env.create_guild("Wari Club")
     channel = guild.create_text_channel("games")
@@ -86,22 +102,22 @@ def populate(env, database_path) -> World:
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     mod = guild.add_member(env.create_user("mod"), roles=[moderators])
-    return World(env, guild, channel, alice, bob, carol, mod, database_path)
+    return World(env, guild, channel, alice, bob, carol, mod, database)
 
 
 @pytest.fixture
-async def world(simcord_env, database_path) -> World:
-    return populate(simcord_env, database_path)
+async def world(simcord_env, database) -> World:
+    return populate(simcord_env, database)
 
 
 @contextlib.asynccontextmanager
-async def fresh_world(database_path, **options) -> AsyncIterator[World]:
+async def fresh_world(database, **options) -> AsyncIterator[World]:
     """A world of its own, for a test that needs many (as the ``world`` fixture builds one):
     SimCord's errors in the bot fail the test here too. ``options`` go to SimCord's ``Env``."""
-    env = Env(make_bot(database_path), **options)
+    env = Env(make_bot(database), **options)
     await env.start()
     try:
-        yield populate(env, database_path)
+        yield populate(env, database)
     finally:
         await env.shutdown()
         await close_bot(env.bot)

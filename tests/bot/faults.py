@@ -133,7 +133,7 @@ FLOWS = [
 
 def state(world) -> tuple:
     """What the database holds, to tell whether an action changed anything (read from the file)."""
-    with sqlite3.connect(world.database_path) as db:
+    with sqlite3.connect(world.database) as db:
         games = db.execute("SELECT id, version FROM games ORDER BY id").fetchall()
         challenges = db.execute("SELECT id FROM challenges ORDER BY id").fetchall()
     return games, challenges

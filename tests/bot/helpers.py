@@ -51,12 +51,11 @@ def pinged(world, message) -> set[int]:
     return set(world.env.backend.messages[message.channel.id][message.id].ping_user_ids)
 
 
-def stored(world, column: str, game_id: int = 1):
-    """One column of one game, read straight from the database file."""
-    import sqlite3
-
-    with sqlite3.connect(world.database_path) as db:
-        return db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+async def stored(world, column: str, game_id: int = 1):
+    """One column of one game, read straight from the database (through the running bot's
+    store, so on either back end)."""
+    (row,) = await world.env.bot.store._read(f"SELECT {column} AS value FROM games WHERE id = ?", (game_id,))
+    return row["value"]
 
 
 def archived(world, thread) -> bool:

@@ -2,6 +2,7 @@
 
 from bot.engine import Game
 from bot.engine.notation import from_record
+from bot.storage import StorageError
 
 from .helpers import buttons, enabled_houses, press, shown
 
@@ -13,12 +14,9 @@ async def play_bot(world, **options):
     return (await world.alice.slash(world.channel, "wari play", **options)).response
 
 
-def stored_game(world):
-    import sqlite3
-
-    with sqlite3.connect(world.database_path) as db:
-        (text,) = db.execute("SELECT record FROM games ORDER BY id DESC LIMIT 1").fetchone()
-    return from_record(text)[0]
+async def stored_game(world):
+    (row,) = await world.env.bot.store._read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
+    return from_record(row["record"])[0]
 
 
 async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
@@ -27,7 +25,7 @@ async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
     await press(world.alice, board, 3)
     # The bot (B) has moved by the time the press settles: it is Alice's turn again.
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
-    game = stored_game(world)
+    game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[0]) == "A(3,4)" and game.moves[1].player.name == "B"
     assert "**Last move:** `B(" in board.embeds[0].description
 
@@ -35,7 +33,7 @@ async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
 async def test_challenging_the_bot_plays_it_at_the_default_level(world):
     result = await world.alice.slash(world.channel, "wari challenge", opponent=world.me, first="opponent")
     assert not result.ephemeral
-    game = stored_game(world)
+    game = await stored_game(world)
     assert game.ply == 1  # the bot moved first, at once
     assert result.response.content.startswith(f"**{shown(world.alice)}**, your move")
 
@@ -62,7 +60,7 @@ async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
             break
         await press(world.alice, board, min(enabled_houses(board)))
     assert [b["label"] for b in buttons(board)] == ["Rematch"] and board.content.startswith("🏁 ")
-    assert stored_game(world).is_over
+    assert (await stored_game(world)).is_over
 
 
 async def test_surrender_against_the_bot(world):
@@ -80,7 +78,7 @@ async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
     await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
                        user_id=world.alice.id, house=2, now=table.row.updated_at)
     await world.restart()
-    game = stored_game(world)
+    game = await stored_game(world)
     assert game.ply == 2 and game.moves[1].player.name == "B"
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
 
@@ -100,7 +98,7 @@ async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
     await world.carol.click(board, label="Next move")
     assert board.embeds[0].footer.text == "Move 1" and "B (low) to move" in board.content
     await world.alice.click(board, label="Next move")  # anyone watching may press
-    game = stored_game(world)
+    game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[1]).startswith("B(7,")  # low plays its lowest house
     # People are not players of an exhibition: cups and surrender are not theirs.
     refused = await world.alice.slash(world.channel, "wari surrender")
@@ -116,7 +114,7 @@ async def test_an_exhibition_runs_to_the_end_and_survives_a_restart(world):
             await world.restart()
         await world.carol.click(board, label="Next move")
     assert board.components == [] and board.content.startswith("🏁 ")
-    assert stored_game(world).is_over
+    assert (await stored_game(world)).is_over
 
 
 async def test_a_moderator_can_stop_an_exhibition(world):
@@ -145,7 +143,7 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
     cog.computer.cancel(world.channel.id)
     await asyncio.sleep(1.0)  # longer than the search: its answer would have arrived by now
     assert task.cancelled() and world.channel.id not in cog.computer.tasks
-    game = stored_game(world)
+    game = await stored_game(world)
     assert [str(move) for move in game.moves] == ["B(surrender)"]
 
 
@@ -166,34 +164,47 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
     table = await service.table(world.channel.id)
     await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
                        user_id=world.alice.id, house=4, now=table.row.updated_at)
-    await store._run("PRAGMA query_only = ON")  # the bot's move cannot be saved for now
+    saving = store.update_game
+    broken = True
+
+    async def update_game(*args, **changes):  # the bot's move cannot be saved for now
+        if broken:
+            raise StorageError("cannot write to the database: disk I/O error")
+        return await saving(*args, **changes)
+
+    monkeypatch.setattr(store, "update_game", update_game)
     world.env.bot.get_cog("Wari").computer.schedule(await service.table(world.channel.id))
 
     async def until(condition):
         for _ in range(200):
-            if condition():
+            met = condition()
+            if await met if asyncio.iscoroutine(met) else met:
                 return True
             await asyncio.sleep(0.05)
         return False
 
     assert await until(lambda: "the computer could not move" in caplog.text)
-    assert stored_game(world).ply == 1
-    await store._run("PRAGMA query_only = OFF")
-    assert await until(lambda: stored_game(world).ply == 2)
+    assert (await stored_game(world)).ply == 1
+    broken = False
+
+    async def replied():
+        return (await stored_game(world)).ply == 2
+
+    assert await until(replied)
     assert await until(lambda: board.content.startswith(f"**{shown(world.alice)}**, your move"))
 
 
 async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_after_a_restart(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low", pace="auto")).response
     assert board.components == [] and "it plays on its own" in board.content
-    assert stored_game(world).ply == 1  # the first move comes at once
+    assert (await stored_game(world)).ply == 1  # the first move comes at once
     await world.env.advance_time(6)
-    assert stored_game(world).ply == 2  # then one every 6 seconds
+    assert (await stored_game(world)).ply == 2  # then one every 6 seconds
     await world.restart()
     await world.env.advance_time(6)
-    assert stored_game(world).ply == 3
+    assert (await stored_game(world)).ply == 3
     for _ in range(300):
-        if stored_game(world).is_over:
+        if (await stored_game(world)).is_over:
             break
         await world.env.advance_time(6)
-    assert stored_game(world).is_over and board.content.startswith("🏁 ")
+    assert (await stored_game(world)).is_over and board.content.startswith("🏁 ")

@@ -24,8 +24,8 @@ async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
     await world.bob.click(offer, label="Accept")
     assert offer.components == [] and "accepted: game #1 is drawn" in offer.embeds[0].description
     assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
-    assert (stored(world, "status"), stored(world, "result"), stored(world, "reason")) == ("finished", "draw", "agreement")
-    assert stored(world, "record").rstrip().endswith("A(agreement)")
+    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == ("finished", "draw", "agreement")
+    assert (await stored(world, "record")).rstrip().endswith("A(agreement)")
 
 
 async def test_a_declined_offer_cannot_be_repeated_before_the_next_move(world):
@@ -46,7 +46,7 @@ async def test_an_offer_lapses_at_the_next_move(world):
     offer = offer_of(await world.bob.slash(world.channel, "wari draw"))  # Bob offers; Alice is to move
     await press(world.alice, board, 5)
     assert offer.components == [] and offer.embeds[0].description == "This draw offer lapsed: a move was played."
-    assert board.embeds[0].footer.text == "Move 1" and stored(world, "draw_open") == 0
+    assert board.embeds[0].footer.text == "Move 1" and await stored(world, "draw_open") == 0
 
 
 async def test_a_stale_accept_is_refused(world):
@@ -86,15 +86,15 @@ async def play_low(world, houses):
 
 async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
     board = await play_low(world, [2, 6, 1])
-    assert evaluate(stored(world, "record"), 1) > 0  # Alice, to move, is ahead by the bot's own search
+    assert evaluate(await stored(world, "record"), 1) > 0  # Alice, to move, is ahead by the bot's own search
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content == f"🤝 {shown(world.alice)} offered a draw and I accept: game #1 is drawn."
-    assert board.content.startswith("🏁 Draw") and stored(world, "reason") == "agreement"
+    assert board.content.startswith("🏁 Draw") and await stored(world, "reason") == "agreement"
 
 
 async def test_the_computer_declines_a_draw_when_it_is_ahead(world):
     board = await play_low(world, [2, 6, 1, 3, 1, 6, 4, 5])
-    assert evaluate(stored(world, "record"), 1) < 0
+    assert evaluate(await stored(world, "record"), 1) < 0
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content.startswith(f"🤖 {shown(world.alice)} offered a draw; I decline")
-    assert cup_labels(board) and stored(world, "status") == "live" and stored(world, "draw_open") == 0
+    assert cup_labels(board) and await stored(world, "status") == "live" and await stored(world, "draw_open") == 0

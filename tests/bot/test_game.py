@@ -1,7 +1,6 @@
 """User stories: playing a game on the board message, from the first press to the archive."""
 
 import random
-import sqlite3
 
 import discord
 
@@ -19,10 +18,8 @@ async def start_game(world, **options):
     return message
 
 
-def archived(world) -> list[sqlite3.Row]:
-    with sqlite3.connect(world.database_path) as db:
-        db.row_factory = sqlite3.Row
-        return db.execute("SELECT * FROM games WHERE status != 'live' ORDER BY id").fetchall()
+async def archived(world) -> list:
+    return await world.env.bot.store._read("SELECT * FROM games WHERE status != 'live' ORDER BY id")
 
 
 async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
@@ -62,7 +59,7 @@ async def test_a_whole_game_to_the_end_is_archived_with_its_record(world):
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
     assert board.embeds[0].title.endswith("· finished")
     assert board.content.startswith("🏁 ")
-    (row,) = archived(world)
+    (row,) = await archived(world)
     assert row["status"] == "finished" and row["result"] == shadow.outcome.result
     assert row["reason"] == shadow.outcome.termination.value and row["finished_at"]
     game, tags = from_record(row["record"])
@@ -118,7 +115,7 @@ async def test_surrender_ends_the_game_and_the_opponent_wins(world):
     assert result.response.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
     assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (surrender)."
-    (row,) = archived(world)
+    (row,) = await archived(world)
     assert (row["result"], row["reason"]) == ("A", "surrender")
     assert row["record"].rstrip().endswith("A(4,4) B(surrender)")
 
@@ -144,7 +141,7 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
     done = await world.mod.slash(world.channel, "wari-mod abort")
     assert done.response.content == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
     assert board.content == "Game aborted by a moderator: no winner." and board.components == []
-    (row,) = archived(world)
+    (row,) = await archived(world)
     assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "aborted")
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
     assert not again.ephemeral

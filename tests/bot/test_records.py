@@ -88,7 +88,7 @@ async def test_a_finished_games_record_replays_through_the_engine_to_the_archive
     result, text = await download(world.carol, world.channel, 1)  # anyone in the server may
     assert result.ephemeral  # only for the asker by default
     assert text.startswith('[Format "wari-record/1"]\n')
-    archived_record = stored(world, "record")
+    archived_record = await stored(world, "record")
     archived_final = position(from_record(archived_record)[0])
     assert archived_final == position(shadow)
     # From standard input, and from a file.
@@ -101,7 +101,7 @@ async def test_a_finished_games_record_replays_through_the_engine_to_the_archive
     assert engine_replay(str(path))["position"] == archived_final
     # The library reads it too, move for move.
     game, tags = from_record(text)
-    assert game.moves == shadow.moves and tags["Result"] == stored(world, "result")
+    assert game.moves == shadow.moves and tags["Result"] == await stored(world, "result")
     # The answer says what it is, naming the players without pinging them.
     names = (shown(world.alice), shown(world.bob))
     assert result.response.content.startswith(
@@ -122,8 +122,8 @@ async def test_the_tags_carry_names_ids_dates_clock_and_the_result(world):
     assert tags["Clock"] == "5+3" and tags["Status"] == "finished"
     assert (tags["Result"], tags["Reason"]) == ("B", "surrender")
     assert ISO_UTC.match(tags["Date"]) and ISO_UTC.match(tags["Finished"])
-    assert tags["Date"] == stored(world, "created_at")[:19] + "Z"
-    assert tags["Finished"] == stored(world, "finished_at")[:19] + "Z"
+    assert tags["Date"] == (await stored(world, "created_at"))[:19] + "Z"
+    assert tags["Finished"] == (await stored(world, "finished_at"))[:19] + "Z"
     assert "LevelA" not in tags and "LevelB" not in tags
     assert list(tags)[:7] == ["Format", "Variant", "First", "PlayerA", "PlayerB", "Result", "Reason"]
     assert text.endswith("\n\nA(5,4) B(7,5) A(surrender)\n")
@@ -171,7 +171,7 @@ async def test_a_record_of_an_unknown_game_or_another_servers_game_is_refused(wo
     ama, kofi = (other.add_member(world.env.create_user(name)) for name in ("ama", "kofi"))
     challenge = (await ama.slash(there, "wari challenge", opponent=kofi)).response
     await kofi.click(challenge, label="Accept")
-    assert stored(world, "guild_id", 2) == other.id
+    assert await stored(world, "guild_id", 2) == other.id
     for number in (2, 99):
         for command in ("wari record", "wari replay"):
             refused = await world.alice.slash(world.channel, command, game=number)
@@ -243,10 +243,7 @@ async def test_a_replay_can_be_private_and_buttons_of_a_vanished_game_are_refuse
     assert shown_move(result.response) == 2 and "`B(9,5)`" in result.response.embeds[0].description
     assert "The game goes on" in result.response.embeds[0].description
     # A press on a button naming a game this server does not have is refused, not shown.
-    import sqlite3
-
-    with sqlite3.connect(world.database_path) as db:
-        db.execute("UPDATE games SET guild_id = guild_id + 1 WHERE id = 1")
+    await world.env.bot.store._write(("UPDATE games SET guild_id = guild_id + 1 WHERE id = 1", ()))
     pressed = await step(world.alice, result.response, "first")
     assert pressed.ephemeral and pressed.response.content.startswith("There is no game #1 in this server.")
     assert shown_move(result.response) == 2

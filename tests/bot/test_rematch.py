@@ -24,7 +24,7 @@ async def test_a_rematch_challenges_the_other_player_with_sides_swapped(world):
     assert "Clock: **1h/move**" in text
     await world.bob.click(challenge, label="Accept")
     assert challenge.content.startswith(f"**{shown(world.bob)}**, your move (oware, houses 1–6)")  # Bob is A now
-    assert (stored(world, "player_a", 2), stored(world, "clock", 2)) == (world.bob.id, "1h/move")
+    assert (await stored(world, "player_a", 2), await stored(world, "clock", 2)) == (world.bob.id, "1h/move")
     assert [b["label"] for b in buttons(board)] == ["Rematch"]  # the old board keeps its final position
 
 
@@ -45,9 +45,9 @@ async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_rest
     assert new.embeds[0].title == "Kalah 4x3 · game #2"
     # Alice was A: now the bot is A and has already moved; it is her turn as B.
     assert new.content.startswith(f"**{shown(world.alice)}**, your move (kalah 4x3, houses 5–8)")
-    assert (stored(world, "level_a", 2), stored(world, "player_b", 2)) == ("greedy", world.alice.id)
+    assert (await stored(world, "level_a", 2), await stored(world, "player_b", 2)) == ("greedy", world.alice.id)
     await press(world.alice, new, enabled_houses(new)[0])
-    assert " B(" in stored(world, "record", 2)  # the new game plays on
+    assert " B(" in await stored(world, "record", 2)  # the new game plays on
 
 
 async def test_an_aborted_game_offers_no_rematch(world):

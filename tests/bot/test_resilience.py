@@ -61,7 +61,7 @@ async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets
         "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew: "
         f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{new.id}"
     )
-    assert stored(world, "message_id") == new.id
+    assert await stored(world, "message_id") == new.id
     await press(world.bob, new, 12)
     (new,) = [m for m in world.channel.history() if m.id == new.id]  # history() gives snapshots
     assert new.embeds[0].footer.text == "Move 2"
@@ -104,16 +104,29 @@ async def test_two_presses_at_once_apply_one_move(world):
     assert stored.game.ply == 1 and stored.row.version == table.row.version + 1
 
 
+async def read_only(store, on: bool) -> None:
+    """Make the database refuse every write (as a full disk or a read-only replica would), or stop."""
+    backend = store._backend
+    if store.dialect == "sqlite":
+        await backend._run(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+        return
+    async with backend._pool.acquire() as connection:
+        await connection.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE")  # this one may change it back
+        name = await connection.fetchval("SELECT current_database()")
+        await connection.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = {"on" if on else "off"}')
+    await backend._pool.expire_connections()  # new connections take the setting
+
+
 async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_nothing(world, caplog):
     board = await start_game(world)
     store = world.env.bot.store
-    await store._run("PRAGMA query_only = ON")  # every write now fails inside SQLite itself
+    await read_only(store, True)  # every write now fails inside the database itself
     result = await press(world.alice, board, 2)
     assert result.followups[0].ephemeral
     assert result.followups[0].content == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
     assert "cannot write to the database" in caplog.text
     assert board.embeds[0].footer.text == "No move yet"
-    await store._run("PRAGMA query_only = OFF")
+    await read_only(store, False)
     await press(world.alice, board, 2)
     assert board.embeds[0].footer.text == "Move 1"
 

@@ -108,7 +108,7 @@ async def test_history_lists_the_latest_games_with_pages(world):
     (last,) = page.embeds[0].description.splitlines()[1:]
     assert last.startswith("**#1** ")
     mine = (await world.bob.slash(world.channel, "wari history")).response.embeds[0].description
-    assert "**lost** (surrender)" in mine and stored(world, "reason", 1) == "surrender"
+    assert "**lost** (surrender)" in mine and await stored(world, "reason", 1) == "surrender"
 
 
 async def test_the_streak_is_the_longest_run_of_wins_and_aborted_games_count_as_games(world):

@@ -1,5 +1,8 @@
-"""Storage against real SQLite files: migrations, pragmas, refusals of broken files."""
+"""Storage against real databases: the queries and their guards on both back ends (a SQLite
+file, a database of the test PostgreSQL server), and what only SQLite has (its file, pragmas,
+refusals of broken files)."""
 
+import asyncio
 import contextlib
 import sqlite3
 from datetime import datetime, timedelta, timezone
@@ -12,16 +15,24 @@ T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def sqlite_store(tmp_path):
     store = await Store.open(tmp_path / "sub" / "wari.sqlite3")
     yield store
     await store.close()
 
 
-async def test_a_new_file_is_created_and_migrated_to_the_latest_schema(store):
-    assert store.path.exists()
-    assert await store.schema_version() == len(MIGRATIONS)
-    with sqlite3.connect(store.path) as db:
+@pytest.fixture
+async def store(database):
+    """Each back end in turn (see ``tests/conftest.py``)."""
+    store = await Store.open(database)
+    yield store
+    await store.close()
+
+
+async def test_a_new_file_is_created_and_migrated_to_the_latest_schema(sqlite_store):
+    assert sqlite_store.path.exists()
+    assert await sqlite_store.schema_version() == len(MIGRATIONS)
+    with sqlite3.connect(sqlite_store.path) as db:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"meta", "challenges", "games"} <= tables
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -38,9 +49,9 @@ async def test_reopening_does_not_migrate_again_and_keeps_data(tmp_path):
     await again.close()
 
 
-async def test_foreign_keys_are_on_and_commits_do_not_wait_for_the_disk(store):
-    assert (await store._read("PRAGMA foreign_keys"))[0][0] == 1
-    assert (await store._read("PRAGMA synchronous"))[0][0] == 1  # NORMAL: safe in WAL mode against a killed process
+async def test_foreign_keys_are_on_and_commits_do_not_wait_for_the_disk(sqlite_store):
+    assert (await sqlite_store._read("PRAGMA foreign_keys"))[0][0] == 1
+    assert (await sqlite_store._read("PRAGMA synchronous"))[0][0] == 1  # NORMAL: safe in WAL mode against a killed process
 
 
 async def test_a_corrupt_file_is_refused_with_a_clear_message(tmp_path):
@@ -142,7 +153,8 @@ async def test_a_cancelled_write_leaves_the_database_usable(store):
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert await new_challenge(store, channel=2)
-    assert not store._backend._db.in_transaction
+    if store.dialect == "sqlite":
+        assert not store._backend._db.in_transaction
 
 
 async def test_ids_are_never_reused(store):
@@ -167,10 +179,10 @@ async def clocked_game(store, channel=10, **columns):
     return await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0, **columns)
 
 
-async def test_the_sweeps_read_through_their_partial_indexes(store):
+async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
     plans = {}
     for name, where in (("deadline", "deadline IS NOT NULL AND deadline <= ?"), ("ping", "ping_at IS NOT NULL AND ping_at <= ?")):
-        rows = await store._read(f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",))
+        rows = await sqlite_store._read(f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",))
         plans[name] = " ".join(row["detail"] for row in rows)
     assert "USING INDEX live_games_by_deadline" in plans["deadline"]
     assert "USING INDEX live_games_by_ping" in plans["ping"]
@@ -241,3 +253,40 @@ async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order
     assert 999 not in [s.user_id for s in await store.leaderboard("wari", guild_id=None, offset=0, limit=10)]
     assert (await store.results_of(100))["mcts"].wins == 1
     await store.close()
+
+
+async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path, database, capsys):
+    """python -m bot.storage copy: a SQLite deployment into a new database (of each back end)."""
+    from bot.storage.__main__ import main as storage_cli
+    from bot.storage.schema import TABLES
+
+    source_path = tmp_path / "old.sqlite3"
+    source = await Store.open(source_path)
+    game = await clocked_game(source, channel=1)
+    await source.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    await clocked_game(source, channel=2)
+    await source.delete_challenge((await new_challenge(source, channel=3)).id)
+    open_challenge = await new_challenge(source, channel=4)
+    await source.set_pings(100, False)
+    await source.set_board_style(1, "image")
+    await source.set_meta("commands_digest", "abc")
+    await source.close()
+    target = database if database != source_path else tmp_path / "new.sqlite3"
+    assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 0
+    said = capsys.readouterr().out
+    assert "games: 2 rows" in said and "every table's count matches" in said
+    copied = await Store.open(target)
+    try:
+        assert (await copied.get_challenge(open_challenge.id)).channel_id == 4
+        assert [g.id for g in await copied.archived_games()] == [game.id]
+        assert (await copied.live_game(2)).record == "R"
+        assert not await copied.pings_enabled(100) and await copied.server_settings(1) == (None, "image")
+        assert (await copied.ratings_of(100))["wari"].games == 1
+        after = await new_challenge(copied, channel=5)  # ids go on after the copied ones, never reused
+        assert after.id > open_challenge.id
+        for table, _ in TABLES:
+            assert (await copied._read(f"SELECT COUNT(*) AS n FROM {table}"))[0]["n"] > 0, table
+    finally:
+        await copied.close()
+    assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 1  # not into a filled one
+    assert "is not empty" in capsys.readouterr().err

@@ -21,7 +21,7 @@ async def test_a_challenge_with_thread_plays_in_a_new_thread(world):
     assert pinged(world, challenge) == {world.bob.id}
     await world.bob.click(challenge, label="Accept")
     board = thread.history()[0]
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move") and stored(world, "channel_id") == thread.id
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move") and await stored(world, "channel_id") == thread.id
     (ping,) = pings(world, thread)
     assert pinged(world, ping) == {world.alice.id}
     # The channel itself stays free for another game.
@@ -50,7 +50,7 @@ async def test_playing_the_bot_in_a_thread(world):
     assert result.response.content.startswith("🤖 alice vs ")
     board = thread.history()[-1]
     await press(world.alice, board, 3)
-    assert stored(world, "record").count("(") == 2  # her move and the bot's answer, in the thread
+    assert (await stored(world, "record")).count("(") == 2  # her move and the bot's answer, in the thread
 
 
 async def test_a_rematch_in_an_archived_thread_reopens_it(world):
@@ -88,5 +88,5 @@ async def test_the_computer_ending_a_thread_game_archives_it_and_leaves_no_ping(
         if board.content.startswith("🏁 "):
             break
         await press(world.alice, board, enabled_houses(board)[0])
-    assert board.content.startswith("🏁 ") and stored(world, "status") == "finished"
+    assert board.content.startswith("🏁 ") and await stored(world, "status") == "finished"
     assert pings(world, thread) == [] and archived(world, thread)

@@ -61,7 +61,7 @@ async def test_exhibitions_ping_nobody(world):
     for _ in range(3):
         await world.carol.click(board, label="Next move")
     assert pings(world) == []
-    assert stored(world, "clock") is None
+    assert await stored(world, "clock") is None
 
 
 async def test_a_player_can_turn_their_pings_off_and_on(world):
@@ -114,8 +114,8 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
     assert pings(world) == []
-    assert (stored(world, "status"), stored(world, "result"), stored(world, "reason")) == ("finished", "A", "time")
-    assert stored(world, "record").rstrip().endswith("A(5,4) B(time)")
+    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == ("finished", "A", "time")
+    assert (await stored(world, "record")).rstrip().endswith("A(5,4) B(time)")
     assert "📈 **Ratings** (wari): " in board.embeds[0].description  # a loss on time is rated
 
 
@@ -128,7 +128,7 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
     assert late.followups[0].content == f"Too late: {shown(world.alice)}'s time had run out, so the game is over."
     assert world.channel.last_message.content == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
     assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
-    assert stored(world, "record").rstrip().endswith("A(time)")
+    assert (await stored(world, "record")).rstrip().endswith("A(time)")
 
 
 async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
@@ -154,7 +154,7 @@ async def test_restart_just_before_a_deadline_times_out_once(world):
     await world.env.advance_time(60)
     announcements = [m for m in world.channel.history() if "ran out of time" in m.content]
     assert len(announcements) == 1
-    assert stored(world, "record").rstrip().endswith("A(time)")
+    assert (await stored(world, "record")).rstrip().endswith("A(time)")
 
 
 async def test_restart_between_a_move_and_its_ping_still_pings(world):
@@ -206,7 +206,7 @@ async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
     late = await world.alice.click(offer, label="Accept")
     assert late.ephemeral and "time had run out" in late.response.content
     assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
-    assert (stored(world, "result"), stored(world, "reason")) == ("B", "time")
+    assert (await stored(world, "result"), await stored(world, "reason")) == ("B", "time")
 
 
 async def test_a_finished_per_player_clock_shows_the_time_used(world):

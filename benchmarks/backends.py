@@ -1,0 +1,137 @@
+"""Presses per second and per-press latency of the real bot on each database set-up, in one run:
+one process on SQLite, one process on PostgreSQL, and two processes sharing one PostgreSQL database.
+
+    .venv/bin/python benchmarks/backends.py --games 20
+    .venv/bin/python benchmarks/backends.py --games 20 --postgres postgresql://user@host/db   # an existing (empty) database
+
+Each process is the bot as production builds it, driven through SimCord exactly as
+``python -m bot.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
+their own channels, played to the end by random presses, one press at a time in each process.
+With two processes the presses of the two run at the same time against one database, as two
+shards' processes would; throughput is all their presses over the longer of the two play phases.
+
+Without ``--postgres``, a throwaway PostgreSQL server is started from Debian's binaries (as the
+tests do, ``tests/postgres.py``) with PostgreSQL's own durability settings (each commit waits for
+its WAL to reach the disk), and removed afterwards. SQLite runs as the bot runs it: WAL with
+``synchronous=NORMAL`` (a commit does not wait for the disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import simcord
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.bench import open_games, percentile, play_all  # noqa: E402
+from bot.client import create_bot  # noqa: E402
+from bot.storage import Store  # noqa: E402
+
+
+async def play(database: str | Path, games: int, seed: int, days_ahead: int) -> tuple[list[float], float, float]:
+    """One bot process's session: its latencies, its play phase's wall time and CPU time."""
+    bot = create_bot(database, rng=random.Random(seed))
+    try:
+        async with simcord.run(bot) as env:
+            # Another process's simulated Discord makes ids from the same clock: start this one's
+            # days later, so that no two servers, channels or members share an id.
+            if days_ahead:
+                await env.advance_time(days_ahead * 86400)
+            live = await open_games(env, games, "wari")
+            started, cpu = time.perf_counter(), time.process_time()
+            latencies = await play_all(live, random.Random(seed))
+            return latencies, time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        if hasattr(bot, "store"):
+            await bot.store.close()
+
+
+def process_main(database: str, games: int, seed: int, days_ahead: int, barrier, results) -> None:
+    barrier.wait()
+    results.put(asyncio.run(play(database, games, seed, days_ahead)))
+
+
+def in_processes(database: str | Path, games: int, processes: int) -> list[tuple[list[float], float, float]]:
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(processes), context.Queue()
+    workers = [
+        context.Process(target=process_main, args=(str(database), games, 1 + number, number, barrier, results))
+        for number in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    sessions = [results.get(timeout=1800) for _ in workers]
+    for worker in workers:
+        worker.join()
+    return sessions
+
+
+async def finished_games(database: str | Path) -> tuple[int, int]:
+    store = await Store.open(database)
+    try:
+        (row,) = await store._read("SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS done FROM games")
+        return row["n"], row["done"] or 0
+    finally:
+        await store.close()
+
+
+def line(label: str, sessions: list[tuple[list[float], float, float]], expected_games: int, counted: tuple[int, int]) -> str:
+    latencies = sorted(value * 1000 for session in sessions for value in session[0])
+    wall = max(session[1] for session in sessions)
+    cpu = sum(session[2] for session in sessions)
+    check = "ok" if counted == (expected_games, expected_games) else f"FAILED: {counted[1]} of {counted[0]} games finished"
+    return (
+        f"{label:<34} {len(latencies):>6} {len(latencies) / wall:>10.1f} {percentile(latencies, 0.5):>8.2f} "
+        f"{percentile(latencies, 0.99):>8.2f} {cpu * 1000 / len(latencies):>8.2f}   {check}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games per process (default 20)")
+    parser.add_argument("--postgres", help="an empty PostgreSQL database to use (default: a throwaway server)")
+    args = parser.parse_args(argv)
+    server = None
+    if args.postgres is None:
+        from tests.postgres import PostgresServer, server_binaries
+
+        server = PostgresServer(server_binaries(), durable=True)
+        server.start()
+    try:
+        def postgres(name: str) -> str:
+            return args.postgres if server is None else server.url(server.new_database())
+
+        print(f"{'set-up':<34} {'presses':>6} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>8}   games")
+        failed = False
+        with tempfile.TemporaryDirectory(prefix="wari-backends-") as folder:
+            runs = [
+                ("SQLite, 1 process", Path(folder) / "wari.sqlite3", 1),
+                ("PostgreSQL, 1 process", postgres("one"), 1),
+                ("PostgreSQL, 2 processes", postgres("two") if server else None, 2),
+            ]
+            for label, database, processes in runs:
+                if database is None:
+                    print(f"{label:<34} skipped: give a second empty database or no --postgres")
+                    continue
+                sessions = in_processes(database, args.games, processes)
+                counted = asyncio.run(finished_games(database))
+                text = line(label, sessions, args.games * processes, counted)
+                failed |= "FAILED" in text
+                print(text, flush=True)
+        return 1 if failed else 0
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
