@@ -37,15 +37,15 @@ from bot.client import create_bot  # noqa: E402
 from bot.storage import Store  # noqa: E402
 
 
-async def play(database: str | Path, games: int, seed: int, days_ahead: int) -> tuple[list[float], float, float]:
+async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) -> tuple[list[float], float, float]:
     """One bot process's session: its latencies, its play phase's wall time and CPU time."""
     bot = create_bot(database, rng=random.Random(seed))
     try:
         async with simcord.run(bot) as env:
-            # Another process's simulated Discord makes ids from the same clock: start this one's
-            # days later, so that no two servers, channels or members share an id.
-            if days_ahead:
-                await env.advance_time(days_ahead * 86400)
+            # Another process's simulated Discord makes ids from the same (frozen) clock: start this
+            # one's minutes later, so that no two servers, channels or members share an id.
+            if minutes_ahead:
+                await env.advance_time(minutes_ahead * 60)
             live = await open_games(env, games, "wari")
             started, cpu = time.perf_counter(), time.process_time()
             latencies = await play_all(live, random.Random(seed))
@@ -55,9 +55,13 @@ async def play(database: str | Path, games: int, seed: int, days_ahead: int) -> 
             await bot.store.close()
 
 
-def process_main(database: str, games: int, seed: int, days_ahead: int, barrier, results) -> None:
+def process_main(database: str, games: int, seed: int, minutes_ahead: int, barrier, results) -> None:
     barrier.wait()
-    results.put(asyncio.run(play(database, games, seed, days_ahead)))
+    try:
+        results.put(asyncio.run(play(database, games, seed, minutes_ahead)))
+    except BaseException as exc:
+        results.put(exc)
+        raise
 
 
 def in_processes(database: str | Path, games: int, processes: int) -> list[tuple[list[float], float, float]]:
@@ -72,6 +76,9 @@ def in_processes(database: str | Path, games: int, processes: int) -> list[tuple
     sessions = [results.get(timeout=1800) for _ in workers]
     for worker in workers:
         worker.join()
+    for session in sessions:
+        if isinstance(session, BaseException):
+            raise RuntimeError(f"a bot process failed: {session!r}")
     return sessions
 
 
