@@ -215,7 +215,7 @@ class TerminalGame:
                 self.say(f"{self.row_title(player)} · houses {houses} · {cup}: {game.scores[player]}")
 
     def show_move(self) -> None:
-        move = self.game.moves[-1]
+        move = self.game.last_move
         text = describe_move(move, self.names[move.player], self.game.rules)
         notation, _, words = text.partition(" ")
         if notation.startswith("`"):

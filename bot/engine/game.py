@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .core import Machine, State, machine_for
@@ -127,6 +128,20 @@ class _Ply:
     added: State | None = None
 
 
+class _Earlier:
+    """The moves of a game taken up from storage (:meth:`Game.resumed`), kept as their notation;
+    played again (``replay``) only if someone reads them in full."""
+
+    def __init__(self, texts: tuple[str, ...], last: MoveRecord | None, replay: Callable[[], Game]) -> None:
+        self.texts, self.last, self._replay = texts, last, replay
+        self._moves: list[MoveRecord] | None = None
+
+    def moves(self) -> list[MoveRecord]:
+        if self._moves is None:
+            self._moves = self._replay().moves
+        return list(self._moves)
+
+
 class Game:
     """A game in progress: the board, whose turn it is, the moves so far and the outcome.
 
@@ -156,7 +171,44 @@ class Game:
         self._seen: set[State] = set()
         self._outcome: Outcome | None = None
         self._legal: list[int] | None = None
+        self._earlier: _Earlier | None = None
         self._settle()
+
+    @classmethod
+    def resumed(
+        cls,
+        rules: Rules,
+        *,
+        first: Player,
+        start_state: State,
+        state: State,
+        earlier: Sequence[str],
+        last_move: MoveRecord | None,
+        seen: Iterable[State],
+        outcome: Outcome | None,
+        replay: Callable[[], Game],
+    ) -> Game:
+        """A game taken up at ``state`` after the moves ``earlier`` (their notation), without
+        playing them again: what :func:`bot.engine.notation.resume` builds from a stored game.
+
+        ``last_move`` is the last of them in full, ``seen`` the positions that may still come back
+        (see :meth:`repetition_set`), ``outcome`` how it ended, if it did. ``replay`` builds the
+        same game by playing every move, and is called only if :attr:`moves` is read in full.
+        Such a game reads and plays on exactly as the replayed one; it cannot :meth:`undo` past
+        the position it was taken up at.
+        """
+        game = cls.__new__(cls)
+        game.rules = rules
+        game._machine = machine_for(rules)
+        game.first = first
+        game.start_state = tuple(start_state)
+        game._state = tuple(state)
+        game._plies = []
+        game._seen = set(seen)
+        game._outcome = outcome
+        game._legal = None
+        game._earlier = _Earlier(tuple(earlier), last_move, replay)
+        return game
 
     @classmethod
     def from_state(cls, rules: Rules, state: State) -> Game:
@@ -221,18 +273,45 @@ class Game:
 
     @property
     def moves(self) -> list[MoveRecord]:
-        """Every move played so far, oldest first, including a last ply with an ``ending``."""
-        return [ply.record for ply in self._plies]
+        """Every move played so far, oldest first, including a last ply with an ``ending``.
+
+        A game taken up from storage (:meth:`resumed`) plays its earlier moves again for this, once.
+        """
+        earlier = self._earlier.moves() if self._earlier else []
+        return earlier + [ply.record for ply in self._plies]
+
+    @property
+    def last_move(self) -> MoveRecord | None:
+        """The last move played (``None`` before the first): cheap, whatever the game's length."""
+        if self._plies:
+            return self._plies[-1].record
+        return self._earlier.last if self._earlier else None
+
+    def move_texts(self) -> list[str]:
+        """Every move played so far in notation (``A(5,4)``...), oldest first."""
+        earlier = list(self._earlier.texts) if self._earlier else []
+        return earlier + [str(ply.record) for ply in self._plies]
 
     @property
     def seen_positions(self) -> frozenset[State]:
         """States reached so far in this game; reaching one again ends it (see ``detects_cycles``)."""
         return frozenset(self._seen)
 
+    def repetition_set(self) -> frozenset[State]:
+        """The states reached so far that could still come back.
+
+        Seeds never return to the board once captured (or, in Kalah, sown into a store), so a
+        state with more seeds on the board than now can never be reached again: only those with
+        as many as now matter. This is what a stored game keeps to detect repetitions.
+        """
+        on_board = sum(self.board)
+        pits = self.rules.pits
+        return frozenset(state for state in self._seen if sum(state[:pits]) == on_board)
+
     @property
     def ply(self) -> int:
         """Number of moves played so far."""
-        return len(self._plies)
+        return len(self._plies) + (len(self._earlier.texts) if self._earlier else 0)
 
     def copy(self) -> Game:
         """An independent copy with the same history."""
@@ -328,7 +407,7 @@ class Game:
     def undo(self) -> MoveRecord:
         """Take back the last move (or surrender, time out, agreed draw) and return its record."""
         if not self._plies:
-            raise IndexError("no move to undo")
+            raise IndexError("no move to undo" if self._earlier is None else "cannot undo past the position the game was taken up at")
         ply = self._plies.pop()
         self._seen.discard(ply.added)
         self._state = ply.before

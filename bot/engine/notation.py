@@ -38,7 +38,7 @@ import json
 import re
 
 from .core import machine_for
-from .game import Game, IllegalMoveError, Player, Termination
+from .game import Game, IllegalMoveError, MoveRecord, Outcome, Player, Termination
 from .rules import Rules, rules_for
 
 __all__ = [
@@ -50,11 +50,15 @@ __all__ = [
     "parse_rules_code",
     "position",
     "record",
+    "resume",
     "rules_code",
+    "snapshot",
 ]
 
 POSITION_VERSION = "w1"
 RECORD_FORMAT = "wari-record/1"
+#: The format of :func:`snapshot`, the stored state that spares a replay.
+SNAPSHOT_FORMAT = "wari-snapshot/1"
 
 _MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\((surrender|time|agreement)\)$")
 _TAG = re.compile(r'^\[(\w+) ("(?:[^"\\]|\\.)*")\]$')
@@ -153,7 +157,7 @@ def record(game: Game, player_a: str = "A", player_b: str = "B", *, tags: dict[s
         pairs[key] = str(value)
     # Tag values are JSON strings: any name (quotes, newlines, emoji) round-trips exactly.
     head = "\n".join(f"[{key} {json.dumps(value, ensure_ascii=False)}]" for key, value in pairs.items())
-    return f"{head}\n\n{' '.join(map(str, game.moves))}\n"
+    return f"{head}\n\n{' '.join(game.move_texts())}\n"
 
 
 def from_record(text: str) -> tuple[Game, dict[str, str]]:
@@ -162,20 +166,8 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
     :raises NotationError: when a line cannot be read, a move is illegal or its notation does
         not match what the move does, or the stated result is not the replayed one.
     """
-    head, _, body = text.replace("\r\n", "\n").strip().partition("\n\n")
-    tags: dict[str, str] = {}
-    for line in head.split("\n"):  # not splitlines(): a name may hold U+2028 and the like
-        match = _TAG.match(line.strip())
-        if not match:
-            raise NotationError(f"bad tag line {line!r}")
-        tags[match[1]] = json.loads(match[2])
-    if tags.get("Format") != RECORD_FORMAT:
-        raise NotationError(f"not a {RECORD_FORMAT} record (Format is {tags.get('Format')!r})")
-    try:
-        first = Player.parse(tags.get("First", ""))
-    except ValueError as exc:
-        raise NotationError(str(exc)) from None
-    rules = parse_rules_code(tags.get("Variant", ""))
+    tags, body = _read_tags(text)
+    rules, first = parse_rules_code(tags.get("Variant", "")), _first(tags)
     game = from_position(tags["Position"]) if "Position" in tags else Game(rules, first)
     if game.rules != rules:
         raise NotationError(f"the Position tag is a {game.rules.label} position, not {rules.label}")
@@ -188,6 +180,90 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
             f"the record says {tags.get('Result')!r} ({tags.get('Reason')!r}) but the moves give {result!r} ({reason!r})"
         )
     return game, tags
+
+
+def _read_tags(text: str) -> tuple[dict[str, str], str]:
+    """A record's tags, and its moves as text."""
+    head, _, body = text.replace("\r\n", "\n").strip().partition("\n\n")
+    tags: dict[str, str] = {}
+    for line in head.split("\n"):  # not splitlines(): a name may hold U+2028 and the like
+        match = _TAG.match(line.strip())
+        if not match:
+            raise NotationError(f"bad tag line {line!r}")
+        tags[match[1]] = json.loads(match[2])
+    if tags.get("Format") != RECORD_FORMAT:
+        raise NotationError(f"not a {RECORD_FORMAT} record (Format is {tags.get('Format')!r})")
+    return tags, body
+
+
+def _first(tags: dict[str, str]) -> Player:
+    try:
+        return Player.parse(tags.get("First", ""))
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+
+
+def snapshot(game: Game) -> str:
+    """What :func:`resume` needs, beside the game's record, to take the game up where it stands
+    without playing its moves again: the state, the number of moves, the last move in full, the
+    positions that could still come back (:meth:`Game.repetition_set`) and the outcome. A short
+    JSON text, whatever the game's length (the repetition set holds only the positions since
+    the last capture).
+
+    >>> game = Game("wari")
+    >>> _ = [game.play(h) for h in (5, 7, 2, 12)]
+    >>> again = resume(record(game), snapshot(game))
+    >>> again.ply, str(again.last_move), again.board == game.board, record(again) == record(game)
+    (4, 'B(12,5)+2', True, True)
+    """
+    last, outcome = game.last_move, game.outcome
+    return json.dumps(
+        {
+            "format": SNAPSHOT_FORMAT,
+            "ply": game.ply,
+            "state": game.state,
+            "last": last and [last.player.name, last.house, last.seeds, last.captures, last.extra_turn, last.grand_slam,
+                              last.ending and last.ending.value],
+            "seen": sorted(game.repetition_set()),
+            "outcome": outcome and [None if outcome.winner is None else outcome.winner.name, outcome.scores, outcome.termination.value],
+        },
+        separators=(",", ":"),
+    )
+
+
+def resume(text: str, stored: str) -> Game:
+    """The game of the record ``text``, taken up from its :func:`snapshot` ``stored`` instead of
+    playing every move again: the same game in all it shows and does (see :meth:`Game.resumed`).
+
+    The snapshot is trusted as the record's companion, written with it; one that does not
+    match the record (its number of moves, its last move) is refused.
+
+    :raises NotationError: if the record's tags or the snapshot cannot be read, or disagree.
+    """
+    tags, body = _read_tags(text)
+    rules, first = parse_rules_code(tags.get("Variant", "")), _first(tags)
+    start = from_position(tags["Position"]).state if "Position" in tags else machine_for(rules).start(first)
+    try:
+        data = json.loads(stored)
+        if data.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError(f"not a {SNAPSHOT_FORMAT} snapshot")
+        outcome = data["outcome"] and Outcome(
+            None if data["outcome"][0] is None else Player.parse(data["outcome"][0]), tuple(data["outcome"][1]),
+            Termination(data["outcome"][2]),
+        )
+        last = data["last"] and MoveRecord(
+            Player.parse(data["last"][0]), data["last"][1], data["last"][2], tuple(map(tuple, data["last"][3])), data["last"][4],
+            data["last"][5], data["last"][6] and Termination(data["last"][6]), outcome,
+        )
+        texts = body.split()
+        if data["ply"] != len(texts) or (str(last) if last else None) != (texts[-1] if texts else None):
+            raise ValueError(f"it is of {data['ply']} moves ending {last}, the record of {len(texts)}")
+        return Game.resumed(
+            rules, first=first, start_state=start, state=tuple(data["state"]), earlier=texts, last_move=last,
+            seen=(tuple(state) for state in data["seen"]), outcome=outcome, replay=lambda: from_record(text)[0],
+        )
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise NotationError(f"the snapshot does not go with the record: {exc}") from None
 
 
 def _replay(game: Game, number: int, token: str) -> None:

@@ -9,7 +9,7 @@ import weakref
 from datetime import datetime, timedelta
 
 from bot.engine import Game, Player
-from bot.engine.notation import record
+from bot.engine.notation import record, snapshot
 from bot.i18n import N_
 from bot.storage import Conflict, GameRow, StorageError, Store
 
@@ -104,6 +104,7 @@ class ServiceBase:
         outcome = game.outcome
         changes = {
             "record": text,
+            "position": snapshot(game),
             "status": "finished" if outcome else "live",
             "result": outcome.result if outcome else None,
             "reason": outcome.termination.value if outcome else None,

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Game, Player, Rules
-from bot.engine.notation import parse_rules_code, record, rules_code
+from bot.engine.notation import parse_rules_code, record, rules_code, snapshot
 from bot.i18n import N_
 from bot.storage import ChallengeRow, Conflict
 
@@ -110,7 +110,8 @@ class ChallengeService(ServiceBase):
             start = opening(parse_clock(challenge.clock), game, (a, b), (None, None), user_id, now)
             try:
                 row = await self.store.start_game(
-                    challenge, player_a=a, player_b=b, name_a=name_a, name_b=name_b, record=record(game, str(a), str(b)), now=now, **start
+                    challenge, player_a=a, player_b=b, name_a=name_a, name_b=name_b, record=record(game, str(a), str(b)),
+                    position=snapshot(game), now=now, **start
                 )
             except Conflict:
                 raise Closed(CHALLENGE_CLOSED) from None
@@ -213,7 +214,7 @@ class ChallengeService(ServiceBase):
             try:
                 row = await self.store.create_game(
                     guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
-                    variant=rules_code(rules), record=record(game, *map(str, players)), now=now,
+                    variant=rules_code(rules), record=record(game, *map(str, players)), position=snapshot(game), now=now,
                     level_a=levels[0], level_b=levels[1], autoplay=int(autoplay), clock=clock, thread=int(thread),
                     name_a=names[0], name_b=names[1], **start,
                 )

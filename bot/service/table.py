@@ -3,13 +3,16 @@ the refusals whose message is shown to the user as it is (in the language they r
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from bot.clock import Clock, ClockState
 from bot.engine import Game, Player
-from bot.engine.notation import from_record
+from bot.engine.notation import NotationError, from_record, resume
 from bot.i18n import N_, _
 from bot.storage import GameRow, RatingChange
+
+log = logging.getLogger(__name__)
 
 FIRST_CHOICES = ("random", "me", "opponent")
 
@@ -67,6 +70,14 @@ class Table:
 
     @classmethod
     def of(cls, row: GameRow) -> Table:
+        """The stored game, taken up from its snapshot (a game of any length costs the same);
+        replayed from its record if it has none (stored before snapshots were kept) or one
+        that does not go with it (the record is the truth)."""
+        if row.position:
+            try:
+                return cls(row, resume(row.record, row.position))
+            except NotationError as exc:
+                log.warning("game %s: %s; replaying its record", row.id, exc)
         return cls(row, from_record(row.record)[0])
 
     @property

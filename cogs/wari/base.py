@@ -302,8 +302,7 @@ class CogBase:
         _language, style = await self.server_settings(table.row.guild_id)
         if style != "image":
             return board_message(table)
-        last = table.game.moves[-1] if table.game.moves else None
-        return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=last))
+        return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=table.game.last_move))
 
     async def respond(self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields) -> discord.Message:
         """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.

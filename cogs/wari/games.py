@@ -60,7 +60,7 @@ class GameCommands(CogBase):
             log.warning("game %s moved, but the pressed board could not be redrawn: %s", table.row.id, exc)
         shown = await self.redraw(table)
         if shown is None or shown.row.message_id != table.row.message_id:
-            await self.tell(interaction, N_("The move `{move}` was played. {where}"), move=table.game.moves[-1], where=self.where_shown(shown))
+            await self.tell(interaction, N_("The move `{move}` was played. {where}"), move=table.game.last_move, where=self.where_shown(shown))
 
     @staticmethod
     def where_shown(shown: Table | None) -> Text:
@@ -99,7 +99,7 @@ class GameCommands(CogBase):
         if pressed_ply < table.game.ply:
             return Text(
                 N_("Another press came first: move {number} (`{move}`) was played. The board now shows the current position."),
-                number=table.game.ply, move=table.game.moves[-1],
+                number=table.game.ply, move=table.game.last_move,
             )
         return Text(N_("The board now shows the current position. Have another look!"))
 
@@ -156,7 +156,7 @@ class GameCommands(CogBase):
         await self.game_changed(shown)
 
     def time_out_text(self, table: Table) -> str:
-        loser = table.game.moves[-1].player
+        loser = table.game.last_move.player
         return _("⏰ {loser} ran out of time. {winner} wins game #{number}!", loser=self.mention(table, loser),
                  winner=self.mention(table, loser.other), number=table.row.id)
 

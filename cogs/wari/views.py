@@ -229,8 +229,8 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
         lines.pop()  # the drawing: the picture shows the board
     if row.live and not table.exhibition:
         lines.append(_(BUTTONS_HINT))
-    if game.moves:
-        last = game.moves[-1]
+    last = game.last_move
+    if last is not None:
         lines.append(_("**Last move:** {move}", move=describe_move(last, names[last.player], game.rules)))
     if table.clock is not None:
         lines.append(clock_line(table, table.clock, names))
@@ -300,7 +300,7 @@ def board_status(table: Table) -> str:
     names = side_names(row)
     if table.computer_to_move:
         return _("🤖 **{name}** is thinking…", name=names[mover])
-    again = game.moves and game.moves[-1].player == mover
+    again = game.last_move is not None and game.last_move.player == mover
     text = N_("**{name}**, your move again ({variant}, houses {houses}).") if again else N_("**{name}**, your move ({variant}, houses {houses}).")
     return _(text, name=names[mover], variant=game.rules.label, houses=houses_of(game.rules, mover))
 

@@ -1,5 +1,6 @@
 """User stories: playing a game on the board message, from the first press to the archive."""
 
+import json
 import random
 
 import discord
@@ -7,7 +8,7 @@ import discord
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
-from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown
+from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, stored
 
 
 async def start_game(world, **options):
@@ -179,3 +180,18 @@ async def test_a_server_may_have_its_boards_drawn_as_a_picture(world):
     await admin.slash(world.channel, "wari-mod settings", board="text")
     await press(world.bob, board, 9)
     assert board.attachments == [] and "```" in board.embeds[0].description
+
+
+async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(world):
+    """Each move stores the position beside the record, so that a press needs no replay; a game
+    stored before positions were kept (or with one that does not match) is replayed instead."""
+    board = await start_game(world)
+    await press(world.alice, board, 5)
+    snapshot = json.loads(await stored(world, "position"))
+    assert snapshot["ply"] == 1 and snapshot["last"][:3] == ["A", 5, 4]
+    await world.env.bot.store._write(("UPDATE games SET position = NULL WHERE id = 1", ()))
+    await press(world.bob, board, 7)
+    assert json.loads(await stored(world, "position"))["ply"] == 2
+    await world.env.bot.store._write(("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),)))
+    await press(world.alice, board, 2)
+    assert board.embeds[0].footer.text == "Move 3" and json.loads(await stored(world, "position"))["ply"] == 3
