@@ -12,7 +12,8 @@ IMMEDIATE`` (one writer at a time), PostgreSQL from transaction-level advisory l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -36,6 +37,20 @@ class StorageError(RuntimeError):
 
 class Conflict(Exception):
     """A write lost a race or met a rule of the schema (a busy channel, a stale version)."""
+
+
+@contextlib.asynccontextmanager
+async def closed_on_failure(close: Callable[[], Awaitable[None]], errors: tuple[type[Exception], ...], describe: Callable[[Exception], str]):
+    """Set up what was just opened: on any failure, ``close`` it (no connection outlives a failed
+    start), and turn ``errors`` into a :class:`StorageError` that ``describe`` words."""
+    try:
+        yield
+    except errors as exc:
+        await close()
+        raise StorageError(describe(exc)) from exc
+    except BaseException:
+        await close()
+        raise
 
 
 def newer_schema(version: int) -> str:

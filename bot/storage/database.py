@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Self
 
-from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, newer_schema, open_backend
+from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, closed_on_failure, newer_schema, open_backend
 from .schema import MIGRATIONS
 
 log = logging.getLogger("bot.storage")
@@ -69,14 +69,8 @@ class Database:
         """
         backend = await open_backend(target, **options)
         store = cls(backend, shards=shards)
-        try:
+        async with closed_on_failure(backend.close, backend.errors, lambda exc: f"cannot use the database {backend.label}: {exc}"):
             await store._migrate()
-        except backend.errors as exc:
-            await backend.close()
-            raise StorageError(f"cannot use the database {backend.label}: {exc}") from exc
-        except BaseException:
-            await backend.close()
-            raise
         return store
 
     @property
