@@ -19,18 +19,18 @@ from .views import board_url, offer_closed, replaced_board
 class GameCommands(CogBase):
     @answering
     async def press_cup(self, interaction: discord.Interaction, game_id: int, ply: int, house: int) -> None:
-        """A cup button: play the move and redraw the board in place."""
-        await self.acknowledge(interaction)
+        """A cup button: play the move and redraw the board in place, as the press's answer."""
         try:
-            table, _move = await self.service.play(
-                channel_id=interaction.channel_id,
-                game_id=game_id,
-                ply=ply,
-                message_id=interaction.message.id,
-                user_id=interaction.user.id,
-                house=house,
-                now=now(),
-            )
+            async with self.answering_in_time(interaction):
+                table, _move = await self.service.play(
+                    channel_id=interaction.channel_id,
+                    game_id=game_id,
+                    ply=ply,
+                    message_id=interaction.message.id,
+                    user_id=interaction.user.id,
+                    house=house,
+                    now=now(),
+                )
         except StaleBoard as stale:
             await self.refuse_stale(interaction, stale)
             return
@@ -53,11 +53,9 @@ class GameCommands(CogBase):
     async def show_move(self, interaction: discord.Interaction, table: Table) -> None:
         """Redraw the pressed board. If Discord refuses, the board is redrawn by id or posted
         anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
-        try:
-            await interaction.edit_original_response(**await self.board_fields(table))
+        if await self.redraw_pressed(interaction, await self.board_fields(table)):
             return
-        except discord.HTTPException as exc:
-            log.warning("game %s moved, but the pressed board could not be redrawn: %s", table.row.id, exc)
+        log.warning("game %s moved, but the pressed board could not be redrawn", table.row.id)
         shown = await self.redraw(table)
         if shown is None or shown.row.message_id != table.row.message_id:
             await self.tell(interaction, N_("The move `{move}` was played. {where}"), move=table.game.last_move, where=self.where_shown(shown))
@@ -79,10 +77,8 @@ class GameCommands(CogBase):
             fields, text = await self.board_fields(table), self.stale_reason(table, interaction)
         else:
             fields, text = replaced_board(table), Text(N_("This board was replaced: use the current one, linked here."))
-        try:
-            await interaction.edit_original_response(**fields)
-        except discord.HTTPException as exc:
-            log.warning("could not bring a stale board of game %s up to date: %s", table.row.id, exc)
+        if not await self.redraw_pressed(interaction, fields):
+            log.warning("could not bring a stale board of game %s up to date", table.row.id)
         await self.tell(interaction, text)
 
     @staticmethod

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
 
-from .helpers import buttons, press
+from .helpers import buttons, press, told
 from .test_game import start_game
 
 #: What an answer must never say when the database changed: it would be a lie.
@@ -141,8 +141,7 @@ def state(world) -> tuple:
 
 def answers(result) -> list[str]:
     """What the acting user was told: the answer and its follow-ups."""
-    texts = [result.response.content] if result.response is not None and result.ephemeral else []
-    return texts + [followup.content for followup in result.followups]
+    return [message.content for message in told(result)]
 
 
 CUP = re.compile(r"wari:cup:(\d+):(\d+):(\d+)")

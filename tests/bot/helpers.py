@@ -79,3 +79,11 @@ async def late_click(member, message, custom_id: str):
 def shown(member) -> str:
     """How the bot names a member in its messages: their display name, as the server shows it."""
     return member.user.global_name or member.name
+
+
+def told(result) -> list:
+    """The ephemeral messages the acting user was shown: the interaction's answer, when it was a
+    message of its own (a quick refusal), and its follow-ups (what is said after a deferral or
+    beside a redrawn board). A press that only redraws its board tells nothing."""
+    messages = [result.response] if result.response is not None and result.ephemeral else []
+    return messages + result.followups

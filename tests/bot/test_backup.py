@@ -18,7 +18,7 @@ from bot.storage.backup import back_up, backup_due, copy_database, restore, rota
 from bot.storage.integrity import backup_path, backups_of, inspect
 from tests.conftest import make_bot
 
-from .helpers import board_code, press
+from .helpers import board_code, press, told
 from .test_game import start_game
 from .test_integrity import ROOT, damage, database_with_games
 
@@ -192,6 +192,6 @@ async def test_a_game_restored_from_a_backup_taken_mid_game_goes_on_from_there(w
     assert await asyncio.to_thread(storage_cli, ["--database", str(world.database), "restore", str(backup)]) == 0
     await world.restart()
     stale = await press(world.alice, board, 1)  # the board still shows the moves the backup does not hold
-    assert board_code(board) == at_backup and "current position" in stale.followups[0].content
+    assert board_code(board) == at_backup and "current position" in told(stale)[0].content
     await press(world.alice, board, 2)  # the buttons work from the backup's position
     assert "**Last move:** `A(2,4)`" in board.embeds[0].description and board.embeds[0].footer.text == "Move 3"

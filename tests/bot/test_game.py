@@ -8,7 +8,7 @@ import discord
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
-from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, stored
+from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, stored, told
 
 
 async def start_game(world, **options):
@@ -26,7 +26,7 @@ async def archived(world) -> list:
 async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
     board = await start_game(world)
     result = await press(world.alice, board, 5)
-    assert result.acknowledged and result.followups == []
+    assert result.acknowledged and told(result) == []
     assert board.content.startswith(f"**{shown(world.bob)}**, your move (wari, houses 7–12)")
     assert "**Last move:** `A(5,4)` alice sowed 4 seeds from house 5." in board.embeds[0].description
     assert board.embeds[0].footer.text == "Move 1"
@@ -73,15 +73,15 @@ async def test_the_other_player_is_told_whose_turn_it_is(world):
     before = board_code(board)
     # Bob presses one of Alice's cups: it is not his turn.
     result = await press(world.bob, board, 3)
-    assert result.followups[0].ephemeral
-    assert result.followups[0].content == f"It's {shown(world.alice)}'s turn."
+    assert told(result)[0].ephemeral
+    assert told(result)[0].content == f"It's {shown(world.alice)}'s turn."
     assert board_code(board) == before
 
 
 async def test_someone_else_is_told_they_are_not_in_the_game(world):
     board = await start_game(world)
     result = await press(world.carol, board, 3)
-    assert result.followups[0].ephemeral and "You are not in this game" in result.followups[0].content
+    assert told(result)[0].ephemeral and "You are not in this game" in told(result)[0].content
 
 
 async def test_a_double_click_plays_only_once(world):
@@ -91,7 +91,7 @@ async def test_a_double_click_plays_only_once(world):
     assert board.embeds[0].footer.text == "Move 1"
     # Bob's board now; Alice clicks the same spot again: it is Bob's cup 7 and not her turn.
     second = await press(world.alice, board, 7)
-    assert second.followups[0].content == f"It's {shown(world.bob)}'s turn."
+    assert told(second)[0].content == f"It's {shown(world.bob)}'s turn."
     assert board.embeds[0].footer.text == "Move 1"
 
 
@@ -195,3 +195,25 @@ async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(worl
     await world.env.bot.store._write(("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),)))
     await press(world.alice, board, 2)
     assert board.embeds[0].footer.text == "Move 3" and json.loads(await stored(world, "position"))["ply"] == 3
+
+
+async def test_presses_leave_no_interaction_or_game_behind(world):
+    """Memory per press stays flat: once collected, nothing of a press outlives it (what does
+    grow in a long run is SimCord's own log of every call and message)."""
+    import gc
+
+    board = await start_game(world)
+    for _ in range(3):
+        await press(world.alice, board, enabled_houses(board)[0])
+        await press(world.bob, board, enabled_houses(board)[0])
+    gc.collect()
+    before = sum(isinstance(thing, discord.Interaction) for thing in gc.get_objects())
+    for _ in range(10):
+        if not enabled_houses(board):
+            break
+        mover = world.alice if "alice" in board.content else world.bob
+        await press(mover, board, enabled_houses(board)[0])
+    gc.collect()
+    kept = [thing for thing in gc.get_objects() if isinstance(thing, (discord.Interaction, Game))]
+    assert sum(isinstance(thing, discord.Interaction) for thing in kept) <= before == 0
+    assert len([thing for thing in kept if isinstance(thing, Game)]) <= 1

@@ -16,7 +16,7 @@ from bot.i18n import LANGUAGES, _, catalog, speaking
 from bot.render import result_text
 from cogs.wari.settings import PINGS_ON
 
-from .helpers import buttons, cup_id, enabled_houses, press
+from .helpers import buttons, cup_id, enabled_houses, press, told
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
@@ -81,7 +81,7 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
     assert in_language(language, "**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="ama", score=0, houses="1–6") \
         in board.embeds[0].description
     wrong = await kofi.click(board, custom_id=cup_id(board, 1))  # not Kofi's turn: told in his language
-    assert wrong.followups[0].content == in_language(language, "It's {name}'s turn.", name="ama") != "It's ama's turn."
+    assert told(wrong)[0].content == in_language(language, "It's {name}'s turn.", name="ama") != "It's ama's turn."
     rules = (await ama.slash(channel, "wari rules")).response.embeds[0]
     assert rules.title == in_language(language, "How to play {variant}", variant="Wari") != "How to play Wari"
     game = await play_to_the_end(board, {Player.A: ama, Player.B: kofi}, random.Random(3), language)

@@ -9,7 +9,7 @@ from bot.engine import rules_for
 from bot.service import Refusal, StaleBoard
 from cogs.wari.options import rules_of
 
-from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, shown, stored
+from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, shown, stored, told
 from .test_game import start_game
 
 
@@ -20,7 +20,7 @@ async def test_restart_in_the_middle_of_a_game_and_play_on(world):
     await world.restart()
     assert world.env.bot.is_ready()
     result = await press(world.bob, board, 9)  # a button drawn by the previous bot process
-    assert result.acknowledged and result.followups == []
+    assert result.acknowledged and told(result) == []
     assert board.embeds[0].footer.text == "Move 2" and board_code(board) != before
     await press(world.alice, board, 1)
     assert board.embeds[0].footer.text == "Move 3"
@@ -43,21 +43,21 @@ async def test_a_challenge_still_expires_after_a_restart(world):
 
 async def test_a_refused_answer_to_a_press_is_repaired_by_editing_the_board_by_id(world):
     board = await start_game(world)
-    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500)
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)  # the press's answer, the redrawn board
     result = await press(world.alice, board, 6)
-    assert result.followups == []  # nothing to say: the board shows the move
+    assert told(result) == []  # nothing to say: the board shows the move
     assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
 
 
 async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets_its_link(world):
     board = await start_game(world)
-    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=503)
-    world.env.inject_error("PATCH", f"/channels/*/messages/{board.id}", status=404)
+    world.env.inject_error("POST", "/interactions/*/callback", status=503)
+    world.env.inject_error("PATCH", f"/channels/*/messages/{board.id}", status=404, times=None)  # gone for good
     result = await press(world.alice, board, 6)
     (new,) = [m for m in world.channel.history() if m.embeds and m.id != board.id]
     assert new.id != board.id and new.embeds[0].footer.text == "Move 1"
-    assert result.followups[0].ephemeral
-    assert result.followups[0].content == (
+    assert told(result)[0].ephemeral
+    assert told(result)[0].content == (
         "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew: "
         f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{new.id}"
     )
@@ -69,14 +69,15 @@ async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets
 
 async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_board_catches_up(world):
     board = await start_game(world)
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)
     world.env.inject_error("PATCH", "*", status=500, times=2)
     world.env.inject_error("POST", "/channels/*/messages", status=500)
     result = await press(world.alice, board, 6)
-    assert result.followups[0].content == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
+    assert told(result)[0].content == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
     # The message still shows Alice's cups of the old position; the game has moved on.
     assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
     again = await press(world.alice, board, 6)
-    assert again.followups[0].content == (
+    assert told(again)[0].content == (
         "Another press came first: move 1 (`A(6,4)`) was played. The board now shows the current position."
     )
     assert board.embeds[0].footer.text == "Move 1"
@@ -122,8 +123,8 @@ async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_not
     store = world.env.bot.store
     await read_only(store, True)  # every write now fails inside the database itself
     result = await press(world.alice, board, 2)
-    assert result.followups[0].ephemeral
-    assert result.followups[0].content == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+    assert told(result)[0].ephemeral
+    assert told(result)[0].content == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
     assert "cannot write to the database" in caplog.text
     assert board.embeds[0].footer.text == "No move yet"
     await read_only(store, False)
@@ -207,15 +208,15 @@ async def test_a_double_click_whose_button_the_first_redraw_removed_is_answered(
     await press(world.alice, board, 3)
     late = await late_click(world.alice, board, pressed)
     assert late.acknowledged
-    assert late.followups[0].content == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
+    assert told(late)[0].content == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
     assert board.embeds[0].footer.text == "Move 1"
 
 
 async def test_a_refusal_discord_drops_once_is_sent_again(world):
     board = await start_game(world)
-    world.env.inject_error("POST", "/webhooks/*", status=500)  # the first follow-up fails
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)  # the first answer fails
     result = await world.bob.click(board, custom_id=cup_id(board, 2))
-    assert [f.content for f in result.followups] == [f"It's {shown(world.alice)}'s turn."]
+    assert [f.content for f in told(result)] == [f"It's {shown(world.alice)}'s turn."]
 
 
 async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothing(world):

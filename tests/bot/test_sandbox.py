@@ -39,7 +39,7 @@ from discord.ext import tasks
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
 
-from .helpers import cup_labels, press, shown
+from .helpers import cup_labels, press, shown, told
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")
@@ -81,7 +81,7 @@ async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
         board = await challenge_and_accept(sandbox)
         assert board.content.startswith(f"**{shown(sandbox.ama)}**, your move")
         result = await press(sandbox.ama, board, 5)
-        assert result.acknowledged and result.followups == []
+        assert result.acknowledged and told(result) == []
         assert board.content.startswith(f"**{shown(sandbox.kofi)}**, your move")
         assert board.embeds[0].footer.text == "Move 1"
 
@@ -285,8 +285,8 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
     async with open_sandbox(database_path, real_time=False) as sandbox:
         board = await challenge_and_accept(sandbox)
         wrong = await press(sandbox.kofi, board, 3)
-        assert wrong.followups[0].ephemeral
-        assert wrong.followups[0].content == f"It's {shown(sandbox.ama)}'s turn."
+        assert told(wrong)[0].ephemeral
+        assert told(wrong)[0].content == f"It's {shown(sandbox.ama)}'s turn."
 
         gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
         assert gave_up.response.content.startswith(f"🏳️ {shown(sandbox.kofi)} surrendered. {sandbox.ama.mention} wins")

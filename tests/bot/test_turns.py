@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from .helpers import buttons, cup_labels, pinged, pings, press, shown, stored
+from .helpers import buttons, cup_labels, pinged, pings, press, shown, stored, told
 from .test_game import start_game
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
@@ -124,8 +124,8 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
     world.env.bot.get_cog("Wari").sweep.cancel()  # as if the sweep had not come yet
     await world.env.advance_time(60 * 60 + 1)
     late = await press(world.alice, board, 5)
-    assert late.followups[0].ephemeral
-    assert late.followups[0].content == f"Too late: {shown(world.alice)}'s time had run out, so the game is over."
+    assert told(late)[0].ephemeral
+    assert told(late)[0].content == f"Too late: {shown(world.alice)}'s time had run out, so the game is over."
     assert world.channel.last_message.content == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
     assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
     assert (await stored(world, "record")).rstrip().endswith("A(time)")
