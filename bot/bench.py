@@ -44,6 +44,7 @@ from pathlib import Path
 import simcord
 
 from .client import create_bot
+from .echo import Echo
 from .engine import VARIANTS
 
 CUP_PREFIX = "wari:cup:"
@@ -68,6 +69,10 @@ class Figures:
     setup_seconds: float
     play_seconds: float
     latencies: list[float] = field(default_factory=list)  # seconds, one per press
+    cpu: list[float] = field(default_factory=list)  # the process's CPU seconds, one per press
+    #: The echo's (:mod:`bot.echo`), one press after each of the bot's.
+    echo_latencies: list[float] = field(default_factory=list)
+    echo_cpu: list[float] = field(default_factory=list)
 
 
 def cup_buttons(board: simcord.ResponseMessage) -> list[dict]:
@@ -116,9 +121,11 @@ async def open_games(env: simcord.Env, count: int, variant: str, board: str = "t
     return games
 
 
-async def play_all(games: Sequence[LiveGame], rng: random.Random) -> list[float]:
-    """Round-robin over the live games, one press each, until every board has no buttons left."""
-    latencies: list[float] = []
+async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figures | None = None, echo: Echo | None = None) -> list[float]:
+    """Round-robin over the live games, one press each, until every board has no buttons left;
+    with an ``echo``, one press of it after each. The latencies (and CPU times) go to ``figures``."""
+    figures = figures or Figures(len(games), 0, 0)
+    latencies = figures.latencies
     live = list(games)
     while live:
         still_live: list[LiveGame] = []
@@ -127,30 +134,38 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random) -> list[float]
             if not cups:
                 continue  # over: a finished board has no components
             player, cup = mover(game), rng.choice(cups)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = await player.click(game.board, custom_id=cup)
             latencies.append(time.perf_counter() - started)
-            if not result.acknowledged or result.followups:
-                answer = result.followups[0].content if result.followups else "no answer"
+            figures.cpu.append(time.process_time() - cpu)
+            if echo is not None:
+                took, used = echo.press()
+                figures.echo_latencies.append(took)
+                figures.echo_cpu.append(used)
+            said = ([result.response] if result.ephemeral else []) + result.followups  # a refusal, or a failure
+            if not result.acknowledged or said:
+                answer = said[0].content if said else "no answer"
                 raise RuntimeError(f"game #{game.game_id}: press {cup} by {player.name} failed ({answer})")
             still_live.append(game)
         live = still_live
     return latencies
 
 
-async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text") -> Figures:
+async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text", echo: Echo | None = None) -> Figures:
     bot = create_bot(database, rng=random.Random(seed))
+    figures = Figures(count, 0, 0)
     try:
         async with simcord.run(bot) as env:
             started = time.perf_counter()
             games = await open_games(env, count, variant, board)
             opened = time.perf_counter()
-            latencies = await play_all(games, random.Random(seed))
+            await play_all(games, random.Random(seed), figures, echo)
             finished = time.perf_counter()
     finally:
         if hasattr(bot, "store"):
             await bot.store.close()  # SimCord detaches the bot but does not close it; this checkpoints the WAL
-    return Figures(count, opened - started, finished - opened, latencies)
+    figures.setup_seconds, figures.play_seconds = opened - started, finished - opened
+    return figures
 
 
 def percentile(ordered: Sequence[float], fraction: float) -> float:
@@ -181,6 +196,15 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     if presses:
         print(f"throughput:       {presses / figures.play_seconds:.1f} presses/s (serialised by the simulator)")
         print(f"per press:        p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms")
+        print(f"CPU per press:    {1000 * sum(figures.cpu) / presses:.2f} ms (the whole process: simulator and bot)")
+    if figures.echo_latencies:
+        echo = sorted(value * 1000 for value in figures.echo_latencies)
+        count = len(echo)
+        print(f"echo per press:   p50 {percentile(echo, 0.50):.2f} ms, p99 {percentile(echo, 0.99):.2f} ms, max {echo[-1]:.2f} ms "
+              f"({count} presses, one after each of the bot's; {1000 * count / sum(echo):.0f} presses/s)")
+        print(f"echo CPU:         {1000 * sum(figures.echo_cpu) / count:.2f} ms per press")
+        print(f"bot / echo:       p50 {percentile(ms, 0.50) / percentile(echo, 0.50):.2f}x, "
+              f"p99 {percentile(ms, 0.99) / percentile(echo, 0.99):.2f}x, CPU {sum(figures.cpu) / sum(figures.echo_cpu):.2f}x")
     print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
     unfinished = {game_id: status for game_id, status in statuses.items() if status != "finished"}
     if len(statuses) == figures.games and not unfinished:
@@ -197,6 +221,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
     parser.add_argument("--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)")
     parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
+    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the bare-bot baseline (bot.echo)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -206,7 +231,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def bench(args: argparse.Namespace, database: Path) -> int:
-    figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board))
+    echo = Echo() if args.echo else None
+    try:
+        figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board, echo))
+    finally:
+        if echo is not None:
+            echo.close()
     return 0 if report(figures, database, stored_statuses(database)) else 1
 
 

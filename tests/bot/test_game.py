@@ -217,3 +217,14 @@ async def test_presses_leave_no_interaction_or_game_behind(world):
     kept = [thing for thing in gc.get_objects() if isinstance(thing, (discord.Interaction, Game))]
     assert sum(isinstance(thing, discord.Interaction) for thing in kept) <= before == 0
     assert len([thing for thing in kept if isinstance(thing, Game)]) <= 1
+
+
+async def test_a_press_is_answered_by_its_redrawn_board_in_one_call(world):
+    board = await start_game(world)
+    before = len(world.env.backend.http_requests)
+    result = await press(world.alice, board, 5)
+    calls = [(call.method, call.path.split("/")[1]) for call in world.env.backend.http_requests[before:]]
+    # the answer is the board itself; then Bob's ping is posted and Alice's, now stale, deleted
+    assert calls == [("POST", "interactions"), ("POST", "channels"), ("DELETE", "channels")]
+    assert not result.deferred and board.embeds[0].footer.text == "Move 1"
+

@@ -1,0 +1,108 @@
+"""The baseline of ``python -m bot.bench``: a bare discord.py bot whose six buttons only edit their
+own message, run through SimCord beside the bot, so that a press of the bot is measured against
+the least any bot can do for a press.
+
+The echo's message is board-sized: an embed holding a 12-line code block (as large as a Wari
+board's) and six buttons in two rows. A press answers with ``edit_message`` (one REST call).
+
+SimCord allows one live simulated Discord per event loop, so the echo runs in a thread on a loop
+of its own; the benchmark hands it one press at a time (:meth:`Echo.press`) between the bot's
+presses, while the bot's loop waits: the two never run at once.
+
+One quirk of the simulator shapes the echo: after a handler that returns without having waited
+for anything outside the event loop, SimCord waits 50 ms of idle time before it calls the press
+done (measured: 52 ms a press). The echo therefore hands an empty call to a worker thread after
+answering, as every press of the bot does with its database; that costs it about 0.1 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import discord
+import simcord
+from discord.ext import commands
+
+#: The code block of the echo's embed: as many lines and columns as a Wari board's drawing.
+BOARD_TEXT = "```\n" + "\n".join("│ 4│ 4│ 4│ 4│ 4│ 4│ 4│" for _ in range(12)) + "\n```"
+
+
+class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P<house>[1-6])"):
+    """One of the echo's six buttons: a press redraws the message, nothing else."""
+
+    def __init__(self, house: int) -> None:
+        super().__init__(discord.ui.Button(label=f"{house} · 4", custom_id=f"echo:cup:{house}", row=(house - 1) // 3))
+        self.house = house
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match, /) -> EchoCup:
+        return cls(int(match["house"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
+        await asyncio.to_thread(int)  # see the module's note: SimCord's idle wait
+
+
+def echo_message(content: str) -> dict:
+    view = discord.ui.View(timeout=None)
+    for house in range(1, 7):
+        view.add_item(EchoCup(house))
+    return {"content": content, "embed": discord.Embed(title="Echo", description=BOARD_TEXT), "view": view}
+
+
+def echo_bot() -> commands.Bot:
+    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
+
+    @bot.tree.command(name="board", description="Post the echo's board")
+    async def board(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(**echo_message("board"))
+
+    async def setup_hook() -> None:
+        bot.add_dynamic_items(EchoCup)
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook
+    return bot
+
+
+class Echo:
+    """The echo bot in its simulated Discord, on a loop of its own in a thread."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="echo-bot", daemon=True)
+        self._thread.start()
+        self._presses = 0
+        self._call(self._start())
+
+    def _call(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    async def _start(self) -> None:
+        self._bot = echo_bot()
+        self._env = simcord.Env(self._bot)
+        await self._env.start()
+        guild = self._env.create_guild("Echo")
+        channel = guild.create_text_channel("echo")
+        self._member = guild.add_member(self._env.create_user("echo-player"))
+        self.board = (await self._member.slash(channel, "board")).response
+
+    async def _press(self) -> tuple[float, float]:
+        self._presses += 1
+        started, cpu = time.perf_counter(), time.process_time()
+        result = await self._member.click(self.board, custom_id=f"echo:cup:{self._presses % 6 + 1}")
+        took, used = time.perf_counter() - started, time.process_time() - cpu
+        if not result.acknowledged:
+            raise RuntimeError("the echo's press went unanswered")
+        return took, used
+
+    def press(self) -> tuple[float, float]:
+        """One press of an echo button: its latency and the process's CPU time for it, in seconds."""
+        return self._call(self._press())
+
+    def close(self) -> None:
+        self._call(self._env.shutdown())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
