@@ -12,10 +12,16 @@ cup buttons, the player to move is the one mentioned at the start of the board's
 
 Each press is timed with :func:`time.perf_counter` around ``member.click(...)``. That one call
 covers the whole path of a real press: SimCord builds the ``INTERACTION_CREATE`` event,
-discord.py dispatches it to the cup button's :class:`~discord.ui.DynamicItem`, the cog defers,
-the service replays and checks the game and writes the move to SQLite (one transaction), the
-board is redrawn through the REST route for the original response, and SimCord waits until
-the bot has gone idle. The figure is therefore *per-press latency*, not the capacity of a
+discord.py dispatches it to the cup button's :class:`~discord.ui.DynamicItem`, the service reads
+the game (its stored position, not a replay), checks the move and writes it to SQLite (one
+transaction), the redrawn board is the press's answer (one REST call), the player to move is
+pinged in a new message and the previous ping deleted, and SimCord waits until the bot has gone
+idle.
+
+Baselines, measured in the same run (:mod:`bot.echo`): after each press of the bot, one press of
+a bare bot that only edits a board-sized message (``echo``), and one of a bare bot that also
+posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``). The
+ratios bot / baseline are printed for latency (p50, p99) and CPU. The figure is therefore *per-press latency*, not the capacity of a
 deployed bot: SimCord forbids overlapping actor calls (``asyncio.gather`` of clicks raises
 ``SetupError``), so the presses of the ``N`` games are interleaved one after another, never
 concurrent, and "presses/s" is simply presses divided by the wall time of the play phase (which
@@ -70,9 +76,22 @@ class Figures:
     play_seconds: float
     latencies: list[float] = field(default_factory=list)  # seconds, one per press
     cpu: list[float] = field(default_factory=list)  # the process's CPU seconds, one per press
-    #: The echo's (:mod:`bot.echo`), one press after each of the bot's.
-    echo_latencies: list[float] = field(default_factory=list)
-    echo_cpu: list[float] = field(default_factory=list)
+    #: The baselines' (:mod:`bot.echo`), each pressed once after each press of the bot.
+    baselines: list[Baseline] = field(default_factory=list)
+
+
+@dataclass
+class Baseline:
+    """The presses of one echo bot, measured beside the bot's."""
+
+    echo: Echo
+    latencies: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def press(self) -> None:
+        took, used = self.echo.press()
+        self.latencies.append(took)
+        self.cpu.append(used)
 
 
 def cup_buttons(board: simcord.ResponseMessage) -> list[dict]:
@@ -121,9 +140,10 @@ async def open_games(env: simcord.Env, count: int, variant: str, board: str = "t
     return games
 
 
-async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figures | None = None, echo: Echo | None = None) -> list[float]:
-    """Round-robin over the live games, one press each, until every board has no buttons left;
-    with an ``echo``, one press of it after each. The latencies (and CPU times) go to ``figures``."""
+async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figures | None = None) -> list[float]:
+    """Round-robin over the live games, one press each, until every board has no buttons left,
+    and after each, one press of each of the ``figures``' baselines. The latencies (and CPU
+    times) go to ``figures``."""
     figures = figures or Figures(len(games), 0, 0)
     latencies = figures.latencies
     live = list(games)
@@ -138,10 +158,8 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
             result = await player.click(game.board, custom_id=cup)
             latencies.append(time.perf_counter() - started)
             figures.cpu.append(time.process_time() - cpu)
-            if echo is not None:
-                took, used = echo.press()
-                figures.echo_latencies.append(took)
-                figures.echo_cpu.append(used)
+            for baseline in figures.baselines:
+                baseline.press()
             said = ([result.response] if result.ephemeral else []) + result.followups  # a refusal, or a failure
             if not result.acknowledged or said:
                 answer = said[0].content if said else "no answer"
@@ -151,15 +169,15 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
     return latencies
 
 
-async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text", echo: Echo | None = None) -> Figures:
+async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text", echoes: Sequence[Echo] = ()) -> Figures:
     bot = create_bot(database, rng=random.Random(seed))
-    figures = Figures(count, 0, 0)
+    figures = Figures(count, 0, 0, baselines=[Baseline(echo) for echo in echoes])
     try:
         async with simcord.run(bot) as env:
             started = time.perf_counter()
             games = await open_games(env, count, variant, board)
             opened = time.perf_counter()
-            await play_all(games, random.Random(seed), figures, echo)
+            await play_all(games, random.Random(seed), figures)
             finished = time.perf_counter()
     finally:
         if hasattr(bot, "store"):
@@ -197,14 +215,8 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
         print(f"throughput:       {presses / figures.play_seconds:.1f} presses/s (serialised by the simulator)")
         print(f"per press:        p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms")
         print(f"CPU per press:    {1000 * sum(figures.cpu) / presses:.2f} ms (the whole process: simulator and bot)")
-    if figures.echo_latencies:
-        echo = sorted(value * 1000 for value in figures.echo_latencies)
-        count = len(echo)
-        print(f"echo per press:   p50 {percentile(echo, 0.50):.2f} ms, p99 {percentile(echo, 0.99):.2f} ms, max {echo[-1]:.2f} ms "
-              f"({count} presses, one after each of the bot's; {1000 * count / sum(echo):.0f} presses/s)")
-        print(f"echo CPU:         {1000 * sum(figures.echo_cpu) / count:.2f} ms per press")
-        print(f"bot / echo:       p50 {percentile(ms, 0.50) / percentile(echo, 0.50):.2f}x, "
-              f"p99 {percentile(ms, 0.99) / percentile(echo, 0.99):.2f}x, CPU {sum(figures.cpu) / sum(figures.echo_cpu):.2f}x")
+    for baseline in figures.baselines:
+        report_baseline(baseline, ms, figures.cpu)
     print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
     unfinished = {game_id: status for game_id, status in statuses.items() if status != "finished"}
     if len(statuses) == figures.games and not unfinished:
@@ -214,6 +226,19 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     return False
 
 
+def report_baseline(baseline: Baseline, bot_ms: Sequence[float], bot_cpu: Sequence[float]) -> None:
+    """An echo's figures, and the bot's against them (``bot_ms`` sorted)."""
+    name = baseline.echo.name
+    ms = sorted(value * 1000 for value in baseline.latencies)
+    count = len(ms)
+    print(f"{name}: {baseline.echo.does}")
+    print(f"  per press:      p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms "
+          f"({count} presses, one after each of the bot's; {1000 * count / sum(ms):.0f} presses/s)")
+    print(f"  CPU per press:  {1000 * sum(baseline.cpu) / count:.2f} ms")
+    print(f"  bot / {name}: p50 {percentile(bot_ms, 0.50) / percentile(ms, 0.50):.2f}x, "
+          f"p99 {percentile(bot_ms, 0.99) / percentile(ms, 0.99):.2f}x, CPU {sum(bot_cpu) / sum(baseline.cpu):.2f}x")
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=50, help="games played at once, one channel each (default 50)")
@@ -221,7 +246,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
     parser.add_argument("--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)")
     parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
-    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the bare-bot baseline (bot.echo)")
+    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the baselines: bare bots that only edit (and ping) (bot.echo)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -231,11 +256,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def bench(args: argparse.Namespace, database: Path) -> int:
-    echo = Echo() if args.echo else None
+    echoes = [Echo(), Echo(pings=True)] if args.echo else []
     try:
-        figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board, echo))
+        figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board, echoes))
     finally:
-        if echo is not None:
+        for echo in echoes:
             echo.close()
     return 0 if report(figures, database, stored_statuses(database)) else 1
 

@@ -1,9 +1,14 @@
-"""The baseline of ``python -m bot.bench``: a bare discord.py bot whose six buttons only edit their
+"""The baselines of ``python -m bot.bench``: bare discord.py bots whose six buttons only edit their
 own message, run through SimCord beside the bot, so that a press of the bot is measured against
 the least any bot can do for a press.
 
 The echo's message is board-sized: an embed holding a 12-line code block (as large as a Wari
-board's) and six buttons in two rows. A press answers with ``edit_message`` (one REST call).
+board's) and six buttons in two rows. A press answers with ``edit_message`` (one REST call). The
+pinging echo (``Echo(pings=True)``) also does what a Wari press must do on Discord besides: it
+posts a new message mentioning the presser (a turn ping: Discord notifies only new messages) and
+deletes its previous one; three REST calls, as the bot's press makes. The first echo measures
+the bot against the least a press can cost; the second, the bot's own work against the same
+Discord calls.
 
 SimCord allows one live simulated Discord per event loop, so the echo runs in a thread on a loop
 of its own; the benchmark hands it one press at a time (:meth:`Echo.press`) between the bot's
@@ -42,6 +47,13 @@ class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
+        bot = interaction.client
+        if bot.pings:
+            ping = await interaction.channel.send(f"{interaction.user.mention}, your move",
+                                                  allowed_mentions=discord.AllowedMentions(users=[interaction.user]))
+            if bot.last_ping is not None:
+                await bot.last_ping.delete()
+            bot.last_ping = ping
         await asyncio.to_thread(int)  # see the module's note: SimCord's idle wait
 
 
@@ -52,8 +64,9 @@ def echo_message(content: str) -> dict:
     return {"content": content, "embed": discord.Embed(title="Echo", description=BOARD_TEXT), "view": view}
 
 
-def echo_bot() -> commands.Bot:
+def echo_bot(pings: bool) -> commands.Bot:
     bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
+    bot.pings, bot.last_ping = pings, None
 
     @bot.tree.command(name="board", description="Post the echo's board")
     async def board(interaction: discord.Interaction) -> None:
@@ -70,7 +83,12 @@ def echo_bot() -> commands.Bot:
 class Echo:
     """The echo bot in its simulated Discord, on a loop of its own in a thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, pings: bool = False) -> None:
+        """``pings``: each press also posts a ping and deletes the previous one, as the bot's does."""
+        self.pings = pings
+        self.name = "echo+ping" if pings else "echo"
+        self.does = ("edits its board, posts a ping and deletes the last (3 REST calls, as a bot press)"
+                     if pings else "only edits its board (1 REST call)")
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="echo-bot", daemon=True)
         self._thread.start()
@@ -81,18 +99,18 @@ class Echo:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     async def _start(self) -> None:
-        self._bot = echo_bot()
+        self._bot = echo_bot(self.pings)
         self._env = simcord.Env(self._bot)
         await self._env.start()
         guild = self._env.create_guild("Echo")
-        channel = guild.create_text_channel("echo")
-        self._member = guild.add_member(self._env.create_user("echo-player"))
-        self.board = (await self._member.slash(channel, "board")).response
+        self.channel = guild.create_text_channel("echo")
+        self.player = guild.add_member(self._env.create_user("echo-player"))
+        self.board = (await self.player.slash(self.channel, "board")).response
 
     async def _press(self) -> tuple[float, float]:
         self._presses += 1
         started, cpu = time.perf_counter(), time.process_time()
-        result = await self._member.click(self.board, custom_id=f"echo:cup:{self._presses % 6 + 1}")
+        result = await self.player.click(self.board, custom_id=f"echo:cup:{self._presses % 6 + 1}")
         took, used = time.perf_counter() - started, time.process_time() - cpu
         if not result.acknowledged:
             raise RuntimeError("the echo's press went unanswered")
