@@ -83,12 +83,15 @@ def _slow_writes() -> None:
 def _take_away_guard(race: str) -> None:
     """The control: the guard this race relies on, gone (in this racer process only)."""
     if race == "press":  # the save's version check gone from its statement (its parameter kept, unused)
-        rows = Database._rows
 
-        async def unguarded_rows(self, sql, params=()):
-            return await rows(self, sql.replace("AND version = ?", "AND version = version + 0 * ?"), params)
+        def unguarded(run_statement):
+            async def run(self, sql, params=()):
+                return await run_statement(self, sql.replace("AND version = ?", "AND version = version + 0 * ?"), params)
 
-        Database._rows = unguarded_rows
+            return run
+
+        Database._rows = unguarded(Database._rows)  # a save inside a transaction (a game's end)
+        Database._write_one = unguarded(Database._write_one)  # a save on its own (a move)
     elif race == "expiry":  # the deletion's count not looked at: whoever tried, expired it
 
         async def unguarded_delete(self, challenge_id):

@@ -8,6 +8,11 @@ What each back end must guarantee for the queries to be right between processes:
 transaction, :meth:`Session.lock` holds the named keys until it ends, so two transactions that
 lock the same key (a channel, a player) never interleave. SQLite gets this from ``BEGIN
 IMMEDIATE`` (one writer at a time), PostgreSQL from transaction-level advisory locks.
+
+A write of a single statement needs no transaction around it: both engines make one statement
+atomic by itself, so a back end's ``write_one`` runs it alone, in one trip to the database instead
+of three (begin, the statement, commit). The statement's own ``WHERE`` (a version check) is then
+its whole defence, as it is inside a transaction.
 """
 
 from __future__ import annotations

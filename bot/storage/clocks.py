@@ -40,14 +40,13 @@ class ClockQueries(Database):
         caller takes its message back. A ping is not a change of the game: the version stays, so
         it never makes a press lose its race.
         """
-        async with self._writing():
-            recorded = await self._rows(
-                """
-                UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
-                WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ? RETURNING id
-                """,
-                (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(game.ping_at)),
-            )
+        recorded = await self._write_one(
+            """
+            UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
+            WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ? RETURNING id
+            """,
+            (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(game.ping_at)),
+        )
         return bool(recorded)
 
     async def credit_downtime(

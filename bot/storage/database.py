@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -129,13 +129,29 @@ class Database:
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[Session]:
         """One transaction for a write of several steps; failures translated."""
-        backend = self._backend
-        try:
+        with self._write_failures():
             async with self._transaction() as session:
                 yield session
-        except backend.integrity_errors as exc:
+
+    async def _write_one(self, sql: str, params: Sequence = ()) -> list[Row]:
+        """A write of one statement, atomic by itself: run alone, without a transaction around
+        it (one trip to the database, not three); its rows (``RETURNING``). Inside a write under
+        way, a step of it."""
+        session = self._session.get()
+        if session is not None:
+            return await session.fetch(sql, params)
+        with self._write_failures():
+            return await self._backend.write_one(sql, params)
+
+    @contextlib.contextmanager
+    def _write_failures(self) -> Iterator[None]:
+        """Translate the engine's failures of a write: a broken rule (a unique index, a check)
+        is a :class:`Conflict`, anything else a :class:`StorageError`."""
+        try:
+            yield
+        except self._backend.integrity_errors as exc:
             raise Conflict(str(exc)) from exc
-        except backend.errors as exc:
+        except self._backend.errors as exc:
             raise StorageError(f"cannot write to the database {self.label}: {exc}") from exc
 
     def _current(self) -> Session:

@@ -140,21 +140,28 @@ class GameQueries(RatingQueries):
         unknown = set(changes) - GAME_STATE
         if unknown:
             raise ValueError(f"update_game cannot change {', '.join(sorted(unknown))}")
-        if changes.get("status", "live") != "live":
+        ends = changes.get("status", "live") != "live"
+        if ends:
             changes["finished_at"] = now
         assignments = "".join(f"{name} = ?, " for name in changes)
+        update = (
+            f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
+            (*map(to_column, changes.values()), time_text(now), game.id, game.version),
+        )
+        if not ends:  # a move, a ping, an offer: one statement, no transaction needed
+            return self._saved(await self._write_one(*update))
         async with self._writing():
-            rows = await self._rows(
-                f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
-                (*map(to_column, changes.values()), time_text(now), game.id, game.version),
-            )
-            if not rows:
-                raise Conflict("the game changed meanwhile")
-            saved = GameRow.from_row(rows[0])
-            if not saved.live:
-                await self._archive(saved, now)
+            saved = self._saved(await self._rows(*update))
+            await self._archive(saved, now)
         return saved
+
+    @staticmethod
+    def _saved(rows: list) -> GameRow:
+        """The game an update returned; :class:`Conflict` if it found none (its version moved on)."""
+        if not rows:
+            raise Conflict("the game changed meanwhile")
+        return GameRow.from_row(rows[0])
 
     async def move_final_board(self, game: GameRow, message_id: int) -> GameRow:
         """Record that a finished game's final board now lives in ``message_id`` (its state no

@@ -157,6 +157,11 @@ class PostgresBackend:
     async def fetch(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
         return await self._pool.fetch(numbered(sql), *params)
 
+    async def write_one(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
+        """One statement that writes, committed by itself (asyncpg's connections autocommit
+        outside a transaction); its rows (``RETURNING``)."""
+        return await self._pool.fetch(numbered(sql), *params)
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresSession]:
         """One transaction on a connection of the pool, rolled back on any failure."""

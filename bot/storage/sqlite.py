@@ -175,6 +175,13 @@ class SQLiteBackend:
     async def fetch(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         return list(await self._db.execute_fetchall(sql, params))
 
+    async def write_one(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+        """One statement that writes, committed by itself (the connection is in autocommit mode);
+        its rows (``RETURNING``). It waits its turn behind a transaction under way, which it
+        would otherwise join."""
+        async with self._write_lock:
+            return list(await self._db.execute_fetchall(sql, params))
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteSession]:
         """One immediate transaction at a time on this connection, rolled back on any failure.

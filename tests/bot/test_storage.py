@@ -116,6 +116,43 @@ async def test_updates_check_the_version_and_archive_finished_games(store):
     assert [row.id for row in await store.archived_games(10)] == [done.id]
 
 
+async def test_a_move_is_saved_by_one_statement_that_commits_by_itself(store, database):
+    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    moved = await store.update_game(game, now=T0, record="R1")
+    other = await Store.open(database)  # another process's view: the move is committed
+    try:
+        assert (await other.get_game(game.id)).record == "R1"
+    finally:
+        await other.close()
+    if store.dialect == "sqlite":
+        assert not store._backend._db.in_transaction
+    with pytest.raises(Conflict):  # its version check is its whole defence, as in a transaction
+        await store.update_game(game, now=T0, record="R1 again")
+    assert (await store.get_game(game.id)).version == moved.version == 1
+
+
+async def test_a_lone_write_waits_for_a_transaction_under_way_and_is_not_undone_with_it(store):
+    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    opened, release = asyncio.Event(), asyncio.Event()
+
+    async def failing_transaction():
+        async with store._writing():
+            await store._step("UPDATE meta SET value = 'doomed' WHERE key = 'nothing'")
+            opened.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    failing = asyncio.ensure_future(failing_transaction())
+    await opened.wait()
+    move = asyncio.ensure_future(store.update_game(game, now=T0, record="R1"))
+    await asyncio.sleep(0.05)
+    release.set()
+    with pytest.raises(RuntimeError, match="rolled back"):
+        await failing
+    assert (await move).record == "R1"
+    assert (await store.get_game(game.id)).record == "R1"  # not rolled back with the other write
+
+
 async def test_due_challenges_are_the_expired_ones(store):
     await new_challenge(store, channel=1, expires_at=T0)
     await new_challenge(store, channel=2, expires_at=T0 + timedelta(minutes=5))
