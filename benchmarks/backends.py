@@ -32,13 +32,14 @@ import simcord
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.bench import open_games, percentile, play_all  # noqa: E402
+from bot.bench import Spread, open_games, play_all  # noqa: E402
 from bot.client import create_bot  # noqa: E402
+from bot.press_timing import Press  # noqa: E402
 from bot.storage import Store  # noqa: E402
 
 
-async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) -> tuple[list[float], float, float]:
-    """One bot process's session: its latencies, its play phase's wall time and CPU time."""
+async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) -> tuple[list[Press], float, float]:
+    """One bot process's session: its timed presses, its play phase's wall time and CPU time."""
     bot = create_bot(database, rng=random.Random(seed))
     try:
         async with simcord.run(bot) as env:
@@ -48,8 +49,8 @@ async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) 
                 await env.advance_time(minutes_ahead * 60)
             live = await open_games(env, games, "wari")
             started, cpu = time.perf_counter(), time.process_time()
-            latencies = await play_all(live, random.Random(seed))
-            return latencies, time.perf_counter() - started, time.process_time() - cpu
+            presses = await play_all(live, random.Random(seed))
+            return presses, time.perf_counter() - started, time.process_time() - cpu
     finally:
         if hasattr(bot, "store"):
             await bot.store.close()
@@ -64,7 +65,7 @@ def process_main(database: str, games: int, seed: int, minutes_ahead: int, barri
         raise
 
 
-def in_processes(database: str | Path, games: int, processes: int) -> list[tuple[list[float], float, float]]:
+def in_processes(database: str | Path, games: int, processes: int) -> list[tuple[list[Press], float, float]]:
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(processes), context.Queue()
     workers = [
@@ -91,14 +92,15 @@ async def finished_games(database: str | Path) -> tuple[int, int]:
         await store.close()
 
 
-def line(label: str, sessions: list[tuple[list[float], float, float]], expected_games: int, counted: tuple[int, int]) -> str:
-    latencies = sorted(value * 1000 for session in sessions for value in session[0])
+def line(label: str, sessions: list[tuple[list[Press], float, float]], expected_games: int, counted: tuple[int, int]) -> str:
+    presses = [press for session in sessions for press in session[0]]
+    done, answered = Spread.of(press.done for press in presses), Spread.of(press.answered for press in presses)
     wall = max(session[1] for session in sessions)
     cpu = sum(session[2] for session in sessions)
     check = "ok" if counted == (expected_games, expected_games) else f"FAILED: {counted[1]} of {counted[0]} games finished"
     return (
-        f"{label:<34} {len(latencies):>6} {len(latencies) / wall:>10.1f} {percentile(latencies, 0.5):>8.2f} "
-        f"{percentile(latencies, 0.99):>8.2f} {cpu * 1000 / len(latencies):>8.2f}   {check}"
+        f"{label:<26} {len(presses):>7} {len(presses) / wall:>10.1f} {done.p50:>8.2f} {done.p99:>8.2f} "
+        f"{answered.p50:>8.2f} {answered.p99:>8.2f} {cpu * 1000 / len(presses):>7.2f}   {check}"
     )
 
 
@@ -117,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         def postgres(name: str) -> str:
             return args.postgres if server is None else server.url(server.new_database())
 
-        print(f"{'set-up':<34} {'presses':>6} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>8}   games")
+        print(f"{'':<26} {'':>7} {'':>10} {'done':^17} {'answered':^17}")
+        print(f"{'set-up':<26} {'presses':>7} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>7}   games")
         failed = False
         with tempfile.TemporaryDirectory(prefix="wari-backends-") as folder:
             runs = [
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
             for label, database, processes in runs:
                 if database is None:
-                    print(f"{label:<34} skipped: give a second empty database or no --postgres")
+                    print(f"{label:<26} skipped: give a second empty database or no --postgres")
                     continue
                 sessions = in_processes(database, args.games, processes)
                 counted = asyncio.run(finished_games(database))

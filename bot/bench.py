@@ -43,15 +43,17 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import simcord
 
 from .client import create_bot
 from .echo import Echo
 from .engine import VARIANTS
+from .press_timing import Press, timed
 
 CUP_PREFIX = "wari:cup:"
 #: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
@@ -74,8 +76,7 @@ class Figures:
     games: int
     setup_seconds: float
     play_seconds: float
-    latencies: list[float] = field(default_factory=list)  # seconds, one per press
-    cpu: list[float] = field(default_factory=list)  # the process's CPU seconds, one per press
+    presses: list[Press] = field(default_factory=list)
     #: The baselines' (:mod:`bot.echo`), each pressed once after each press of the bot.
     baselines: list[Baseline] = field(default_factory=list)
 
@@ -85,13 +86,10 @@ class Baseline:
     """The presses of one echo bot, measured beside the bot's."""
 
     echo: Echo
-    latencies: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
+    presses: list[Press] = field(default_factory=list)
 
     def press(self) -> None:
-        took, used = self.echo.press()
-        self.latencies.append(took)
-        self.cpu.append(used)
+        self.presses.append(self.echo.press())
 
 
 def cup_buttons(board: simcord.ResponseMessage) -> list[dict]:
@@ -140,12 +138,11 @@ async def open_games(env: simcord.Env, count: int, variant: str, board: str = "t
     return games
 
 
-async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figures | None = None) -> list[float]:
+async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figures | None = None) -> list[Press]:
     """Round-robin over the live games, one press each, until every board has no buttons left,
     and after each, one press of each of the ``figures``' baselines. The latencies (and CPU
     times) go to ``figures``."""
     figures = figures or Figures(len(games), 0, 0)
-    latencies = figures.latencies
     live = list(games)
     while live:
         still_live: list[LiveGame] = []
@@ -154,10 +151,8 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
             if not cups:
                 continue  # over: a finished board has no components
             player, cup = mover(game), rng.choice(cups)
-            started, cpu = time.perf_counter(), time.process_time()
-            result = await player.click(game.board, custom_id=cup)
-            latencies.append(time.perf_counter() - started)
-            figures.cpu.append(time.process_time() - cpu)
+            result, press = await timed(player.click(game.board, custom_id=cup))
+            figures.presses.append(press)
             for baseline in figures.baselines:
                 baseline.press()
             said = ([result.response] if result.ephemeral else []) + result.followups  # a refusal, or a failure
@@ -166,7 +161,7 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
                 raise RuntimeError(f"game #{game.game_id}: press {cup} by {player.name} failed ({answer})")
             still_live.append(game)
         live = still_live
-    return latencies
+    return figures.presses
 
 
 async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text", echoes: Sequence[Echo] = ()) -> Figures:
@@ -202,21 +197,40 @@ def database_bytes(database: Path) -> int:
     return sum(path.stat().st_size for path in (database, Path(f"{database}-wal")) if path.exists())
 
 
+class Spread(NamedTuple):
+    """The p50, p99 and maximum of some durations, in milliseconds."""
+
+    p50: float
+    p99: float
+    max: float
+
+    @classmethod
+    def of(cls, seconds: Iterable[float]) -> Spread:
+        ms = sorted(value * 1000 for value in seconds)
+        return cls(percentile(ms, 0.50), percentile(ms, 0.99), ms[-1])
+
+    def __str__(self) -> str:
+        return f"p50 {self.p50:.2f} ms, p99 {self.p99:.2f} ms, max {self.max:.2f} ms"
+
+
+def cpu_ms(presses: Sequence[Press]) -> float:
+    return 1000 * sum(press.cpu for press in presses) / len(presses)
+
+
 def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     """Print the figures; ``True`` if every stored game is finished."""
-    latencies = sorted(figures.latencies)
-    presses = len(latencies)
-    ms = [value * 1000 for value in latencies]
+    presses = figures.presses
     print(f"games:            {figures.games}")
     print(f"setup:            {figures.setup_seconds:.2f} s (channels, members, challenges, accepts)")
-    print(f"presses:          {presses}")
+    print(f"presses:          {len(presses)}")
     print(f"wall time:        {figures.play_seconds:.2f} s (play phase)")
     if presses:
-        print(f"throughput:       {presses / figures.play_seconds:.1f} presses/s (serialised by the simulator)")
-        print(f"per press:        p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms")
-        print(f"CPU per press:    {1000 * sum(figures.cpu) / presses:.2f} ms (the whole process: simulator and bot)")
-    for baseline in figures.baselines:
-        report_baseline(baseline, ms, figures.cpu)
+        print(f"throughput:       {len(presses) / figures.play_seconds:.1f} presses/s (serialised by the simulator)")
+        print(f"per press:        {Spread.of(press.done for press in presses)} (until the bot is done)")
+        print(f"answered in:      {Spread.of(press.answered for press in presses)} (until the presser has the board)")
+        print(f"CPU per press:    {cpu_ms(presses):.2f} ms (the whole process: simulator and bot)")
+        for baseline in figures.baselines:
+            report_baseline(baseline, presses)
     print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
     unfinished = {game_id: status for game_id, status in statuses.items() if status != "finished"}
     if len(statuses) == figures.games and not unfinished:
@@ -226,17 +240,19 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     return False
 
 
-def report_baseline(baseline: Baseline, bot_ms: Sequence[float], bot_cpu: Sequence[float]) -> None:
-    """An echo's figures, and the bot's against them (``bot_ms`` sorted)."""
-    name = baseline.echo.name
-    ms = sorted(value * 1000 for value in baseline.latencies)
-    count = len(ms)
+def report_baseline(baseline: Baseline, bot: Sequence[Press]) -> None:
+    """An echo's figures, and the bot's against them."""
+    name, echo = baseline.echo.name, baseline.presses
+    echo_done, bot_done = Spread.of(press.done for press in echo), Spread.of(press.done for press in bot)
+    echo_answered, bot_answered = Spread.of(press.answered for press in echo), Spread.of(press.answered for press in bot)
     print(f"{name}: {baseline.echo.does}")
-    print(f"  per press:      p50 {percentile(ms, 0.50):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms "
-          f"({count} presses, one after each of the bot's; {1000 * count / sum(ms):.0f} presses/s)")
-    print(f"  CPU per press:  {1000 * sum(baseline.cpu) / count:.2f} ms")
-    print(f"  bot / {name}: p50 {percentile(bot_ms, 0.50) / percentile(ms, 0.50):.2f}x, "
-          f"p99 {percentile(bot_ms, 0.99) / percentile(ms, 0.99):.2f}x, CPU {sum(bot_cpu) / sum(baseline.cpu):.2f}x")
+    print(f"  per press:      {echo_done} ({len(echo)} presses, one after each of the bot's; "
+          f"{len(echo) / sum(press.done for press in echo):.0f} presses/s)")
+    print(f"  answered in:    {echo_answered}")
+    print(f"  CPU per press:  {cpu_ms(echo):.2f} ms")
+    print(f"  bot / {name}: done p50 {bot_done.p50 / echo_done.p50:.2f}x, p99 {bot_done.p99 / echo_done.p99:.2f}x; "
+          f"answered p50 {bot_answered.p50 / echo_answered.p50:.2f}x, p99 {bot_answered.p99 / echo_answered.p99:.2f}x; "
+          f"CPU {cpu_ms(bot) / cpu_ms(echo):.2f}x")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

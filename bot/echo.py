@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import discord
 import simcord
 from discord.ext import commands
+
+from .press_timing import Press, timed
 
 #: The code block of the echo's embed: as many lines and columns as a Wari board's drawing.
 BOARD_TEXT = "```\n" + "\n".join("│ 4│ 4│ 4│ 4│ 4│ 4│ 4│" for _ in range(12)) + "\n```"
@@ -107,17 +108,15 @@ class Echo:
         self.player = guild.add_member(self._env.create_user("echo-player"))
         self.board = (await self.player.slash(self.channel, "board")).response
 
-    async def _press(self) -> tuple[float, float]:
+    async def _press(self) -> Press:
         self._presses += 1
-        started, cpu = time.perf_counter(), time.process_time()
-        result = await self.player.click(self.board, custom_id=f"echo:cup:{self._presses % 6 + 1}")
-        took, used = time.perf_counter() - started, time.process_time() - cpu
+        result, press = await timed(self.player.click(self.board, custom_id=f"echo:cup:{self._presses % 6 + 1}"))
         if not result.acknowledged:
             raise RuntimeError("the echo's press went unanswered")
-        return took, used
+        return press
 
-    def press(self) -> tuple[float, float]:
-        """One press of an echo button: its latency and the process's CPU time for it, in seconds."""
+    def press(self) -> Press:
+        """One press of an echo button, timed."""
         return self._call(self._press())
 
     def close(self) -> None:
