@@ -124,6 +124,13 @@ class PostgresSession:
             )
 
 
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """What a connection needs before it goes back to the pool: nothing. asyncpg's default
+    resets the session (advisory locks, cursors, LISTEN, settings) with a query, one more round
+    trip on every use of the pool; the queries here change none of these outside a transaction
+    (their locks are transaction-level, released at its end)."""
+
+
 class PostgresBackend:
     """A pool of connections to one database. Open it with :meth:`open`."""
 
@@ -149,7 +156,7 @@ class PostgresBackend:
         """
         label = without_password(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_nothing_to_reset)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise StorageError(f"cannot connect to the database {label}: {exc}") from exc
         return cls(pool, url)
