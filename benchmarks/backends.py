@@ -8,7 +8,9 @@ Each process is the bot as production builds it, driven through SimCord exactly 
 ``python -m bot.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
 their own channels, played to the end by random presses, one press at a time in each process.
 With two processes the presses of the two run at the same time against one database, as two
-shards' processes would; throughput is all their presses over the longer of the two play phases.
+shards' processes would: each is a sharded bot running one shard of two, with its server on its
+shard, so that its sweeps keep to its own games; throughput is all their presses over the longer
+of the two play phases.
 
 Without ``--postgres``, a throwaway PostgreSQL server is started from Debian's binaries (as the
 tests do, ``tests/postgres.py``) with PostgreSQL's own durability settings (each commit waits for
@@ -38,16 +40,20 @@ from bot.press_timing import Press  # noqa: E402
 from bot.storage import Store  # noqa: E402
 
 
-async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) -> tuple[list[Press], float, float]:
-    """One bot process's session: its timed presses, its play phase's wall time and CPU time."""
-    bot = create_bot(database, rng=random.Random(seed))
+async def play(database: str | Path, games: int, seed: int, shard: int, processes: int) -> tuple[list[Press], float, float]:
+    """One bot process's session: its timed presses, its play phase's wall time and CPU time.
+    With several processes, each runs one shard of as many (its sweeps keep to its servers) and
+    only the first syncs the commands, as in production."""
+    sharding = {"shard_count": processes, "shard_ids": (shard,)} if processes > 1 else {}
+    bot = create_bot(database, rng=random.Random(seed), **sharding)
+    minutes_ahead = shard
     try:
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, strict_sync=shard == 0) as env:
             # Another process's simulated Discord makes ids from the same (frozen) clock: start this
             # one's minutes later, so that no two servers, channels or members share an id.
             if minutes_ahead:
                 await env.advance_time(minutes_ahead * 60)
-            live = await open_games(env, games, "wari")
+            live = await open_games(env, games, "wari", shard_id=shard if sharding else None)
             started, cpu = time.perf_counter(), time.process_time()
             presses = await play_all(live, random.Random(seed))
             return presses, time.perf_counter() - started, time.process_time() - cpu
@@ -56,10 +62,10 @@ async def play(database: str | Path, games: int, seed: int, minutes_ahead: int) 
             await bot.store.close()
 
 
-def process_main(database: str, games: int, seed: int, minutes_ahead: int, barrier, results) -> None:
+def process_main(database: str, games: int, seed: int, shard: int, processes: int, barrier, results) -> None:
     barrier.wait()
     try:
-        results.put(asyncio.run(play(database, games, seed, minutes_ahead)))
+        results.put(asyncio.run(play(database, games, seed, shard, processes)))
     except BaseException as exc:
         results.put(exc)
         raise
@@ -69,7 +75,7 @@ def in_processes(database: str | Path, games: int, processes: int) -> list[tuple
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(processes), context.Queue()
     workers = [
-        context.Process(target=process_main, args=(str(database), games, 1 + number, number, barrier, results))
+        context.Process(target=process_main, args=(str(database), games, 1 + number, number, processes, barrier, results))
         for number in range(processes)
     ]
     for worker in workers:

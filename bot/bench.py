@@ -115,10 +115,10 @@ def mover(game: LiveGame) -> simcord.MemberActor:
     return game.players[match["name"]]
 
 
-async def open_games(env: simcord.Env, count: int, variant: str, board: str = "text") -> list[LiveGame]:
-    """One server (drawing its boards as ``board``: text or image), ``count`` channels, two
-    members per channel: challenge and accept in each."""
-    guild = env.create_guild("Wari bench")
+async def open_games(env: simcord.Env, count: int, variant: str, board: str = "text", shard_id: int | None = None) -> list[LiveGame]:
+    """One server (drawing its boards as ``board``: text or image; on ``shard_id`` for a sharded
+    bot), ``count`` channels, two members per channel: challenge and accept in each."""
+    guild = env.create_guild("Wari bench") if shard_id is None else env.create_guild("Wari bench", shard_id=shard_id)
     await env.bot.store.set_board_style(guild.id, board)
     games: list[LiveGame] = []
     for index in range(1, count + 1):

@@ -3,7 +3,8 @@
 SQLite serialises writers itself: every transaction here is ``BEGIN IMMEDIATE``, which takes the
 file's one write lock before its first read, so the reads a write depends on cannot change under
 it, in this process or any other sharing the file. That is why :meth:`SQLiteSession.lock` has
-nothing to do.
+nothing to do. A write of one statement (:meth:`SQLiteBackend.write_one`) runs without ``BEGIN``:
+SQLite commits it by itself, holding the write lock for that statement.
 
 Durability: WAL with ``synchronous = NORMAL``. A commit returns once it is in the write-ahead log,
 without waiting for the disk; a killed process (``kill -9``, a crash) loses nothing committed. A
