@@ -23,7 +23,9 @@ T0 = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 GUILD = 1 << 22
 CHALLENGER, OPPONENT, COMPUTER = 100, 200, 900
 #: The races, and the guard each control takes away.
-RACES = ("press", "accept", "challenge_vs_game", "expiry")
+RACES = ("press", "accept", "challenge_vs_game", "expiry", "timeout")
+#: When the time-out race's sweeps run: long after every game's first deadline.
+TIMEOUT_SWEEP = T0 + timedelta(hours=2)
 
 
 #: The refusals of a write whose guard found that another process got there first.
@@ -54,9 +56,9 @@ async def prepare(url: str, race: str, rounds: int) -> None:
             now = expiry_time(round_) - timedelta(minutes=10) if race == "expiry" else T0
             challenge = await service.challenge(
                 guild_id=GUILD, channel_id=channel(round_), challenger_id=CHALLENGER, opponent_id=OPPONENT,
-                rules=rules_for("wari"), first="me", now=now,
+                rules=rules_for("wari"), first="me", now=now, **({"clock": "1h/move"} if race == "timeout" else {}),
             )
-            if race == "press":
+            if race in ("press", "timeout"):
                 await service.accept(challenge.id, OPPONENT, channel(round_), T0)
     finally:
         await store.close()
@@ -140,6 +142,12 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
         if race == "expiry":
             expired = await service.expire_due(expiry_time(round_) + timedelta(milliseconds=500))
             return " ".join(f"expired {challenge.id}" for challenge in expired) or "none"
+        if race == "timeout":  # two clock sweeps find the same game past its deadline
+            table = await service.table(where)
+            if table is None:
+                return "gone"
+            ended = await service.time_out(table.row, TIMEOUT_SWEEP)
+            return f"ended {ended.row.id} {ended.row.result}" if ended else "none"
     except Refusal as refusal:
         # Which check refused: the service's reading checks, or the write's own guard.
         guard = "write" if refusal.message in WRITE_REFUSALS else "read"

@@ -3,7 +3,7 @@
 Each race runs real racer processes (:mod:`tests.races`), each with its own store and service as
 a process of a sharded deployment has, that do the same thing at the same moment, round after
 round: press the same game, accept the same challenge, challenge in a channel while another
-starts a game there, sweep the same expired challenge. The controls take one guard away and
+starts a game there, sweep the same expired challenge, time out the same game (and rate it). The controls take one guard away and
 show that the same race then catches the doubled outcomes.
 """
 
@@ -92,10 +92,27 @@ async def test_an_expired_challenge_is_expired_by_exactly_one_sweep(postgres_url
     assert await rows(postgres_url, "SELECT id FROM challenges") == []
 
 
+async def test_a_game_past_its_deadline_ends_once_and_is_rated_once(postgres_url):
+    """Two clock sweeps end the same game on time: one ends it, and its players are rated once."""
+    rounds = await asyncio.to_thread(run_race, postgres_url, "timeout", ROUNDS)
+    assert tally(rounds, "ended") == {1: ROUNDS}
+    games = await rows(postgres_url, "SELECT status, reason, version FROM games")
+    assert len(games) == ROUNDS and {(game["status"], game["reason"], game["version"]) for game in games} == {("finished", "time", 1)}
+    (changes,) = await rows(postgres_url, "SELECT COUNT(*) AS n, COUNT(DISTINCT game_id) AS games FROM rating_changes")
+    assert (changes["n"], changes["games"]) == (2 * ROUNDS, ROUNDS)  # both players, once a game
+    ratings = await rows(postgres_url, "SELECT user_id, games FROM ratings ORDER BY user_id")
+    assert [(row["user_id"], row["games"]) for row in ratings] == [(races.CHALLENGER, ROUNDS), (races.OPPONENT, ROUNDS)]
+    stats = await rows(postgres_url, "SELECT games, losses FROM player_stats WHERE user_id = 100 AND variant = '*' AND opponent = ''")
+    assert [(row["games"], row["losses"]) for row in stats] == [(ROUNDS, ROUNDS)]  # the challenger let every clock run out
+
+
 @pytest.mark.parametrize("race, success", [("press", "moved"), ("expiry", "expired"), ("challenge_vs_game", "")])
 async def test_the_races_catch_a_missing_guard(postgres_url, race, success):
     """The control: without the version check, the deletion's count or the channel lock, some
-    rounds have two winners; so the races above would catch a guard that went missing."""
+    rounds have two winners; so the races above would catch a guard that went missing. (The
+    time-out race has no control of its own: an ending is guarded three times over, by the
+    version, by the status the update requires ('live') and by the rating's key (one change per
+    game and player): without its version check, 300 rounds still had no two winners.)"""
     rounds = await asyncio.to_thread(run_race, postgres_url, race, CONTROL_ROUNDS, unguarded=True)
     if race == "challenge_vs_game":
         doubled = sum(all(not outcome.startswith("refused") for outcome in round_) for round_ in rounds)

@@ -201,14 +201,18 @@ async def test_ids_are_never_reused(store):
     assert second.id > first.id
 
 
-async def test_two_processes_opening_a_new_file_at_once_both_start(tmp_path):
-    import asyncio
-
-    path = tmp_path / "wari.sqlite3"
-    stores = await asyncio.gather(Store.open(path), Store.open(path))
-    assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 2
-    for s in stores:
-        await s.close()
+async def test_processes_opening_a_new_database_at_once_all_start_and_migrate_once(database, caplog):
+    """Four stores, each with connections of its own (as four processes have), open a new
+    database at once: each migration runs once, under the migration lock; the others find it done."""
+    caplog.set_level("INFO", logger="bot.storage")
+    stores = await asyncio.gather(*(Store.open(database) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 4
+        migrated = [record.getMessage().rsplit(" ", 1)[1] for record in caplog.records if "migrated to schema version" in record.getMessage()]
+        assert sorted(migrated, key=int) == [str(number) for number in range(1, len(MIGRATIONS) + 1)]
+    finally:
+        for s in stores:
+            await s.close()
 
 
 async def clocked_game(store, channel=10, **columns):
