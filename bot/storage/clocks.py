@@ -31,6 +31,24 @@ class ClockQueries(Database):
         )
         return [GameRow.from_row(row) for row in rows]
 
+    async def game_to_ping(self, game_id: int) -> tuple[GameRow, frozenset[int]] | None:
+        """A game about to ping its player to move, and those of its players who turned pings
+        off: one read (``None`` if there is no such game)."""
+        rows = await self._read(
+            """
+            SELECT games.*,
+                   (SELECT pings FROM user_settings WHERE user_id = games.player_a) AS pings_of_a,
+                   (SELECT pings FROM user_settings WHERE user_id = games.player_b) AS pings_of_b
+            FROM games WHERE games.id = ?
+            """,
+            (game_id,),
+        )
+        if not rows:
+            return None
+        columns = dict(rows[0])
+        choices = {columns["player_a"]: columns.pop("pings_of_a"), columns["player_b"]: columns.pop("pings_of_b")}
+        return GameRow.from_row(columns), frozenset(user for user, pings in choices.items() if pings == 0)
+
     async def record_ping(self, game: GameRow, *, message_id: int | None, next_at: datetime | None, next_kind: str | None) -> bool:
         """The ping ``game`` was due (as read) was posted as ``message_id`` (``None``: not posted);
         the next one falls due at ``next_at``.

@@ -129,13 +129,14 @@ class ClockSweeps(CogBase):
         and recording its ping; the compare-and-set of the record keeps other processes right.
         """
         async with self.service.lock(channel_id):
-            row = await self.bot.store.get_game(game_id)
+            found = await self.bot.store.game_to_ping(game_id)
+            row, muted = found if found else (None, frozenset())
             if row is None or not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
                 return
             table = Table.of(row)
             user = table.user_to_move
             posted = None
-            if user is not None and await self.bot.store.pings_enabled(user):
+            if user is not None and user not in muted:
                 async with self.public(row.guild_id):
                     text = ping_text(table, row.ping_kind)
                 try:

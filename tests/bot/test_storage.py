@@ -229,6 +229,17 @@ async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
     assert "USING INDEX live_games_by_ping" in plans["ping"]
 
 
+async def test_a_game_to_ping_is_read_with_its_players_who_turned_pings_off(store):
+    game = await clocked_game(store)
+    assert await store.game_to_ping(game.id) == (game, frozenset())
+    await store.set_pings(200, False)
+    await store.set_user_language(100, "fr")  # a settings row of its own, pings left on
+    assert await store.game_to_ping(game.id) == (game, frozenset({200}))
+    await store.set_pings(200, True)
+    assert (await store.game_to_ping(game.id))[1] == frozenset()
+    assert await store.game_to_ping(game.id + 1) is None
+
+
 async def test_a_ping_is_recorded_once_and_never_for_a_game_that_moved_on(store):
     game = await clocked_game(store, ping_at=T0, ping_kind="turn")
     assert [g.id for g in await store.games_due_a_ping(T0)] == [game.id]
