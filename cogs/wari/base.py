@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 
     from .computer import Computer
 
-#: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
-DEFER_AFTER = 1.5
 log = logging.getLogger("cogs.wari")
 
 #: The command group for players: every feature adds its subcommands here.
@@ -158,35 +156,6 @@ class CogBase:
             await interaction.response.defer(thinking=thinking)
         except discord.HTTPException as exc:
             log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
-
-    @contextlib.asynccontextmanager
-    async def answering_in_time(self, interaction: discord.Interaction) -> AsyncIterator[None]:
-        """Let a press's work answer it itself, in one call (its redrawn message), unless the work
-        takes longer than :data:`DEFER_AFTER`: the press is then deferred meanwhile, so Discord
-        (which waits 3 s for a first answer) keeps waiting. After the block, the answer is
-        :meth:`redraw_pressed`'s."""
-        deferring: list[asyncio.Task] = []
-        timer = asyncio.get_running_loop().call_later(
-            DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(self.acknowledge(interaction)))
-        )
-        try:
-            yield
-        finally:
-            timer.cancel()
-            if deferring:
-                await deferring[0]  # the answer waits until Discord has the deferral
-
-    async def redraw_pressed(self, interaction: discord.Interaction, fields: dict) -> bool:
-        """Redraw the pressed message as the press's answer (through its original response, if
-        it was deferred). ``False`` if Discord refused (the caller repairs the view)."""
-        if not interaction.response.is_done():
-            return await self.update_pressed(interaction, fields)
-        try:
-            await interaction.edit_original_response(**fields)
-        except discord.HTTPException as exc:
-            log.warning("could not redraw the message of interaction %s: %s", interaction.id, exc)
-            return False
-        return True
 
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         """Turn any failure into a clear ephemeral answer; log what is ours to fix."""

@@ -3,6 +3,10 @@ every change of a game (the next ping, a lapsed draw offer, the end of a game's 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 import discord
 from discord import app_commands
 
@@ -14,6 +18,9 @@ from bot.service import Refusal, StaleBoard, Table
 from .base import CogBase, answering, log, now, wari, wari_mod
 from .options import VARIANT_CHOICES, rules_of
 from .views import board_url, offer_closed, replaced_board
+
+#: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
+DEFER_AFTER = 1.5
 
 
 class GameCommands(CogBase):
@@ -49,6 +56,35 @@ class GameCommands(CogBase):
         if moved is not None:
             await self.show_move(interaction, moved)
             await self.game_changed(moved)
+
+    @contextlib.asynccontextmanager
+    async def answering_in_time(self, interaction: discord.Interaction) -> AsyncIterator[None]:
+        """Let a press's work answer it itself, in one call (its redrawn message), unless the work
+        takes longer than :data:`DEFER_AFTER`: the press is then deferred meanwhile, so Discord
+        (which waits 3 s for a first answer) keeps waiting. After the block, the answer is
+        :meth:`redraw_pressed`'s."""
+        deferring: list[asyncio.Task] = []
+        timer = asyncio.get_running_loop().call_later(
+            DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(self.acknowledge(interaction)))
+        )
+        try:
+            yield
+        finally:
+            timer.cancel()
+            if deferring:
+                await deferring[0]  # the answer waits until Discord has the deferral
+
+    async def redraw_pressed(self, interaction: discord.Interaction, fields: dict) -> bool:
+        """Redraw the pressed message as the press's answer (through its original response, if
+        it was deferred). ``False`` if Discord refused (the caller repairs the view)."""
+        if not interaction.response.is_done():
+            return await self.update_pressed(interaction, fields)
+        try:
+            await interaction.edit_original_response(**fields)
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the message of interaction %s: %s", interaction.id, exc)
+            return False
+        return True
 
     async def show_move(self, interaction: discord.Interaction, table: Table) -> None:
         """Redraw the pressed board. If Discord refuses, the board is redrawn by id or posted
