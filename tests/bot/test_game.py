@@ -228,3 +228,30 @@ async def test_a_press_is_answered_by_its_redrawn_board_in_one_call(world):
     assert calls == [("POST", "interactions"), ("POST", "channels"), ("DELETE", "channels")]
     assert not result.deferred and board.embeds[0].footer.text == "Move 1"
 
+
+
+async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_board(world, monkeypatch):
+    """Discord waits 3 s for a press's first answer: work that takes longer than DEFER_AFTER
+    (1.5 s; here 0.05 s, and a database that answers after 0.1 s) defers the press meanwhile; the
+    board comes when the work is done, through the deferred answer."""
+    import asyncio
+
+    from cogs.wari import games
+
+    monkeypatch.setattr(games, "DEFER_AFTER", 0.05)
+    service = world.env.bot.service
+    play = service.play
+
+    async def slow_play(**move):
+        await asyncio.sleep(0.1)
+        return await play(**move)
+
+    monkeypatch.setattr(service, "play", slow_play)
+    board = await start_game(world)
+    before = len(world.env.backend.http_requests)
+    result = await press(world.alice, board, 5)
+    assert result.deferred and told(result) == []
+    assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
+    answers = [(call.method, call.path.rsplit("/", 1)[-1]) for call in world.env.backend.http_requests[before:]][:2]
+    assert answers == [("POST", "callback"), ("PATCH", "@original")]  # the deferral, then the board
+
