@@ -170,7 +170,7 @@ def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
 
 
 _COMMON = N_(
-    "**Board.** Two rows of {n} houses with {s} seeds each. A owns houses 1–{n}, B owns {n1}–{n2}: "
+    "**Board.** Two rows of {n} houses with {seeds_each}. A owns houses 1–{n}, B owns {n1}–{n2}: "
     "the numbers follow the way seeds travel, anticlockwise ({path}).\n"
     "**Move.** Press the button of one of your houses (the ones you may not play are greyed out): its "
     "seeds are taken out and sown one by one into the houses that follow."
@@ -238,4 +238,5 @@ def rules_text(rules: Rules) -> str:
         path = _("1 … {n}, A's store, {n1} … {n2}, B's store", n=n, n1=n + 1, n2=2 * n)
     else:
         path = _("1 … {n2}, then 1 again", n2=2 * n)
-    return body.format(n=n, s=s, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path, own_rows=_(_OWN_ROWS))
+    seeds_each = n_("{count} seed each", "{count} seeds each", s, count=s)
+    return body.format(n=n, seeds_each=seeds_each, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path, own_rows=_(_OWN_ROWS))

@@ -161,6 +161,14 @@ async def test_rules_are_ephemeral_for_the_asked_variant_or_the_game_in_the_chan
     assert here.response.embeds[0].footer.text == "These are the rules of game #1, in play here: /wari board shows it"
 
 
+async def test_the_rules_of_a_one_seed_kalah_game_speak_of_one_seed(world):
+    await start_game(world, variant="kalah", seeds=1)
+    here = await world.carol.slash(world.channel, "wari rules")
+    assert "Two rows of 6 houses with 1 seed each." in here.response.embeds[0].description
+    wari = await world.carol.slash(world.channel, "wari rules", variant="wari")
+    assert "Two rows of 6 houses with 4 seeds each." in wari.response.embeds[0].description
+
+
 async def test_a_server_may_have_its_boards_drawn_as_a_picture(world):
     admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True))
     admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])

@@ -115,3 +115,17 @@ def test_the_board_and_the_rules_use_the_same_words_in_each_language(language):
     store_word = store.split("· ")[1].split(" ")[0].rstrip(":")
     assert prisoners.lower() in wari.lower() and houses.lower() in wari.lower(), (prisoners, houses)
     assert store_word.lower() in kalah.lower(), store_word
+
+
+@pytest.mark.parametrize("language, one, four", [
+    ("en", "with 1 seed each.", "with 4 seeds each."),
+    ("fr", "avec 1 graine dans chaque case.", "avec 4 graines dans chaque case."),
+    ("pt", "com 1 semente em cada casa.", "com 4 sementes em cada casa."),
+])
+def test_the_rules_count_the_seeds_of_a_house_in_each_language(language, one, four):
+    from bot.engine import rules_for
+    from bot.render import rules_text
+
+    with speaking(language):
+        assert one in rules_text(rules_for("kalah", 6, 1))
+        assert four in rules_text(rules_for("kalah"))
