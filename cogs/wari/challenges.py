@@ -3,6 +3,7 @@ Withdraw buttons, expiry, rematches, and a thread per game when asked."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -22,6 +23,9 @@ from .views import challenge_message
 
 #: Thread auto-archive after a week without messages: long enough for a 3-day move.
 THREAD_ARCHIVE_MINUTES = 10080
+#: Seconds between the tries at saving a posted challenge's message id when the database fails.
+#: All within the minute after which a challenge without a message counts as never posted.
+MESSAGE_ID_RETRIES = (2, 8, 20)
 
 
 class ChallengeCommands(CogBase):
@@ -77,10 +81,20 @@ class ChallengeCommands(CogBase):
             log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
             await self.service.drop_unposted(challenge)
             raise Refusal(N_("Discord did not let me post your challenge, so it was not made. Please try again.")) from None
-        try:
-            await self.service.set_challenge_message(challenge, message.id)
-        except StorageError as exc:  # it can still be answered; only its expiry cannot edit it
-            log.error("challenge %s is posted, but its message could not be saved: %s", challenge.id, exc)
+        await self.remember_challenge_message(challenge, message.id)
+
+    async def remember_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
+        """Save the id of a posted challenge's message, trying again a few times if the database
+        fails: without it the challenge can still be answered, but its expiry cannot edit its
+        message, and a minute later the channel would take it for one never posted."""
+        for pause in (0, *MESSAGE_ID_RETRIES):
+            await asyncio.sleep(pause)
+            try:
+                await self.service.set_challenge_message(challenge, message_id)
+                return
+            except StorageError as exc:
+                log.warning("challenge %s is posted, but its message could not be saved yet: %s", challenge.id, exc)
+        log.error("challenge %s is posted, but its message could not be saved", challenge.id)
 
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
     @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS)

@@ -7,6 +7,7 @@ import pytest
 
 from bot.engine import rules_for
 from bot.service import Refusal, StaleBoard
+from bot.storage import StorageError
 from cogs.wari.options import rules_of
 
 from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, shown, stored, told
@@ -181,6 +182,30 @@ async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_sta
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
     await world.bob.click(again.response, label="Accept")
     assert again.response.content.startswith(f"**{shown(world.alice)}**, your move")
+
+
+async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_keeps_it(world, monkeypatch):
+    from cogs.wari import challenges
+
+    store = world.env.bot.store
+    save = store.set_challenge_message
+    failures = []
+
+    async def flaky_save(challenge_id, message_id):
+        if len(failures) < 2:  # the database fails twice, then recovers
+            failures.append(challenge_id)
+            raise StorageError("cannot write to the database: disk I/O error")
+        await save(challenge_id, message_id)
+
+    monkeypatch.setattr(store, "set_challenge_message", flaky_save)
+    monkeypatch.setattr(challenges, "MESSAGE_ID_RETRIES", (0.01, 0.01, 0.01))  # seconds apart, not 2, 8, 20
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)).response
+    assert len(failures) == 2 and (await store.challenge_in(world.channel.id)).message_id == message.id
+    await world.env.advance_time(2 * 60)  # past the grace of a challenge never posted: still open
+    busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
+    assert busy.response.content == "This channel already has an open challenge. Wait until it is answered or expires."
+    await world.env.advance_time(10 * 60)
+    assert message.content == "⌛ This challenge expired without an answer."  # its expiry found its message
 
 
 async def test_a_challenge_saved_without_its_message_stops_blocking_the_channel_after_a_minute(world):
