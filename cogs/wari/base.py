@@ -24,7 +24,7 @@ from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Closed, Refusal, TimeUp
 from bot.storage import StorageError
 
-from .views import board_message, custom_ids, for_send
+from .views import board_message, closed_embeds, custom_ids, for_send
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -178,7 +178,8 @@ class CogBase:
         unless it was redrawn into something else meanwhile (then only the presser is told)."""
         message = interaction.message
         if message is not None and interaction.data.get("custom_id") in custom_ids(message):
-            fields = {"content": str(closed), "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+            fields = {"content": str(closed), "embeds": closed_embeds(message), "view": None,
+                      "allowed_mentions": discord.AllowedMentions.none()}
             if await self.update_pressed(interaction, fields):
                 return
         await self.tell(interaction, closed)

@@ -8,6 +8,7 @@ after a restart without any view being re-registered.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
@@ -365,6 +366,23 @@ def offer_message(table: Table) -> dict[str, Any]:
         "view": view,
         "allowed_mentions": mention_only(opponent),
     }
+
+
+#: A line of an embed that counts down to a moment (a Discord relative timestamp, "in 9 minutes").
+COUNTDOWN = re.compile(r"^.*<t:\d+:R>.*$\n?", re.MULTILINE)
+
+
+def closed_embeds(message: discord.Message) -> list[discord.Embed]:
+    """The embeds of a message whose challenge or offer closed while it still showed its buttons:
+    greyed, and without the lines that count down to an end that no longer comes."""
+    closed = []
+    for embed in message.embeds:
+        embed = embed.copy()
+        embed.colour = OVER_COLOUR
+        if embed.description:
+            embed.description = COUNTDOWN.sub("", embed.description).rstrip("\n")
+        closed.append(embed)
+    return closed
 
 
 def offer_closed(text: str) -> dict[str, Any]:

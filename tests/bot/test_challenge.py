@@ -133,3 +133,16 @@ async def test_an_expired_challenge_does_not_block_the_channel_before_the_sweep(
     again = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
     assert not again.ephemeral
     assert message.content == "⌛ This challenge expired without an answer." and message.components == []
+
+
+async def test_a_press_on_a_challenge_that_closed_unseen_greys_it_and_drops_its_countdown(world):
+    message = (await challenge(world)).response
+    world.env.bot.get_cog("Wari").sweep.cancel()  # it expires, but no sweep comes to say so
+    await world.env.advance_time(11 * 60)
+    assert "This challenge expires" in message.embeds[0].description and buttons(message)
+    late = await world.bob.click(message, label="Accept")
+    assert late.acknowledged and message.content == "This challenge is no longer open." and message.components == []
+    embed = message.embeds[0]
+    assert "expires" not in embed.description and "<t:" not in embed.description
+    assert "challenges **bob** to a game of **wari**" in embed.description  # what it was stays readable
+    assert embed.colour.value == 0x607D8B  # greyed (dark grey), as every closed message
