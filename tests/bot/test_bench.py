@@ -30,9 +30,9 @@ def test_the_benchmark_plays_its_games_to_the_end():
             run.stdout, re.M,
         )
         assert section, run.stdout
-        done, answered, done_ratio, answered_ratio = map(float, section.groups())
-        assert done_ratio == pytest.approx(bot_done / done, rel=0.02)
-        assert answered_ratio == pytest.approx(bot_answered / answered, rel=0.02)
+        done, answered, done_ratio, answered_ratio = map(float, section.groups())  # each printed to 0.01
+        assert done_ratio == pytest.approx(bot_done / done, rel=0.02, abs=0.01)
+        assert answered_ratio == pytest.approx(bot_answered / answered, rel=0.02, abs=0.01)
 
 
 @pytest.mark.parametrize("pings", [False, True], ids=["echo", "echo+ping"])
