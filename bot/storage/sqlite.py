@@ -1,4 +1,5 @@
-"""The SQLite back end (aiosqlite): one file, one connection, one transaction at a time.
+"""The SQLite back end (aiosqlite): one file; one connection for the writes, one transaction at a
+time, and one for the reads made outside a write, which see only what is committed.
 
 SQLite serialises writers itself: every transaction here is ``BEGIN IMMEDIATE``, which takes the
 file's one write lock before its first read, so the reads a write depends on cannot change under
@@ -31,6 +32,8 @@ from .schema import MIGRATIONS
 log = logging.getLogger("bot.storage")
 #: Seconds between tries of the switch to WAL while another connection switches the same file.
 WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
+#: Every connection's settings (see the module's note on durability).
+CONNECTION_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON")
 
 
 class SQLiteSession:
@@ -83,6 +86,10 @@ class SQLiteBackend:
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._db = connection
+        #: The reads outside a write go to a connection of their own, which sees only what was
+        #: committed: on the shared one they would also see a transaction still under way (of
+        #: another channel's write, which may yet roll back).
+        self._reader: aiosqlite.Connection | None = None
         self.path = path
         self.label = str(path)
         self._write_lock = asyncio.Lock()
@@ -104,14 +111,22 @@ class SQLiteBackend:
         path = Path(path)
         if path.exists():
             await cls._check_before_writing(path)
+        backend = cls(await cls._connection(path), path)
+        async with closed_on_failure(backend.close, cls.errors, lambda exc: f"cannot use the database {path}: {exc} ({recovery_advice(path)})"):
+            await backend._prepare()
+            backend._reader = await cls._connection(path)
+            for pragma in ("query_only = ON", "busy_timeout = 5000", *CONNECTION_PRAGMAS):  # it never writes
+                await backend._reader.execute_fetchall(f"PRAGMA {pragma}")
+        return backend
+
+    @classmethod
+    async def _connection(cls, path: Path) -> aiosqlite.Connection:
+        """A connection to the file at ``path``, in a thread of its own, giving rows by name."""
         raw = await cls._connect(path)
         connection = aiosqlite.Connection(lambda: raw, iter_chunk_size=64)
         await connection  # starts its thread, handing it the connection made above: cannot fail
         connection.row_factory = sqlite3.Row
-        backend = cls(connection, path)
-        async with closed_on_failure(connection.close, cls.errors, lambda exc: f"cannot use the database {path}: {exc} ({recovery_advice(path)})"):
-            await backend._prepare()
-        return backend
+        return connection
 
     @staticmethod
     async def _check_before_writing(path: Path) -> None:
@@ -149,7 +164,7 @@ class SQLiteBackend:
         # The busy timeout first: another process may be opening the same file right now.
         await self._run("PRAGMA busy_timeout = 5000")
         await self._switch_to_wal()
-        for pragma in ("synchronous = NORMAL", "foreign_keys = ON"):
+        for pragma in CONNECTION_PRAGMAS:
             await self._run(f"PRAGMA {pragma}")
 
     async def _switch_to_wal(self) -> None:
@@ -174,7 +189,8 @@ class SQLiteBackend:
         await self._db.execute_fetchall(sql)
 
     async def fetch(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        """A read outside any write: what is committed (see ``_reader``)."""
+        return list(await self._reader.execute_fetchall(sql, params))
 
     async def write_one(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         """One statement that writes, committed by itself (the connection is in autocommit mode);
@@ -203,4 +219,6 @@ class SQLiteBackend:
                 raise
 
     async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
         await self._db.close()

@@ -153,6 +153,26 @@ async def test_a_lone_write_waits_for_a_transaction_under_way_and_is_not_undone_
     assert (await store.get_game(game.id)).record == "R1"  # not rolled back with the other write
 
 
+async def test_a_read_sees_what_is_committed_never_another_write_under_way(store):
+    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    opened, release = asyncio.Event(), asyncio.Event()
+
+    async def doomed_write():
+        async with store._writing():
+            await store._step("UPDATE games SET record = 'R-doomed' WHERE id = ?", (game.id,))
+            opened.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    write = asyncio.ensure_future(doomed_write())
+    await opened.wait()
+    assert (await store.get_game(game.id)).record == "R0"  # not what the write under way wrote
+    release.set()
+    with pytest.raises(RuntimeError, match="rolled back"):
+        await write
+    assert (await store.get_game(game.id)).record == "R0"
+
+
 async def test_due_challenges_are_the_expired_ones(store):
     await new_challenge(store, channel=1, expires_at=T0)
     await new_challenge(store, channel=2, expires_at=T0 + timedelta(minutes=5))
