@@ -60,8 +60,11 @@ class ClockSweeps(CogBase):
         is not theirs to lose: each deadline moves on by the length of the outage, once, and the
         board says so.
         """
-        if self._offline_since is not None:
-            return
+        if self._offline_since is None:
+            await self._note_alive()
+
+    async def _note_alive(self) -> None:
+        """Note that the bot is alive; if it was away, pause the running clocks for as long."""
         try:
             gap, tables = await self.service.credit_downtime(now())
         except Exception:
@@ -95,9 +98,13 @@ class ClockSweeps(CogBase):
         await self._back_online()
 
     async def _back_online(self) -> None:
+        """Credit the outage, if it was one, then let the sweeps run again: in that order, so that
+        no sweep ends a game on time in between."""
         if self._offline_since is not None:
-            self._offline_since = None
-            await self.heartbeat()  # credits the outage, if it was one, before any time-out
+            try:
+                await self._note_alive()
+            finally:
+                self._offline_since = None
 
     async def end_games_on_time(self) -> None:
         """End every game whose player to move let the deadline pass: the opponent wins."""

@@ -192,10 +192,34 @@ async def test_clocks_wait_while_discord_is_unreachable(world):
     world.env.bot.dispatch("disconnect")  # as discord.py does when the gateway connection drops
     await world.env.advance_time(90 * 60)
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # nobody could press: no time-out
-    world.env.bot.dispatch("resumed")
-    await world.env.advance_time(30)
+    await world.env.bot.get_cog("Wari").on_resumed()  # the gateway is back: what discord.py calls, awaited
+    await world.env.advance_time(30)  # a sweep comes: the outage was credited first, so no time-out
     assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
     assert deadline_on(board) > world.env.now() + timedelta(minutes=29)
+
+
+async def test_no_sweep_ends_a_game_on_time_while_the_outage_is_being_credited(world, monkeypatch):
+    """Back online, the bot first moves the deadlines on by the outage, and only then lets the
+    sweeps run: a sweep in between would end on time a game nobody could play."""
+    import asyncio
+
+    board = await start_game(world, clock="1h/move")
+    world.env.bot.dispatch("disconnect")
+    await world.env.advance_time(90 * 60)
+    service = world.env.bot.service
+    credit, crediting = service.credit_downtime, asyncio.Event()
+
+    async def slow_credit(now):
+        await crediting.wait()  # the database is slow to answer
+        return await credit(now)
+
+    monkeypatch.setattr(service, "credit_downtime", slow_credit)
+    back = asyncio.ensure_future(world.env.bot.get_cog("Wari").on_resumed())
+    await world.env.advance_time(30)  # sweeps come meanwhile
+    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # not ended on time
+    crediting.set()
+    await back
+    assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
 
 
 async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
