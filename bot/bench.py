@@ -14,19 +14,20 @@ Each press is timed with :func:`time.perf_counter` around ``member.click(...)``.
 covers the whole path of a real press: SimCord builds the ``INTERACTION_CREATE`` event,
 discord.py dispatches it to the cup button's :class:`~discord.ui.DynamicItem`, the service reads
 the game (its stored position, not a replay), checks the move and writes it to SQLite (one
-transaction), the redrawn board is the press's answer (one REST call), the player to move is
-pinged in a new message and the previous ping deleted, and SimCord waits until the bot has gone
-idle.
+statement, committed by itself), the redrawn board is the press's answer (one REST call), the
+player to move is pinged in a new message and the previous ping deleted, and SimCord waits until
+the bot has gone idle.
 
 Baselines, measured in the same run (:mod:`bot.echo`): after each press of the bot, one press of
 a bare bot that only edits a board-sized message (``echo``), and one of a bare bot that also
 posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``). The
-ratios bot / baseline are printed for latency (p50, p99) and CPU. The figure is therefore *per-press latency*, not the capacity of a
-deployed bot: SimCord forbids overlapping actor calls (``asyncio.gather`` of clicks raises
-``SetupError``), so the presses of the ``N`` games are interleaved one after another, never
-concurrent, and "presses/s" is simply presses divided by the wall time of the play phase (which
-also includes reading the board between presses). Network latency and Discord rate limits are
-not modelled.
+ratios bot / baseline are printed for latency (p50, p99) and CPU.
+
+The bot's figure is *per-press latency*, not the capacity of a deployed bot: SimCord forbids
+overlapping actor calls (``asyncio.gather`` of clicks raises ``SetupError``), so the presses of
+the ``N`` games are interleaved one after another, never concurrent, and "presses/s" is simply
+presses divided by the wall time of the play phase (which also includes reading the board
+between presses). Network latency and Discord rate limits are not modelled.
 
 At the end every row of the ``games`` table must have status ``finished``; otherwise the exit
 status is 1.
@@ -118,7 +119,7 @@ def mover(game: LiveGame) -> simcord.MemberActor:
 async def open_games(env: simcord.Env, count: int, variant: str, board: str = "text", shard_id: int | None = None) -> list[LiveGame]:
     """One server (drawing its boards as ``board``: text or image; on ``shard_id`` for a sharded
     bot), ``count`` channels, two members per channel: challenge and accept in each."""
-    guild = env.create_guild("Wari bench") if shard_id is None else env.create_guild("Wari bench", shard_id=shard_id)
+    guild = env.create_guild("Wari bench", shard_id=shard_id)
     await env.bot.store.set_board_style(guild.id, board)
     games: list[LiveGame] = []
     for index in range(1, count + 1):

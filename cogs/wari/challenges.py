@@ -87,8 +87,9 @@ class ChallengeCommands(CogBase):
         """Save the id of a posted challenge's message, trying again a few times if the database
         fails: without it the challenge can still be answered, but its expiry cannot edit its
         message, and a minute later the channel would take it for one never posted."""
-        for pause in (0, *MESSAGE_ID_RETRIES):
-            await asyncio.sleep(pause)
+        for pause in (None, *MESSAGE_ID_RETRIES):
+            if pause:
+                await asyncio.sleep(pause)
             try:
                 await self.service.set_challenge_message(challenge, message_id)
                 return

@@ -137,8 +137,10 @@ class ClockSweeps(CogBase):
         """
         async with self.service.lock(channel_id):
             found = await self.bot.store.game_to_ping(game_id)
-            row, muted = found if found else (None, frozenset())
-            if row is None or not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
+            if found is None:
+                return
+            row, muted = found
+            if not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
                 return
             table = Table.of(row)
             user = table.user_to_move
