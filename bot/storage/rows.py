@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime
 
+from bot.names import markdown_name
+
 from .backend import Row
 from .database import time_text, when
 
@@ -17,10 +19,13 @@ def _from_row(kind, row: Row):
 
 
 def shown_name(user_id: int, name: str | None) -> str:
-    """A member as the bot shows them: the name the server showed when the game or challenge
-    began. Names, not mentions: a mention in an embed shows only for readers whose app knows the
-    member. Rows from before names were kept fall back to a mention."""
-    return name or f"<@{user_id}>"
+    """A member as the bot shows them, in Discord markdown: the name the server showed when the
+    game or challenge began, as text that can do nothing else (:func:`bot.names.markdown_name`).
+    Names, not mentions: a mention in an embed shows only for readers whose app knows the
+    member. Rows from before names were kept (and a name with nothing left to show) fall back to
+    a mention."""
+    shown = markdown_name(name) if name else ""
+    return shown if shown.strip() else f"<@{user_id}>"
 
 
 def to_column(value):

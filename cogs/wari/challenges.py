@@ -14,6 +14,7 @@ from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules
 from bot.i18n import N_, _
+from bot.names import markdown_name, plain_name
 from bot.service import Refusal, Table
 from bot.storage import ChallengeRow, StorageError
 
@@ -52,8 +53,9 @@ class ChallengeCommands(CogBase):
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
-        title = _("{a} vs {b} · {variant}", a=interaction.user.display_name, b=opponent.display_name, variant=rules.label)
-        where = await self.thread_if(thread, interaction, title, _("⚔️ {title}: the challenge and the game are in the thread below.", title=title))
+        players = (interaction.user.display_name, opponent.display_name)
+        intro = N_("⚔️ {title}: the challenge and the game are in the thread below.")
+        where = await self.thread_if(thread, interaction, players, rules, intro)
         async with self.closing_on_failure(where):
             challenge = await self.service.challenge(
                 guild_id=interaction.guild_id,
@@ -119,8 +121,8 @@ class ChallengeCommands(CogBase):
     ) -> None:
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
-        title = _("{a} vs {b} · {variant}", a=interaction.user.display_name, b=f"{self.bot.user.display_name} ({level})", variant=rules.label)
-        where = await self.thread_if(thread, interaction, title, _("🤖 {title}: the game is in the thread below.", title=title))
+        players = (interaction.user.display_name, f"{self.bot.user.display_name} ({level})")
+        where = await self.thread_if(thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below."))
         async with self.closing_on_failure(where):
             table = await self.service.play_computer(
                 guild_id=interaction.guild_id,
@@ -175,11 +177,17 @@ class ChallengeCommands(CogBase):
         )
         await self.show_new_game(interaction, table)
 
-    async def thread_if(self, wanted: bool, interaction: discord.Interaction, title: str, intro: str) -> discord.Thread | None:
-        """If ``wanted``, answer in this channel with ``intro`` and open a public thread from that
-        message, named ``title``: the game's channel. ``None`` if not wanted."""
+    async def thread_if(
+        self, wanted: bool, interaction: discord.Interaction, players: tuple[str, str], rules: Rules, intro: str
+    ) -> discord.Thread | None:
+        """If ``wanted``, answer in this channel with ``intro`` (its ``{title}``: who plays what)
+        and open a public thread from that message, named after the game: the game's channel.
+        ``None`` if not wanted."""
         if not wanted:
             return None
+        (a, b), title = players, N_("{a} vs {b} · {variant}")
+        intro = _(intro, title=_(title, a=markdown_name(a), b=markdown_name(b), variant=rules.label))
+        name = _(title, a=plain_name(a), b=plain_name(b), variant=rules.label)  # a thread's name is not markdown
         if not isinstance(interaction.channel, discord.TextChannel):
             raise Refusal(N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here."))
         permissions = interaction.app_permissions
@@ -194,7 +202,7 @@ class ChallengeCommands(CogBase):
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
             raise Refusal(N_("Discord did not let me answer, so no game was started. Please try again.")) from None
         try:
-            return await starter.create_thread(name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            return await starter.create_thread(name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             log.warning("could not open a thread in channel %s: %s", interaction.channel_id, exc)
             await self.edit_message(starter.channel.id, starter.id, {"content": _("~~{intro}~~ I couldn't open a thread here.", intro=intro)})

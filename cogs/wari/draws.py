@@ -8,6 +8,7 @@ import discord
 
 from bot.engine import Player
 from bot.i18n import N_, Text, _
+from bot.names import markdown_name
 from bot.service import Refusal, Table, TimeUp
 from bot.storage import StorageError
 
@@ -62,13 +63,13 @@ class DrawCommands(CogBase):
                                 allowed_mentions=discord.AllowedMentions.none())
             return
         if accepts:
-            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=interaction.user.display_name,
+            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=markdown_name(interaction.user.display_name),
                                                number=table.row.id), allowed_mentions=discord.AllowedMentions.none())
             await self.board_changed(table)
         else:
             await self.announce(
                 interaction,
-                _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=interaction.user.display_name, why=evaluation_words(score)),
+                _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=markdown_name(interaction.user.display_name), why=evaluation_words(score)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -79,9 +80,9 @@ class DrawCommands(CogBase):
             channel_id=interaction.channel_id, game_id=game_id, ply=ply, user_id=interaction.user.id, accept=action == "accept", now=now()
         )
         if action == "accept":
-            closing = Text(N_("🤝 {name} accepted: game #{number} is drawn."), name=interaction.user.display_name, number=game_id)
+            closing = Text(N_("🤝 {name} accepted: game #{number} is drawn."), name=markdown_name(interaction.user.display_name), number=game_id)
         else:
-            closing = Text(N_("{name} declined the draw offer. Play on!"), name=interaction.user.display_name)
+            closing = Text(N_("{name} declined the draw offer. Play on!"), name=markdown_name(interaction.user.display_name))
         if not await self.update_pressed(interaction, offer_closed(str(closing))):
             await self.tell(interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing)
         if action == "accept":

@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.engine import Player
 from bot.i18n import N_, Text, _, speaking
+from bot.names import markdown_name
 from bot.render import rules_text
 from bot.service import Refusal, StaleBoard, Table
 
@@ -228,7 +229,7 @@ class GameCommands(CogBase):
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
         winner = table.game.outcome.winner
         # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
-        text = _("🏳️ {name} surrendered. {winner} wins game #{number}!", name=interaction.user.display_name,
+        text = _("🏳️ {name} surrendered. {winner} wins game #{number}!", name=markdown_name(interaction.user.display_name),
                  winner=self.mention(table, winner), number=table.row.id)
         await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
@@ -239,7 +240,7 @@ class GameCommands(CogBase):
         if not interaction.permissions.manage_messages:
             raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
         table = await self.service.abort(interaction.channel_id, now())
-        text = _("🛑 {name} aborted game #{number} between {a} and {b}. No winner.", name=interaction.user.display_name,
+        text = _("🛑 {name} aborted game #{number} between {a} and {b}. No winner.", name=markdown_name(interaction.user.display_name),
                  number=table.row.id, a=self.mention(table, Player.A), b=self.mention(table, Player.B))
         await self.announce(interaction, text, allowed_mentions=self.notify(table, *Player))
         await self.board_changed(table)

@@ -14,6 +14,7 @@ from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, n_
+from bot.names import markdown_name
 from bot.ratings import outcome_for
 from bot.storage import GameRow, Record, shown_name
 
@@ -102,7 +103,7 @@ class StandingsCommands(CogBase):
         ratings = await store.ratings_of(who.id)
         if variant is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == variant}
-        embed = discord.Embed(title=_("📊 {name}'s Wari", name=who.display_name), colour=STANDINGS_COLOUR)
+        embed = discord.Embed(title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR)
         people = results.pop(None, Record())
         embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
         rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or _("Not rated yet: finish a game against a person.")
