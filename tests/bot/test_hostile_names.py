@@ -50,6 +50,8 @@ def sent_texts(env) -> Iterator[tuple[str, str, str]]:
         payload = entry.json if isinstance(entry.json, dict) else {}
         payload = payload.get("data", payload) if isinstance(payload.get("data"), dict) else payload
         where = f"{entry.method} {entry.path}"
+        parse = (payload.get("allowed_mentions") or {}).get("parse") or ()
+        assert "everyone" not in parse and "roles" not in parse, (where, payload["allowed_mentions"])
         if entry.path.endswith("/threads") and payload.get("name"):
             yield where, PLAIN, payload["name"]
         if payload.get("content"):
