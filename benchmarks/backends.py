@@ -5,7 +5,7 @@ one process on SQLite, one process on PostgreSQL, and two processes sharing one 
     .venv/bin/python benchmarks/backends.py --games 20 --postgres postgresql://user@host/db   # an existing (empty) database
 
 Each process is the bot as production builds it, driven through SimCord exactly as
-``python -m bot.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
+``python -m benchmarks.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
 their own channels, played to the end by random presses, one press at a time in each process.
 With two processes the presses of the two run at the same time against one database, as two
 shards' processes would: each is a sharded bot running one shard of two, with its server on its
@@ -34,9 +34,9 @@ import simcord
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.bench import Spread, open_games, play_all  # noqa: E402
+from benchmarks.bench import Spread, open_games, play_all  # noqa: E402
 from bot.client import create_bot  # noqa: E402
-from bot.press_timing import Press  # noqa: E402
+from benchmarks.press_timing import Press  # noqa: E402
 from bot.storage import Store  # noqa: E402
 
 

@@ -1,5 +1,5 @@
 """What a press leaves behind in memory: the bot through SimCord against the two bare bots of
-``python -m bot.bench`` (``bot/echo.py``), in one run.
+``python -m benchmarks.bench`` (``benchmarks/echo.py``), in one run.
 
     .venv/bin/python benchmarks/memory.py --games 30
 
@@ -28,9 +28,9 @@ import simcord
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.bench import open_games, play_all  # noqa: E402
+from benchmarks.bench import open_games, play_all  # noqa: E402
 from bot.client import create_bot  # noqa: E402
-from bot.echo import Echo  # noqa: E402
+from benchmarks.echo import Echo  # noqa: E402
 
 WARM_UP_GAMES = 10
 

@@ -98,16 +98,3 @@ def sqlite_path(target: str | Path) -> Path:
             raise StorageError(f"a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path, not {target!r}")
         return Path(target.removeprefix("sqlite:///"))
     return Path(target)
-
-
-async def open_backend(target: str | Path, **options):
-    """The back end ``target`` names: a ``postgresql://`` URL, else a SQLite file or URL."""
-    if is_postgres(target):
-        from .postgres import PostgresBackend  # asyncpg is needed only by those who use it
-
-        return await PostgresBackend.open(target, **options)
-    if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
-        raise StorageError(f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///")
-    from .sqlite import SQLiteBackend
-
-    return await SQLiteBackend.open(sqlite_path(target))

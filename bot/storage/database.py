@@ -15,8 +15,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Self
 
-from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, closed_on_failure, newer_schema, open_backend
+from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, closed_on_failure, newer_schema, is_postgres, sqlite_path
 from .schema import MIGRATIONS
+from .sqlite import SQLiteBackend
 
 log = logging.getLogger("bot.storage")
 
@@ -32,6 +33,19 @@ def time_text(moment: datetime) -> str:
 
 def when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
+
+
+async def open_backend(target: str | Path, **options):
+    """The back end ``target`` names: a ``postgresql://`` URL, else a SQLite file or URL.
+
+    Here, above both back ends, which import the protocol they share from :mod:`.backend`."""
+    if is_postgres(target):
+        from .postgres import PostgresBackend  # asyncpg is needed only by those who use it
+
+        return await PostgresBackend.open(target, **options)
+    if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
+        raise StorageError(f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///")
+    return await SQLiteBackend.open(sqlite_path(target))
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""``python -m bot.bench``: benchmark the real bot end to end, through SimCord's simulated Discord.
+"""``python -m benchmarks.bench``: benchmark the real bot end to end, through SimCord's simulated Discord.
 
 What is measured
 ----------------
@@ -18,7 +18,7 @@ statement, committed by itself), the redrawn board is the press's answer (one RE
 player to move is pinged in a new message and the previous ping deleted, and SimCord waits until
 the bot has gone idle.
 
-Baselines, measured in the same run (:mod:`bot.echo`): after each press of the bot, one press of
+Baselines, measured in the same run (:mod:`benchmarks.echo`): after each press of the bot, one press of
 a bare bot that only edits a board-sized message (``echo``), and one of a bare bot that also
 posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``). The
 ratios bot / baseline are printed for latency (p50, p99) and CPU.
@@ -51,10 +51,10 @@ from typing import NamedTuple
 
 import simcord
 
-from .client import create_bot
-from .echo import Echo
-from .engine import VARIANTS
-from .press_timing import Press, timed
+from bot.client import create_bot
+from benchmarks.echo import Echo
+from bot.engine import VARIANTS
+from benchmarks.press_timing import Press, timed
 
 CUP_PREFIX = "wari:cup:"
 #: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
@@ -78,7 +78,7 @@ class Figures:
     setup_seconds: float
     play_seconds: float
     presses: list[Press] = field(default_factory=list)
-    #: The baselines' (:mod:`bot.echo`), each pressed once after each press of the bot.
+    #: The baselines' (:mod:`benchmarks.echo`), each pressed once after each press of the bot.
     baselines: list[Baseline] = field(default_factory=list)
 
 
@@ -257,13 +257,13 @@ def report_baseline(baseline: Baseline, bot: Sequence[Press]) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=50, help="games played at once, one channel each (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random presses (default 1)")
     parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
     parser.add_argument("--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)")
     parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
-    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the baselines: bare bots that only edit (and ping) (bot.echo)")
+    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the baselines: bare bots that only edit (and ping) (benchmarks.echo)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")

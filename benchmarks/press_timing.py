@@ -1,4 +1,4 @@
-"""Timing one press in the benchmarks (:mod:`bot.bench`, :mod:`bot.echo`): how long until the
+"""Timing one press in the benchmarks (:mod:`benchmarks.bench`, :mod:`benchmarks.echo`): how long until the
 presser had an answer, and how long until the bot was done with the press.
 
 The two differ. A press's answer (the redrawn board, a refusal, a deferral) is the first thing

@@ -1,4 +1,4 @@
-"""The baselines of ``python -m bot.bench``: bare discord.py bots whose six buttons only edit their
+"""The baselines of ``python -m benchmarks.bench``: bare discord.py bots whose six buttons only edit their
 own message, run through SimCord beside the bot, so that a press of the bot is measured against
 the least any bot can do for a press.
 
@@ -29,7 +29,7 @@ import discord
 import simcord
 from discord.ext import commands
 
-from .press_timing import Press, timed
+from benchmarks.press_timing import Press, timed
 
 #: The code block of the echo's embed: as many lines and columns as a Wari board's drawing.
 BOARD_TEXT = "```\n" + "\n".join("│ 4│ 4│ 4│ 4│ 4│ 4│ 4│" for _ in range(12)) + "\n```"
