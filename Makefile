@@ -28,7 +28,10 @@ $(VENV)/.installed-sandbox: pyproject.toml bot/engine/_core.c | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python -m bot
 
+# Lint, format and type checks first (fast), then the whole suite.
 test: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
 sandbox: $(VENV)/.installed-sandbox

@@ -2,7 +2,8 @@
 one process on SQLite, one process on PostgreSQL, and two processes sharing one PostgreSQL database.
 
     .venv/bin/python benchmarks/backends.py --games 20
-    .venv/bin/python benchmarks/backends.py --games 20 --postgres postgresql://user@host/db   # an existing (empty) database
+    # on an existing (empty) database:
+    .venv/bin/python benchmarks/backends.py --games 20 --postgres postgresql://user@host/db
 
 Each process is the bot as production builds it, driven through SimCord exactly as
 ``python -m benchmarks.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
@@ -35,12 +36,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench import Spread, open_games, play_all  # noqa: E402
-from bot.client import create_bot  # noqa: E402
 from benchmarks.press_timing import Press  # noqa: E402
+from bot.client import create_bot  # noqa: E402
 from bot.storage import Store  # noqa: E402
 
 
-async def play(database: str | Path, games: int, seed: int, shard: int, processes: int) -> tuple[list[Press], float, float]:
+async def play(
+    database: str | Path, games: int, seed: int, shard: int, processes: int
+) -> tuple[list[Press], float, float]:
     """One bot process's session: its timed presses, its play phase's wall time and CPU time.
     With several processes, each runs one shard of as many (its sweeps keep to its servers) and
     only the first syncs the commands, as in production."""
@@ -75,7 +78,9 @@ def in_processes(database: str | Path, games: int, processes: int) -> list[tuple
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(processes), context.Queue()
     workers = [
-        context.Process(target=process_main, args=(str(database), games, 1 + number, number, processes, barrier, results))
+        context.Process(
+            target=process_main, args=(str(database), games, 1 + number, number, processes, barrier, results)
+        )
         for number in range(processes)
     ]
     for worker in workers:
@@ -92,18 +97,24 @@ def in_processes(database: str | Path, games: int, processes: int) -> list[tuple
 async def finished_games(database: str | Path) -> tuple[int, int]:
     store = await Store.open(database)
     try:
-        (row,) = await store._read("SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS done FROM games")
+        (row,) = await store._read(
+            "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS done FROM games"
+        )
         return row["n"], row["done"] or 0
     finally:
         await store.close()
 
 
-def line(label: str, sessions: list[tuple[list[Press], float, float]], expected_games: int, counted: tuple[int, int]) -> str:
+def line(
+    label: str, sessions: list[tuple[list[Press], float, float]], expected_games: int, counted: tuple[int, int]
+) -> str:
     presses = [press for session in sessions for press in session[0]]
     done, answered = Spread.of(press.done for press in presses), Spread.of(press.answered for press in presses)
     wall = max(session[1] for session in sessions)
     cpu = sum(session[2] for session in sessions)
-    check = "ok" if counted == (expected_games, expected_games) else f"FAILED: {counted[1]} of {counted[0]} games finished"
+    check = (
+        "ok" if counted == (expected_games, expected_games) else f"FAILED: {counted[1]} of {counted[0]} games finished"
+    )
     return (
         f"{label:<26} {len(presses):>7} {len(presses) / wall:>10.1f} {done.p50:>8.2f} {done.p99:>8.2f} "
         f"{answered.p50:>8.2f} {answered.p99:>8.2f} {cpu * 1000 / len(presses):>7.2f}   {check}"
@@ -122,11 +133,15 @@ def main(argv: list[str] | None = None) -> int:
         server = PostgresServer(server_binaries(), durable=True)
         server.start()
     try:
+
         def postgres(name: str) -> str:
             return args.postgres if server is None else server.url(server.new_database())
 
         print(f"{'':<26} {'':>7} {'':>10} {'done':^17} {'answered':^17}")
-        print(f"{'set-up':<26} {'presses':>7} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>7}   games")
+        print(
+            f"{'set-up':<26} {'presses':>7} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>7}   games"
+        )
         failed = False
         with tempfile.TemporaryDirectory(prefix="wari-backends-") as folder:
             runs = [

@@ -51,10 +51,10 @@ from typing import NamedTuple
 
 import simcord
 
-from bot.client import create_bot
 from benchmarks.echo import Echo
-from bot.engine import VARIANTS
 from benchmarks.press_timing import Press, timed
+from bot.client import create_bot
+from bot.engine import VARIANTS
 
 CUP_PREFIX = "wari:cup:"
 #: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
@@ -116,7 +116,9 @@ def mover(game: LiveGame) -> simcord.MemberActor:
     return game.players[match["name"]]
 
 
-async def open_games(env: simcord.Env, count: int, variant: str, board: str = "text", shard_id: int | None = None) -> list[LiveGame]:
+async def open_games(
+    env: simcord.Env, count: int, variant: str, board: str = "text", shard_id: int | None = None
+) -> list[LiveGame]:
     """One server (drawing its boards as ``board``: text or image; on ``shard_id`` for a sharded
     bot), ``count`` channels, two members per channel: challenge and accept in each."""
     guild = env.create_guild("Wari bench", shard_id=shard_id)
@@ -165,7 +167,9 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
     return figures.presses
 
 
-async def run_games(database: Path, count: int, variant: str, seed: int, board: str = "text", echoes: Sequence[Echo] = ()) -> Figures:
+async def run_games(
+    database: Path, count: int, variant: str, seed: int, board: str = "text", echoes: Sequence[Echo] = ()
+) -> Figures:
     bot = create_bot(database, rng=random.Random(seed))
     figures = Figures(count, 0, 0, baselines=[Baseline(echo) for echo in echoes])
     try:
@@ -237,7 +241,9 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     if len(statuses) == figures.games and not unfinished:
         print(f"check:            all {figures.games} stored games have status 'finished'")
         return True
-    print(f"check:            FAILED: {len(statuses)} stored games, {figures.games} expected; not finished: {unfinished}")
+    print(
+        f"check:            FAILED: {len(statuses)} stored games, {figures.games} expected; not finished: {unfinished}"
+    )
     return False
 
 
@@ -245,30 +251,50 @@ def report_baseline(baseline: Baseline, bot: Sequence[Press]) -> None:
     """An echo's figures, and the bot's against them."""
     name, echo = baseline.echo.name, baseline.presses
     echo_done, bot_done = Spread.of(press.done for press in echo), Spread.of(press.done for press in bot)
-    echo_answered, bot_answered = Spread.of(press.answered for press in echo), Spread.of(press.answered for press in bot)
+    echo_answered, bot_answered = (
+        Spread.of(press.answered for press in echo),
+        Spread.of(press.answered for press in bot),
+    )
     print(f"{name}: {baseline.echo.does}")
-    print(f"  per press:      {echo_done} ({len(echo)} presses, one after each of the bot's; "
-          f"{len(echo) / sum(press.done for press in echo):.0f} presses/s)")
+    print(
+        f"  per press:      {echo_done} ({len(echo)} presses, one after each of the bot's; "
+        f"{len(echo) / sum(press.done for press in echo):.0f} presses/s)"
+    )
     print(f"  answered in:    {echo_answered}")
     print(f"  CPU per press:  {cpu_ms(echo):.2f} ms")
-    print(f"  bot / {name}: done p50 {bot_done.p50 / echo_done.p50:.2f}x, p99 {bot_done.p99 / echo_done.p99:.2f}x; "
-          f"answered p50 {bot_answered.p50 / echo_answered.p50:.2f}x, p99 {bot_answered.p99 / echo_answered.p99:.2f}x; "
-          f"CPU {cpu_ms(bot) / cpu_ms(echo):.2f}x")
+    print(
+        f"  bot / {name}: done p50 {bot_done.p50 / echo_done.p50:.2f}x, p99 {bot_done.p99 / echo_done.p99:.2f}x; "
+        f"answered p50 {bot_answered.p50 / echo_answered.p50:.2f}x, p99 {bot_answered.p99 / echo_answered.p99:.2f}x; "
+        f"CPU {cpu_ms(bot) / cpu_ms(echo):.2f}x"
+    )
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench", description=__doc__.split("\n\n")[0] if __doc__ else None
+    )
     parser.add_argument("--games", type=int, default=50, help="games played at once, one channel each (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random presses (default 1)")
     parser.add_argument("--variant", choices=list(VARIANTS), default="wari", help="rule set (default wari)")
-    parser.add_argument("--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)")
-    parser.add_argument("--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)")
-    parser.add_argument("--no-echo", dest="echo", action="store_false", help="leave out the baselines: bare bots that only edit (and ping) (benchmarks.echo)")
+    parser.add_argument(
+        "--board", choices=["text", "image"], default="text", help="how the server draws its boards (default text)"
+    )
+    parser.add_argument(
+        "--database", type=Path, help="SQLite file to create (default: a temporary file, deleted afterwards)"
+    )
+    parser.add_argument(
+        "--no-echo",
+        dest="echo",
+        action="store_false",
+        help="leave out the baselines: bare bots that only edit (and ping) (benchmarks.echo)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.database is not None and args.database.exists():
-        parser.error(f"--database {args.database} already exists: give a new path, so that only this run's games are in it")
+        parser.error(
+            f"--database {args.database} already exists: give a new path, so that only this run's games are in it"
+        )
     return args
 
 

@@ -48,7 +48,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=300)
     args = parser.parse_args()
-    print(f"{'board':<12} {'png p50':>9} {'png p99':>9} {'text p50':>9} {'text p99':>9} {'ratio p50':>10} {'png bytes':>10}")
+    print(
+        f"{'board':<12} {'png p50':>9} {'png p99':>9} {'text p50':>9} {'text p99':>9} "
+        f"{'ratio p50':>10} {'png bytes':>10}"
+    )
     for label, rules in (("wari", rules_for("wari")), ("kalah 10x10", rules_for("kalah", 10, 10))):
         game = midgame(rules)
         last = game.moves[-1] if game.moves else None
@@ -56,7 +59,10 @@ def main() -> None:
         png50, png99 = timings(lambda game=game, last=last: board_png(game, last_move=last), args.draws)
         text50, text99 = timings(lambda game=game: board_text(game), args.draws)
         size = len(board_png(game, last_move=last))
-        print(f"{label:<12} {png50:8.2f}ms {png99:8.2f}ms {text50 * 1000:7.1f}us {text99 * 1000:7.1f}us {png50 / text50:9.0f}x {size:>10}")
+        print(
+            f"{label:<12} {png50:8.2f}ms {png99:8.2f}ms {text50 * 1000:7.1f}us {text99 * 1000:7.1f}us "
+            f"{png50 / text50:9.0f}x {size:>10}"
+        )
 
 
 if __name__ == "__main__":

@@ -50,8 +50,10 @@ class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P
         await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
         bot = interaction.client
         if bot.pings:
-            ping = await interaction.channel.send(f"{interaction.user.mention}, your move",
-                                                  allowed_mentions=discord.AllowedMentions(users=[interaction.user]))
+            ping = await interaction.channel.send(
+                f"{interaction.user.mention}, your move",
+                allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
+            )
             if bot.last_ping is not None:
                 await bot.last_ping.delete()
             bot.last_ping = ping
@@ -88,8 +90,11 @@ class Echo:
         """``pings``: each press also posts a ping and deletes the previous one, as the bot's does."""
         self.pings = pings
         self.name = "echo+ping" if pings else "echo"
-        self.does = ("edits its board, posts a ping and deletes the last (3 REST calls, as a bot press)"
-                     if pings else "only edits its board (1 REST call)")
+        self.does = (
+            "edits its board, posts a ping and deletes the last (3 REST calls, as a bot press)"
+            if pings
+            else "only edits its board (1 REST call)"
+        )
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="echo-bot", daemon=True)
         self._thread.start()

@@ -29,8 +29,8 @@ import simcord
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench import open_games, play_all  # noqa: E402
-from bot.client import create_bot  # noqa: E402
 from benchmarks.echo import Echo  # noqa: E402
+from bot.client import create_bot  # noqa: E402
 
 WARM_UP_GAMES = 10
 

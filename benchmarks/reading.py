@@ -12,7 +12,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,9 +37,25 @@ def long_game(plies: int) -> Game:
 
 
 def row_of(game: Game, position: str | None) -> GameRow:
-    moment = datetime(2026, 11, 24, tzinfo=timezone.utc)
-    return GameRow(1, 1, 1, 100, 200, "kalah/10x10", record(game, "100", "200"), game.ply, 5, "live", None, None, moment, moment,
-                   None, position=position)
+    moment = datetime(2026, 11, 24, tzinfo=UTC)
+    return GameRow(
+        1,
+        1,
+        1,
+        100,
+        200,
+        "kalah/10x10",
+        record(game, "100", "200"),
+        game.ply,
+        5,
+        "live",
+        None,
+        None,
+        moment,
+        moment,
+        None,
+        position=position,
+    )
 
 
 def median_ms(row: GameRow, rounds: int = 200) -> float:
@@ -58,7 +74,10 @@ def main() -> None:
         stored = snapshot(game)
         with_snapshot = row_of(game, stored)
         replayed = dataclasses.replace(with_snapshot, position=None)
-        print(f"{plies:>6} {median_ms(with_snapshot):>12.3f} {median_ms(replayed):>10.3f} {len(stored):>15} {len(with_snapshot.record):>13}")
+        print(
+            f"{plies:>6} {median_ms(with_snapshot):>12.3f} {median_ms(replayed):>10.3f} "
+            f"{len(stored):>15} {len(with_snapshot.record):>13}"
+        )
 
 
 if __name__ == "__main__":

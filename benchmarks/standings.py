@@ -22,7 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,7 +32,7 @@ import simcord  # noqa: E402
 from bot.client import create_bot  # noqa: E402
 from bot.storage import MIGRATIONS, Store, time_text  # noqa: E402
 
-START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+START = datetime(2026, 1, 1, tzinfo=UTC)
 HERO, GUILD = 1, 7  # placeholder ids, replaced by SimCord's once its server and members exist
 
 
@@ -45,12 +45,29 @@ def write_archive(path: Path, games: int, players: int, rng: random.Random) -> N
         rows = []
         for number in range(1, games + 1):
             a = HERO if number % 10 == 0 else rng.randrange(2, players + 1)
-            b = rng.choice([x for x in (rng.randrange(2, players + 1), rng.randrange(2, players + 1)) if x != a] or [players + 1])
+            b = rng.choice(
+                [x for x in (rng.randrange(2, players + 1), rng.randrange(2, players + 1)) if x != a] or [players + 1]
+            )
             level = "mcts" if number % 10 == 5 else None
             at = time_text(START + timedelta(minutes=number))
             result = rng.choice(("A", "B", "A", "B", "draw"))
-            rows.append((GUILD, number, a, b, rng.choice(("wari", "wari", "oware", "kalah/4x3")), "R", "finished", result,
-                         "majority", at, at, at, level))
+            rows.append(
+                (
+                    GUILD,
+                    number,
+                    a,
+                    b,
+                    rng.choice(("wari", "wari", "oware", "kalah/4x3")),
+                    "R",
+                    "finished",
+                    result,
+                    "majority",
+                    at,
+                    at,
+                    at,
+                    level,
+                )
+            )
         db.executemany(
             "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, status, result, reason,"
             " created_at, updated_at, finished_at, level_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -66,15 +83,25 @@ async def migrate(path: Path) -> float:
 
 async def time_commands(path: Path, rounds: int) -> dict[str, list[float]]:
     bot = create_bot(path)
-    timings: dict[str, list[float]] = {"rules (baseline)": [], "leaderboard (server)": [], "leaderboard (everyone)": [], "stats": []}
+    timings: dict[str, list[float]] = {
+        "rules (baseline)": [],
+        "leaderboard (server)": [],
+        "leaderboard (everyone)": [],
+        "stats": [],
+    }
     try:
         async with simcord.run(bot) as env:
             guild = env.create_guild("Standings bench")
             channel = guild.create_text_channel("games")
             hero = guild.add_member(env.create_user("hero"))
             with sqlite3.connect(path) as db:  # SimCord's ids in place of the placeholders
-                for table, column in (("games", "player_a"), ("games", "player_b"), ("ratings", "user_id"),
-                                      ("rating_changes", "user_id"), ("guild_players", "user_id")):
+                for table, column in (
+                    ("games", "player_a"),
+                    ("games", "player_b"),
+                    ("ratings", "user_id"),
+                    ("rating_changes", "user_id"),
+                    ("guild_players", "user_id"),
+                ):
                     db.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (hero.id, HERO))
                 db.execute("UPDATE guild_players SET guild_id = ?", (guild.id,))
             commands = {

@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,7 +29,7 @@ from bot.engine.notation import record  # noqa: E402
 from bot.service import HEARTBEAT, OUTAGE  # noqa: E402
 from bot.storage import Store, time_text  # noqa: E402
 
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 DUE_NOW = 5  # games past their deadline, and as many due a ping, at the moment of the sweep
 
 
@@ -40,13 +40,33 @@ def fill(path: Path, games: int, rng: random.Random) -> None:
     for number in range(games):
         due = number < DUE_NOW
         deadline = NOW - timedelta(minutes=1) if due else NOW + timedelta(seconds=rng.randrange(60, 3 * 86400))
-        ping_at = NOW - timedelta(seconds=10) if number >= games - DUE_NOW else max(deadline - timedelta(hours=6), NOW + timedelta(minutes=1))
-        rows.append((1, 1000 + number, 1, 2, "wari", text, 0, "live", time_text(NOW), time_text(NOW),
-                     "1d/move", time_text(deadline), time_text(ping_at), "reminder"))
+        ping_at = (
+            NOW - timedelta(seconds=10)
+            if number >= games - DUE_NOW
+            else max(deadline - timedelta(hours=6), NOW + timedelta(minutes=1))
+        )
+        rows.append(
+            (
+                1,
+                1000 + number,
+                1,
+                2,
+                "wari",
+                text,
+                0,
+                "live",
+                time_text(NOW),
+                time_text(NOW),
+                "1d/move",
+                time_text(deadline),
+                time_text(ping_at),
+                "reminder",
+            )
+        )
     with sqlite3.connect(path) as db:
         db.executemany(
-            """INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, version, status, created_at,
-                                  updated_at, clock, deadline, ping_at, ping_kind)
+            """INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, version, status,
+                                  created_at, updated_at, clock, deadline, ping_at, ping_kind)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             rows,
         )
@@ -67,8 +87,12 @@ async def sweep_reads(store: Store, *, scan: bool) -> int:
     moment = (time_text(NOW),)
     await store.get_meta("alive_at")
     await store._read("SELECT * FROM challenges WHERE expires_at <= ?", moment)
-    late = await store._read("SELECT * FROM games NOT INDEXED WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?", moment)
-    pings = await store._read("SELECT * FROM games NOT INDEXED WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?", moment)
+    late = await store._read(
+        "SELECT * FROM games NOT INDEXED WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?", moment
+    )
+    pings = await store._read(
+        "SELECT * FROM games NOT INDEXED WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?", moment
+    )
     return len(late) + len(pings)
 
 

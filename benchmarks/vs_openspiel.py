@@ -64,7 +64,9 @@ def calibrate(game, seconds: float) -> int:
     return max(1, int(trial / fastest * seconds))
 
 
-def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: int, opening_seed: int, times: list[float]) -> tuple[float, int, str]:
+def play(
+    level: str, ours_first: bool, seconds: float, simulations: int, seed: int, opening_seed: int, times: list[float]
+) -> tuple[float, int, str]:
     """One game; appends the seconds each of our moves took to ``times``."""
     spiel_game = pyspiel.load_game("oware")
     state = spiel_game.new_initial_state()
@@ -81,7 +83,9 @@ def play(level: str, ours_first: bool, seconds: float, simulations: int, seed: i
         player = int(referee.to_move)
         legal = sorted(house_of(a, player) for a in state.legal_actions())
         if legal != referee.legal_moves:
-            raise RuntimeError(f"legal moves disagree at ply {referee.ply}: OpenSpiel {legal}, ours {referee.legal_moves}")
+            raise RuntimeError(
+                f"legal moves disagree at ply {referee.ply}: OpenSpiel {legal}, ours {referee.legal_moves}"
+            )
         if player == our_side:
             began = time.perf_counter()
             house = ours.choose(referee, seconds).house
@@ -134,7 +138,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--time", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--simulations", type=int, help="OpenSpiel's simulations per move (default: calibrated to --time)")
+    parser.add_argument(
+        "--simulations", type=int, help="OpenSpiel's simulations per move (default: calibrated to --time)"
+    )
     parser.add_argument("--perft", type=int, metavar="DEPTH", help="time perft side by side instead of playing")
     args = parser.parse_args()
     if args.perft:
@@ -148,11 +154,16 @@ def main() -> int:
         opening_seed = args.seed * 1000 + g // 2
         points, plies, reason = play(args.level, g % 2 == 0, args.time, simulations, args.seed + g, opening_seed, times)
         results.append(points)
-        print(f"game {g + 1:3}: {args.level} as {'A' if g % 2 == 0 else 'B'} scored {points:g} ({plies} plies, {reason})", flush=True)
+        print(
+            f"game {g + 1:3}: {args.level} as {'A' if g % 2 == 0 else 'B'} scored {points:g} ({plies} plies, {reason})",
+            flush=True,
+        )
     n, score = len(results), sum(results) / len(results)
     low, high = wilson(score, n)
     wins, draws = results.count(1.0), results.count(0.5)
-    print(f"{args.level} vs OpenSpiel MCTS: {n} games, +{wins} ={draws} -{n - wins - draws}, {100 * score:.1f}% of points")
+    print(
+        f"{args.level} vs OpenSpiel MCTS: {n} games, +{wins} ={draws} -{n - wins - draws}, {100 * score:.1f}% of points"
+    )
     print(f"Elo difference {elo(score):+.0f} (95% interval [{elo(low):+.0f}, {elo(high):+.0f}])")
     over = sum(t > 1.1 * args.time for t in times)
     print(f"our moves: {len(times)}, slowest {max(times):.3f}s for a {args.time:g}s budget, {over} over budget + 10%")

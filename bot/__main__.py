@@ -47,7 +47,10 @@ def main() -> int:
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:
-        log.error("Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot > Reset Token) and update .env")
+        log.error(
+            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot > Reset Token) "
+            "and update .env"
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused the gateway intents; this bot needs none that are privileged")

@@ -90,8 +90,11 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None) -> bytes:
 
     x0, y0 = margin, margin // 2 + label_h  # the board's top-left corner
     draw.rounded_rectangle(
-        [x0 * k, y0 * k, (x0 + board_w) * k, (y0 + board_h) * k], radius=int(pitch * 0.35) * k,
-        fill=WOOD, outline=WOOD_EDGE, width=3 * k,
+        [x0 * k, y0 * k, (x0 + board_w) * k, (y0 + board_h) * k],
+        radius=int(pitch * 0.35) * k,
+        fill=WOOD,
+        outline=WOOD_EDGE,
+        width=3 * k,
     )
 
     def centre(house: int) -> tuple[float, float]:
@@ -120,7 +123,12 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None) -> bytes:
             for i in range(seeds):
                 angle = -math.pi / 2 + 2 * math.pi * i / max(seeds, 6)
                 sx, sy = cx + ring_r * math.cos(angle), cy + ring_r * math.sin(angle)
-                draw.ellipse([(sx - dot) * k, (sy - dot) * k, (sx + dot) * k, (sy + dot) * k], fill=SEED, outline=SEED_EDGE, width=k)
+                draw.ellipse(
+                    [(sx - dot) * k, (sy - dot) * k, (sx + dot) * k, (sy + dot) * k],
+                    fill=SEED,
+                    outline=SEED_EDGE,
+                    width=k,
+                )
         draw.text((cx * k, cy * k), str(seeds), fill=NUMBER, font=mid if 0 < seeds <= MAX_DOTS else big, anchor="mm")
         # the house's number: above B's row, below A's
         ly = y0 - label_h / 2 - margin // 4 if house > n else y0 + board_h + label_h / 2 + margin // 4
@@ -132,8 +140,13 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None) -> bytes:
         ("B", store_b, x0 + pad, y0 - label_h / 2 - margin // 4),
         ("A", store_a, x0 + pad + store_w + n * pitch, y0 + board_h + label_h / 2 + margin // 4),
     ):
-        box = [(left + inset) * k, (y0 + pad + inset) * k, (left + store_w - inset) * k, (y0 + board_h - pad - inset) * k]
-        draw.rounded_rectangle(box, radius=int((store_w / 2 - inset)) * k, fill=CUP, outline=CUP_EDGE, width=2 * k)
+        box = [
+            (left + inset) * k,
+            (y0 + pad + inset) * k,
+            (left + store_w - inset) * k,
+            (y0 + board_h - pad - inset) * k,
+        ]
+        draw.rounded_rectangle(box, radius=int(store_w / 2 - inset) * k, fill=CUP, outline=CUP_EDGE, width=2 * k)
         cx = left + store_w / 2
         draw.text((cx * k, (y0 + board_h / 2) * k), str(count), fill=NUMBER, font=store_font, anchor="mm")
         draw.text((cx * k, letter_y * k), letter, fill=NUMBER, font=letters, anchor="mm")

@@ -43,9 +43,21 @@ def rating_chart(ratings: list[float], variant: str, *, games: int) -> bytes:
         value = low + (high - low) * step / 4
         draw.line([(MARGIN_LEFT, y(value)), (WIDTH - MARGIN_RIGHT, y(value))], fill=GRID)
         draw.text((MARGIN_LEFT - 6, y(value)), f"{value:.0f}", fill=TEXT, font=font, anchor="rm")
-    title = n_("{variant} rating, {games} rated game", "{variant} rating, {games} rated games", games, variant=variant, games=games)
+    title = n_(
+        "{variant} rating, {games} rated game",
+        "{variant} rating, {games} rated games",
+        games,
+        variant=variant,
+        games=games,
+    )
     draw.text((MARGIN_LEFT, 10), title, fill=TEXT, font=font)
-    draw.text((WIDTH - MARGIN_RIGHT, HEIGHT - 10), _("now {rating}", rating=f"{ratings[-1]:.0f}"), fill=TEXT, font=font, anchor="rs")
+    draw.text(
+        (WIDTH - MARGIN_RIGHT, HEIGHT - 10),
+        _("now {rating}", rating=f"{ratings[-1]:.0f}"),
+        fill=TEXT,
+        font=font,
+        anchor="rs",
+    )
     xy = [(x(i), y(r)) for i, r in enumerate(ratings)]
     if len(xy) > 1:
         draw.line(xy, fill=LINE, width=3)

@@ -45,7 +45,9 @@ class WariBot(commands.Bot):
         # Slash commands and buttons need no privileged intent, nor even the member list.
         # The bot plays no sound: discord.py's warnings that voice needs PyNaCl and davey are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **sharding)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **sharding
+        )
         #: A SQLite file (``Path``) or a ``postgresql://`` URL.
         self.database = database if isinstance(database, str) and "://" in database else Path(database)
         self.dev_guild_id = dev_guild_id
@@ -114,7 +116,9 @@ class WariBot(commands.Bot):
         except discord.HTTPException as exc:
             log.warning(
                 "could not sync the slash commands (Discord answered %s %s); going on with the commands Discord "
-                "already has, the next start tries again", exc.status, exc.text or "with no reason",
+                "already has, the next start tries again",
+                exc.status,
+                exc.text or "with no reason",
             )
             return False
         return True
@@ -132,10 +136,18 @@ class WariBot(commands.Bot):
         except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
             log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, check)
             return
-        log.info("backed up the database to %s (%d bytes, %.2f s); %d old backups deleted", made.path, made.size, made.seconds, len(removed))
+        log.info(
+            "backed up the database to %s (%d bytes, %.2f s); %d old backups deleted",
+            made.path,
+            made.size,
+            made.seconds,
+            len(removed),
+        )
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+        log.info(
+            "logged in as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds)
+        )
 
     async def close(self) -> None:
         if self.backups is not None:

@@ -89,7 +89,11 @@ class Clock:
             if match[2] == "h":
                 return n_("{hours} hour a move", "{hours} hours a move", count, hours=count)
             return n_("{days} day a move", "{days} days a move", count, days=count)
-        return _("{minutes} min + {seconds} s a move", minutes=self.base // timedelta(minutes=1), seconds=self.increment.seconds)
+        return _(
+            "{minutes} min + {seconds} s a move",
+            minutes=self.base // timedelta(minutes=1),
+            seconds=self.increment.seconds,
+        )
 
     @property
     def reminder_before(self) -> timedelta | None:

@@ -85,7 +85,9 @@ def _database(environ: dict[str, str]) -> Path | str:
     return Path(path) if path else DEFAULT_DATABASE
 
 
-def load_database(environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env") -> Path | str:
+def load_database(
+    environ: dict[str, str] | None = None, *, env_file: Path | None = PROJECT_ROOT / ".env"
+) -> Path | str:
     """Only the database (no token needed): for ``python -m bot.storage``."""
     return _database(_environment(environ, env_file))
 

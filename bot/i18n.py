@@ -86,10 +86,7 @@ def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     language = _language.get()
     forms = catalog(language).get((singular, plural))
     one = Locale(language).plural_form(count) == "one"  # French and Portuguese: 0 is singular too
-    if forms and all(forms):
-        text = forms[0] if one else forms[-1]
-    else:
-        text = singular if one else plural
+    text = (forms[0] if one else forms[-1]) if forms and all(forms) else singular if one else plural
     return text.format(**params)
 
 

@@ -50,7 +50,9 @@ def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
 
 def _after(player: Rating, opponent: Rating, score: float) -> Rating:
     new = update_rating(
-        rating_to_mu(player.rating), rd_to_phi(player.rd), player.volatility,
+        rating_to_mu(player.rating),
+        rd_to_phi(player.rd),
+        player.volatility,
         [(rating_to_mu(opponent.rating), rd_to_phi(opponent.rd), score)],
     )
     return Rating(mu_to_rating(new.mu), phi_to_rd(new.phi), new.sigma, player.games + 1)

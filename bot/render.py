@@ -71,8 +71,15 @@ def across_text(game: Game) -> str:
 
     middle = f"{str(store_b).rjust(sw)} " + rule("├", "┼", "┤")[sw + 1 :] + f" {store_a}"
     return "\n".join(
-        [labels(range(2 * n, n, -1)), rule("┌", "┬", "┐"), row(reversed(board[n:])), middle,
-         row(board[:n]), rule("└", "┴", "┘"), labels(range(1, n + 1))]
+        [
+            labels(range(2 * n, n, -1)),
+            rule("┌", "┬", "┐"),
+            row(reversed(board[n:])),
+            middle,
+            row(board[:n]),
+            rule("└", "┴", "┘"),
+            labels(range(1, n + 1)),
+        ]
     )
 
 
@@ -97,7 +104,9 @@ def upright_text(game: Game) -> str:
     pad = " " * (lw + 1)
     lines = [f"{pad} B {store_b}", pad + "┌" + "─" * w + "┬" + "─" * w + "┐"]
     for k in range(1, n + 1):
-        lines.append(f"{str(k).rjust(lw)} │{str(board[k - 1]).rjust(w)}│{str(board[2 * n - k]).rjust(w)}│ {2 * n + 1 - k}")
+        lines.append(
+            f"{str(k).rjust(lw)} │{str(board[k - 1]).rjust(w)}│{str(board[2 * n - k]).rjust(w)}│ {2 * n + 1 - k}"
+        )
     lines += [pad + "└" + "─" * w + "┴" + "─" * w + "┘", f"{pad} A {store_a}"]
     return "\n".join(lines)
 
@@ -128,13 +137,26 @@ def describe_move(move: MoveRecord, name: str, rules: Rules) -> str:
     """
     if move.ending is not None:
         return _(_ENDING_WORDS[move.ending], name=name)
-    sowed = n_("{name} sowed {count} seed from house {house}", "{name} sowed {count} seeds from house {house}", move.seeds,
-               name=name, count=move.seeds, house=move.house)
+    sowed = n_(
+        "{name} sowed {count} seed from house {house}",
+        "{name} sowed {count} seeds from house {house}",
+        move.seeds,
+        name=name,
+        count=move.seeds,
+        house=move.house,
+    )
     parts = [f"`{move}`", sowed]
     if move.captures:
         houses = ", ".join(str(house) for house, _seeds in move.captures)
-        parts.append(n_("and captured {count} from house {houses}", "and captured {count} from houses {houses}", len(move.captures),
-                        count=move.captured, houses=houses))
+        parts.append(
+            n_(
+                "and captured {count} from house {houses}",
+                "and captured {count} from houses {houses}",
+                len(move.captures),
+                count=move.captured,
+                houses=houses,
+            )
+        )
     elif move.grand_slam:
         parts.append(_("(a grand slam: it captures nothing)"))
     text = " ".join(parts) + "."
@@ -185,36 +207,50 @@ _CAPTURE = N_(
 _OWN_ROWS = N_("each player takes the seeds in their own row as prisoners")
 #: Each variant's own rules after the common part: the capture games share :data:`_CAPTURE`.
 RULES_TEXT = {
-    "wari": (_CAPTURE, N_(
-        "**Feeding.** Your move must leave your opponent at least one seed: you may not capture all of "
-        "them, and if their row is empty you must sow into it. When no move can, the game ends and {own_rows}.\n"
-    )),
-    "oware": (_CAPTURE, N_(
-        "**Grand slam.** A move that would capture every seed of your opponent is allowed but captures "
-        "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; when no move can, the "
-        "game ends and {own_rows}.\n"
-    )),
-    "awari": (_CAPTURE, N_(
-        "**Feeding.** A move that leaves your opponent without seeds is allowed only when every move "
-        "does; then a grand slam captures normally. A player with no seed at their turn cannot move: the "
-        "opponent takes the seeds left and the game ends.\n"
-    )),
-    "ouril": (_CAPTURE, N_(
-        "**Single seeds.** A house holding one seed may be played only when none of your houses holds "
-        "more; this comes before everything else.\n**Feeding.** If your opponent's row is empty you must "
-        "sow into it.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again "
-        "at once: that extra move must leave them a seed.\n"
-        "When the player to move has no legal move, the game ends and {own_rows}.\n"
-    )),
-    "kalah": (N_(
-        "\n**Stores.** Each player has a store at the end of their row, on the sowing path: A's is "
-        "drawn on the right (below, when the board stands upright), B's on the left (on top). You sow into "
-        "your own store, never into your opponent's, and the emptied house is not skipped. A last seed in "
-        "your own store gives you another turn.\n"
-        "**Capture.** A last seed in an empty house of your own row takes itself and the seeds of the "
-        "house opposite into your store.\n**End.** When the player to move has no seed, the opponent "
-        "moves the seeds of their own row into their own store.\n"
-    ),),
+    "wari": (
+        _CAPTURE,
+        N_(
+            "**Feeding.** Your move must leave your opponent at least one seed: you may not capture all of "
+            "them, and if their row is empty you must sow into it. When no move can, the game ends and {own_rows}.\n"
+        ),
+    ),
+    "oware": (
+        _CAPTURE,
+        N_(
+            "**Grand slam.** A move that would capture every seed of your opponent is allowed but captures "
+            "nothing.\n**Feeding.** If your opponent's row is empty you must sow into it; when no move can, the "
+            "game ends and {own_rows}.\n"
+        ),
+    ),
+    "awari": (
+        _CAPTURE,
+        N_(
+            "**Feeding.** A move that leaves your opponent without seeds is allowed only when every move "
+            "does; then a grand slam captures normally. A player with no seed at their turn cannot move: the "
+            "opponent takes the seeds left and the game ends.\n"
+        ),
+    ),
+    "ouril": (
+        _CAPTURE,
+        N_(
+            "**Single seeds.** A house holding one seed may be played only when none of your houses holds "
+            "more; this comes before everything else.\n**Feeding.** If your opponent's row is empty you must "
+            "sow into it.\n**Grand slam.** Capturing every seed of your opponent is allowed, and you move again "
+            "at once: that extra move must leave them a seed.\n"
+            "When the player to move has no legal move, the game ends and {own_rows}.\n"
+        ),
+    ),
+    "kalah": (
+        N_(
+            "\n**Stores.** Each player has a store at the end of their row, on the sowing path: A's is "
+            "drawn on the right (below, when the board stands upright), B's on the left (on top). You sow into "
+            "your own store, never into your opponent's, and the emptied house is not skipped. A last seed in "
+            "your own store gives you another turn.\n"
+            "**Capture.** A last seed in an empty house of your own row takes itself and the seeds of the "
+            "house opposite into your store.\n**End.** When the player to move has no seed, the opponent "
+            "moves the seeds of their own row into their own store.\n"
+        ),
+    ),
 }
 _ENDING = {
     "kalah": N_(
@@ -239,4 +275,12 @@ def rules_text(rules: Rules) -> str:
     else:
         path = _("1 … {n2}, then 1 again", n2=2 * n)
     seeds_each = n_("{count} seed each", "{count} seeds each", s, count=s)
-    return body.format(n=n, seeds_each=seeds_each, n1=n + 1, n2=2 * n, half=rules.total_seeds // 2 + 1, path=path, own_rows=_(_OWN_ROWS))
+    return body.format(
+        n=n,
+        seeds_each=seeds_each,
+        n1=n + 1,
+        n2=2 * n,
+        half=rules.total_seeds // 2 + 1,
+        path=path,
+        own_rows=_(_OWN_ROWS),
+    )

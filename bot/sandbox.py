@@ -429,7 +429,8 @@ async def serve(database_path: Path, port: int | None) -> str:
             ama, kofi = (display for _, display in MEMBERS)
             print(
                 f"Wari sandbox: the real bot in SimCord's simulated Discord; nothing leaves this machine.\n"
-                f"  Server {GUILD_NAME!r}, channel #{CHANNEL_NAME}: {ama} (the owner) and {kofi}, and the bot, {BOT_NAME}.\n"
+                f"  Server {GUILD_NAME!r}, channel #{CHANNEL_NAME}: {ama} (the owner) and {kofi}, "
+                f"and the bot, {BOT_NAME}.\n"
                 f"  Pick who you are at the top of the page; type / in the message box for the commands.\n"
                 f"  Database: {_shown(database_path)} (games survive a restart of the sandbox).\n"
                 f"\n"
@@ -468,7 +469,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     discord.utils.setup_logging(level=getattr(logging, level, logging.INFO), root=True)
-    logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLogger().level))  # "logging in using static token"…
+    logging.getLogger("discord").setLevel(
+        max(logging.WARNING, logging.getLogger().level)
+    )  # "logging in using static token"…
     # "Slash commands synced globally (they may take a while to appear)" is about the real Discord.
     logging.getLogger("bot.client").setLevel(max(logging.WARNING, logging.getLogger().level))
     try:

@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -218,10 +219,7 @@ class TerminalGame:
         move = self.game.last_move
         text = describe_move(move, self.names[move.player], self.game.rules)
         notation, _, words = text.partition(" ")
-        if notation.startswith("`"):
-            text = f"{notation.strip('`')}: {words}"
-        else:
-            text = _sentence(text)
+        text = f"{notation.strip('`')}: {words}" if notation.startswith("`") else _sentence(text)
         self.say()
         self.say(f"Move {self.game.ply} · {text}")
 
@@ -346,7 +344,9 @@ def replay(text: str, stdin: TextIO, stdout: TextIO, *, step: bool = False) -> i
     names = tuple(
         (tags.get(f"Player{side.name}") or "").strip() or f"Player {side.name}" for side in (Player.A, Player.B)
     )
-    session.names = tuple(f"Player {side.name}" if name == side.name else name for side, name in zip(Player, names, strict=True))
+    session.names = tuple(
+        f"Player {side.name}" if name == side.name else name for side, name in zip(Player, names, strict=True)
+    )
     try:
         _introduce_record(session, tags, final)
         session.show_position()
@@ -385,7 +385,8 @@ def _introduce_record(session: TerminalGame, tags: dict[str, str], game: Game) -
     session.say(" · ".join(parts))
     a, b = session.names
     session.say(
-        f"A: {a} (houses {houses_of(rules, Player.A)}, the bottom row) · B: {b} (houses {houses_of(rules, Player.B)}, the top row)"
+        f"A: {a} (houses {houses_of(rules, Player.A)}, the bottom row) · "
+        f"B: {b} (houses {houses_of(rules, Player.B)}, the top row)"
     )
     session.say(f"{game.ply} move{'s' if game.ply != 1 else ''} recorded.")
 
@@ -466,18 +467,25 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"'human' for two players at one keyboard, or a computer level (default: {DEFAULT_LEVEL})",
     )
     parser.add_argument(
-        "--time", dest="seconds", type=_seconds, default=1.0, metavar="SECONDS",
+        "--time",
+        dest="seconds",
+        type=_seconds,
+        default=1.0,
+        metavar="SECONDS",
         help="thinking time per computer move (default: 1.0)",
     )
     parser.add_argument(
         "--seed", type=int, help="seed for the computer's random choices and a random first player (reproducible games)"
     )
     parser.add_argument(
-        "--first", type=_first, metavar="{A,B,random}",
+        "--first",
+        type=_first,
+        metavar="{A,B,random}",
         help="who moves first; A is you against the computer (default: ask)",
     )
     parser.add_argument(
-        "--replay", metavar="FILE",
+        "--replay",
+        metavar="FILE",
         help="show a game record (as /wari record downloads it; - for standard input) move by move instead of playing;"
         " on a terminal, Enter shows the next move",
     )
@@ -492,10 +500,14 @@ def parse_args(argv: list[str] | None = None) -> Options:
         rules = rules_for(args.variant, args.houses, args.seeds)
     except ValueError as exc:
         parser.error(str(exc))
-    return Options(rules=rules, opponent=args.opponent, seconds=args.seconds, seed=args.seed, first=args.first, replay=args.replay)
+    return Options(
+        rules=rules, opponent=args.opponent, seconds=args.seconds, seed=args.seed, first=args.first, replay=args.replay
+    )
 
 
-def play(stdin: TextIO, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None) -> int:
+def play(
+    stdin: TextIO, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None
+) -> int:
     """Play one session on these streams and return the exit status (see the module docstring)."""
     return TerminalGame(stdin, stdout, options or parse_args([]), echo=echo, game=game).run()
 
@@ -508,10 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     for stream in (sys.stdout, sys.stderr):
-        try:  # never die on a terminal that cannot draw the board's box characters
+        with contextlib.suppress(AttributeError, ValueError):  # never die on a terminal that cannot draw the board
             stream.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
     echo = not sys.stdin.isatty()
     try:
         if options.replay is not None:
@@ -519,10 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         return play(sys.stdin, sys.stdout, options, echo=echo)
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): nothing more can be shown.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # stdout is replaced for the rest of the process: no context to close it in
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
         return 1
 
 

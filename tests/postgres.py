@@ -114,8 +114,10 @@ def server_user() -> pwd.struct_passwd | None:
     for name in filter(None, (os.environ.get("WARI_PG_USER"), "postgres", "nobody")):
         with contextlib.suppress(KeyError):
             return pwd.getpwnam(name)
-    raise ServerMissing("as root, the test PostgreSQL server needs a user to run as: apt-get install postgresql "
-                        "(it creates the user postgres), or name one in WARI_PG_USER")
+    raise ServerMissing(
+        "as root, the test PostgreSQL server needs a user to run as: apt-get install postgresql "
+        "(it creates the user postgres), or name one in WARI_PG_USER"
+    )
 
 
 _PR_SET_PDEATHSIG = 1
@@ -177,8 +179,14 @@ class PostgresServer:
 
     def _run(self, *command: str, timeout: float = 60, as_owner: bool = True) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [str(self.binaries / command[0]), *command[1:]], capture_output=True, text=True, timeout=timeout,
-            cwd=self.folder, check=False, stdin=subprocess.DEVNULL, **(self._as_owner() if as_owner else {}),
+            [str(self.binaries / command[0]), *command[1:]],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=self.folder,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            **(self._as_owner() if as_owner else {}),
         )
 
     @property
@@ -207,8 +215,20 @@ class PostgresServer:
                 (self.folder / "owner.pid").write_text(f"{os.getpid()}\n")
                 if self.owner is not None:
                     os.chown(self.folder, self.owner.pw_uid, self.owner.pw_gid)
-                made = self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", SUPERUSER, "-E", "UTF8",
-                                 "--locale=C", "--no-sync", "--no-instructions")
+                made = self._run(
+                    "initdb",
+                    "-D",
+                    str(self.data),
+                    "-A",
+                    "trust",
+                    "-U",
+                    SUPERUSER,
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                    "--no-sync",
+                    "--no-instructions",
+                )
                 if made.returncode:
                     raise RuntimeError(f"initdb failed: {(made.stderr.strip() or made.stdout.strip())[-2000:]}")
                 self._start_server()
@@ -219,29 +239,48 @@ class PostgresServer:
 
     def _start_server(self) -> None:
         settings = [arg for name, value in self.settings.items() for arg in ("-c", f"{name}={value}")]
-        command = [str(self.binaries / "postgres"), "-D", str(self.data), "-k", str(self.folder), "-p", str(PORT), *settings]
+        command = [
+            str(self.binaries / "postgres"),
+            "-D",
+            str(self.data),
+            "-k",
+            str(self.folder),
+            "-p",
+            str(PORT),
+            *settings,
+        ]
         with open(self.log, "ab") as log:
             # Its own session: a Ctrl-C at the terminal reaches pytest only, whose teardown stops the
             # server. preexec_fn only calls prctl through libc, loaded beforehand: nothing in the
             # child waits for a lock another thread of ours might hold.
             self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder,
-                start_new_session=True, preexec_fn=_die_with_parent, **self._as_owner(),  # noqa: PLW1509
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.folder,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+                **self._as_owner(),  # noqa: PLW1509
             )
         deadline = time.monotonic() + START_TIMEOUT
         pid_file = self.data / "postmaster.pid"
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the test PostgreSQL server did not start (exit status {self.process.returncode});"
-                                   f" its log ends:\n{_tail(self.log)}")
+                raise RuntimeError(
+                    f"the test PostgreSQL server did not start (exit status {self.process.returncode});"
+                    f" its log ends:\n{_tail(self.log)}"
+                )
             with contextlib.suppress(OSError):
                 lines = pid_file.read_text().splitlines()
                 # Line 8 is the postmaster's status: "ready" once it accepts connections (what pg_ctl -w waits for).
                 if len(lines) >= 8 and lines[0].strip() == str(self.process.pid) and lines[7].strip() == "ready":
                     return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the test PostgreSQL server was not ready within {START_TIMEOUT} s;"
-                                   f" its log ends:\n{_tail(self.log)}")
+                raise RuntimeError(
+                    f"the test PostgreSQL server was not ready within {START_TIMEOUT} s;"
+                    f" its log ends:\n{_tail(self.log)}"
+                )
             time.sleep(0.005)
 
     def stop(self) -> float:
@@ -286,8 +325,24 @@ class PostgresServer:
         """Run ``statement`` as the superuser (``psql``, synchronously); its output, one row a line,
         columns separated by ``|``. Raises ``RuntimeError`` with PostgreSQL's message if it fails."""
         assert self.folder is not None, "the server is not started"
-        done = self._run("psql", "-X", "-h", str(self.folder), "-p", str(PORT), "-U", SUPERUSER, "-d", database,
-                         "-v", "ON_ERROR_STOP=1", "-qAt", "-c", statement, as_owner=False)
+        done = self._run(
+            "psql",
+            "-X",
+            "-h",
+            str(self.folder),
+            "-p",
+            str(PORT),
+            "-U",
+            SUPERUSER,
+            "-d",
+            database,
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-qAt",
+            "-c",
+            statement,
+            as_owner=False,
+        )
         if done.returncode:
             raise RuntimeError(f"psql failed on {statement!r}: {done.stderr.strip()}")
         return done.stdout

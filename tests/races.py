@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from bot.engine import rules_for
 from bot.service import Refusal, WariService
 from bot.storage import Store
 from bot.storage.database import Database
 
-T0 = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 GUILD = 1 << 22
 CHALLENGER, OPPONENT, COMPUTER = 100, 200, 900
 #: The races, and the guard each control takes away.
@@ -55,8 +55,14 @@ async def prepare(url: str, race: str, rounds: int) -> None:
                 continue  # the channels start empty
             now = expiry_time(round_) - timedelta(minutes=10) if race == "expiry" else T0
             challenge = await service.challenge(
-                guild_id=GUILD, channel_id=channel(round_), challenger_id=CHALLENGER, opponent_id=OPPONENT,
-                rules=rules_for("wari"), first="me", now=now, **({"clock": "1h/move"} if race == "timeout" else {}),
+                guild_id=GUILD,
+                channel_id=channel(round_),
+                challenger_id=CHALLENGER,
+                opponent_id=OPPONENT,
+                rules=rules_for("wari"),
+                first="me",
+                now=now,
+                **({"clock": "1h/move"} if race == "timeout" else {}),
             )
             if race in ("press", "timeout"):
                 await service.accept(challenge.id, OPPONENT, channel(round_), T0)
@@ -88,7 +94,9 @@ def _take_away_guard(race: str) -> None:
 
         def unguarded(run_statement):
             async def run(self, sql, params=()):
-                return await run_statement(self, sql.replace("AND version = ?", "AND version = version + 0 * ?"), params)
+                return await run_statement(
+                    self, sql.replace("AND version = ?", "AND version = version + 0 * ?"), params
+                )
 
             return run
 
@@ -118,7 +126,13 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
         if race == "press":
             table = await service.table(where)
             _, move = await service.play(
-                channel_id=where, game_id=table.row.id, ply=0, message_id=None, user_id=CHALLENGER, house=racer + 1, now=T0
+                channel_id=where,
+                game_id=table.row.id,
+                ply=0,
+                message_id=None,
+                user_id=CHALLENGER,
+                house=racer + 1,
+                now=T0,
             )
             return f"moved {move}"
         if race == "accept":
@@ -130,13 +144,24 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
         if race == "challenge_vs_game":
             if racer % 2 == 0:
                 made = await service.challenge(
-                    guild_id=GUILD, channel_id=where, challenger_id=CHALLENGER, opponent_id=OPPONENT,
-                    rules=rules_for("wari"), first="me", now=T0,
+                    guild_id=GUILD,
+                    channel_id=where,
+                    challenger_id=CHALLENGER,
+                    opponent_id=OPPONENT,
+                    rules=rules_for("wari"),
+                    first="me",
+                    now=T0,
                 )
                 return f"challenge {made.id}"
             table = await service.play_computer(
-                guild_id=GUILD, channel_id=where, human_id=CHALLENGER, computer_id=COMPUTER, level="random",
-                rules=rules_for("wari"), first="me", now=T0,
+                guild_id=GUILD,
+                channel_id=where,
+                human_id=CHALLENGER,
+                computer_id=COMPUTER,
+                level="random",
+                rules=rules_for("wari"),
+                first="me",
+                now=T0,
             )
             return f"game {table.row.id}"
         if race == "expiry":

@@ -123,7 +123,6 @@ def test_a_server_starts_and_leaves_nothing_behind():
     assert server.stop() == pytest.approx(0, abs=1)  # again: nothing to do
 
 
-
 def test_a_server_that_does_not_start_says_why_and_leaves_nothing_behind():
     before = set(Path("/tmp").glob(f"{postgres.FOLDER_PREFIX}*"))
     server = PostgresServer(settings={"shared_buffers": "a lot"})
@@ -147,8 +146,13 @@ os.kill(os.getpid(), signal.SIGKILL)
 def test_a_killed_test_run_leaves_no_server_running():
     """SIGKILL gives no teardown: the server dies with its run all the same, and the next start
     deletes the folder left behind."""
-    run = subprocess.run([sys.executable, "-c", STARTS_AND_DIES.format(root=str(ROOT))],
-                         capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-c", STARTS_AND_DIES.format(root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == -9, run.stderr
     pid, folder = run.stdout.split()
     deadline = time.monotonic() + 10

@@ -41,7 +41,11 @@ def prompts(screen: str) -> int:
 def subprocess_run(*argv: str, stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bot.terminal", *argv],
-        input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
 
@@ -160,7 +164,9 @@ def test_ctrl_c_exits_with_130_and_no_traceback():
 
 
 def test_kalah_extra_turn_asks_the_same_player_again():
-    status, screen = run("2\n1\n", "--opponent", "human", "--first", "A", "--variant", "kalah", "--houses", "4", "--seeds", "3")
+    status, screen = run(
+        "2\n1\n", "--opponent", "human", "--first", "A", "--variant", "kalah", "--houses", "4", "--seeds", "3"
+    )
     assert "Kalah 4x3 for two players" in screen
     assert "Move 1 · A(2,3): Player A sowed 3 seeds from house 2. Extra turn!" in screen
     after = screen.split("Move 1 ·")[1]
@@ -274,8 +280,11 @@ def test_real_process_with_piped_input():
 def test_real_process_plays_a_whole_game_against_the_computer():
     done = subprocess_run("--opponent", "random", "--seed", "11", "--first", "B", stdin="1\n2\n3\n4\n5\n6\n" * 2000)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"Game over\. (You win|The computer wins|Draw),? \d+–\d+ \(.+\)\.\nFinal score: you \(A\) \d+, "
-                     r"the computer \(B\) \d+\.\n$", done.stdout)
+    assert re.search(
+        r"Game over\. (You win|The computer wins|Draw),? \d+–\d+ \(.+\)\.\nFinal score: you \(A\) \d+, "
+        r"the computer \(B\) \d+\.\n$",
+        done.stdout,
+    )
 
 
 def test_real_process_bad_option_has_no_traceback():
@@ -286,7 +295,10 @@ def test_real_process_bad_option_has_no_traceback():
 def test_real_process_ctrl_c_exits_cleanly():
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.terminal", "--opponent", "human"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     seen = b""
@@ -314,7 +326,9 @@ def worked_record(*, surrender: bool = True, tags: dict | None = None) -> tuple[
     game = shadow(5, 7, 2, 12)
     if surrender:
         game.surrender("B")
-    return game, record(game, "Ama", "Kofi", tags=tags or {"Event": "Wari for Discord", "Game": "4", "Clock": "1d/move"})
+    return game, record(
+        game, "Ama", "Kofi", tags=tags or {"Event": "Wari for Discord", "Game": "4", "Clock": "1d/move"}
+    )
 
 
 def test_replay_shows_every_board_move_by_move_and_the_result():
@@ -324,8 +338,10 @@ def test_replay_shows_every_board_move_by_move_and_the_result():
     out = io.StringIO()
     assert replay(text, io.StringIO(), out) == 0
     screen = out.getvalue()
-    assert screen.startswith("Wari · game #4 · Wari for Discord · clock 1d/move\n"
-                             "A: Ama (houses 1–6, the bottom row) · B: Kofi (houses 7–12, the top row)\n5 moves recorded.\n")
+    assert screen.startswith(
+        "Wari · game #4 · Wari for Discord · clock 1d/move\n"
+        "A: Ama (houses 1–6, the bottom row) · B: Kofi (houses 7–12, the top row)\n5 moves recorded.\n"
+    )
     positions = [board_text(shadow(*(5, 7, 2, 12)[:ply])) for ply in range(5)]
     where = [screen.index(board) for board in positions]
     assert where == sorted(where)  # the opening, then the board after each move, in order
@@ -344,7 +360,9 @@ def test_replay_on_a_terminal_waits_for_enter_and_q_stops():
     screen = out.getvalue()
     assert screen.count("Enter: next move · q: stop ") == 3
     assert "Move 2 · B(7,5)" in screen and "Move 3" not in screen
-    assert screen.endswith("\nAma · houses 1–6 · prisoners: 0\nEnter: next move · q: stop Goodbye.\n")  # a terminal echoes the q
+    assert screen.endswith(
+        "\nAma · houses 1–6 · prisoners: 0\nEnter: next move · q: stop Goodbye.\n"
+    )  # a terminal echoes the q
 
 
 def test_replay_of_an_unfinished_or_aborted_record_says_why_it_stops():
@@ -353,7 +371,9 @@ def test_replay_of_an_unfinished_or_aborted_record_says_why_it_stops():
     _, text = worked_record(surrender=False, tags={"Status": "aborted"})
     out = io.StringIO()
     replay(text, io.StringIO(), out)
-    assert out.getvalue().endswith("\nThe record ends after move 4: the game was aborted by a moderator, with no winner.\n")
+    assert out.getvalue().endswith(
+        "\nThe record ends after move 4: the game was aborted by a moderator, with no winner.\n"
+    )
     _, text = worked_record(surrender=False, tags={"Game": "9"})
     out = io.StringIO()
     replay(text, io.StringIO(), out)
@@ -390,7 +410,10 @@ def test_real_process_on_a_terminal_steps_on_enter(tmp_path):
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.terminal", "--replay", str(path)],
-        stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     os.close(terminal)

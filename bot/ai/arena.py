@@ -112,7 +112,10 @@ def match(a: str, b: str, args: argparse.Namespace, pool: ProcessPoolExecutor) -
     for index, result in enumerate(pool.map(play_one, *zip(*jobs, strict=True)), start=1):
         results.append(result)
         side = "A" if result.a_moved_first else "B"
-        print(f"game {index:3}: {a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})", flush=True)
+        print(
+            f"game {index:3}: {a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})",
+            flush=True,
+        )
     print(summary(a, b, results))
     for index, name in enumerate((a, b)):
         print(timing(name, [s for result in results for s in result.seconds[index]], args.time))
@@ -136,10 +139,14 @@ def ladder(levels: list[str], args: argparse.Namespace, pool: ProcessPoolExecuto
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ai.arena", description="A match between two computer players, or a ladder of them.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.ai.arena", description="A match between two computer players, or a ladder of them."
+    )
     parser.add_argument("--a", choices=list(LEVELS))
     parser.add_argument("--b", choices=list(LEVELS))
-    parser.add_argument("--ladder", nargs="+", choices=list(LEVELS), help="levels, weakest first: each plays the one before it")
+    parser.add_argument(
+        "--ladder", nargs="+", choices=list(LEVELS), help="levels, weakest first: each plays the one before it"
+    )
     parser.add_argument("--games", type=int, default=20, help="number of games (even: colours alternate)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move for each player")
     parser.add_argument("--variant", default="oware", choices=VARIANTS)

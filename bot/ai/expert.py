@@ -72,7 +72,12 @@ class ExpertPlayer(Strategy):
 
 
 def compiled_search(
-    machine: CompiledMachine, game: Game, seconds: float, max_nodes: int | None, max_depth: int, progress: Progress | None
+    machine: CompiledMachine,
+    game: Game,
+    seconds: float,
+    max_nodes: int | None,
+    max_depth: int,
+    progress: Progress | None,
 ) -> Decision:
     """The same search as :class:`_Search`, run by the C core (see ``search`` in ``_core.c``)."""
     began = time.perf_counter()
@@ -89,7 +94,9 @@ def compiled_search(
 
 
 class _Search:
-    def __init__(self, machine: Machine, seen: frozenset[State], seconds: float, max_nodes: int | None, progress: Progress | None):
+    def __init__(
+        self, machine: Machine, seen: frozenset[State], seconds: float, max_nodes: int | None, progress: Progress | None
+    ):
         self.m = machine
         self.path = set(seen)
         self.deadline = time.perf_counter() + seconds
@@ -118,7 +125,9 @@ class _Search:
             best = Decision(move + 1, depth, score, self.pv(root, move), self.nodes, time.perf_counter() - began, exact)
             if exact:
                 break  # proven, margin included: deeper search cannot change the result
-        return Decision(best.house, best.depth, best.score, best.pv, self.nodes, time.perf_counter() - began, best.exact)
+        return Decision(
+            best.house, best.depth, best.score, best.pv, self.nodes, time.perf_counter() - began, best.exact
+        )
 
     def pv(self, root: State, first: int) -> tuple[int, ...]:
         line, state, seen = [first + 1], self.m.play(root, first)[0], {root}

@@ -1,8 +1,9 @@
 """``mcts``: Monte-Carlo tree search (UCT) with uniformly random playouts.
 
 Each iteration walks down the tree choosing children by UCB1, adds one node, plays the game
-out at random (in C when the compiled core is built) and backs the result up (1 for a win, ½ for a draw, 0 for a loss, from the side
-that moved into each node). The move played is the most visited child of the root.
+out at random (in C when the compiled core is built) and backs the result up (1 for a win, ½ for a
+draw, 0 for a loss, from the side that moved into each node). The move played is the most visited
+child of the root.
 """
 
 from __future__ import annotations

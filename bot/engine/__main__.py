@@ -69,8 +69,9 @@ def replay_record(text: str) -> dict[str, Any]:
     >>> from bot.engine.notation import record
     >>> game = Game("wari")
     >>> _ = game.play(5), game.surrender("B")
-    >>> replay_record(record(game, "Ama", "Kofi"))
-    {'variant': 'wari', 'plies': 2, 'position': 'w1 wari 4,4,4,4,0,5,5,5,5,4,4,4 0:0 B', 'result': 'A', 'reason': 'surrender', 'players': ['Ama', 'Kofi']}
+    >>> replay_record(record(game, "Ama", "Kofi"))  # doctest: +NORMALIZE_WHITESPACE
+    {'variant': 'wari', 'plies': 2, 'position': 'w1 wari 4,4,4,4,0,5,5,5,5,4,4,4 0:0 B',
+     'result': 'A', 'reason': 'surrender', 'players': ['Ama', 'Kofi']}
     """
     try:
         game, tags = from_record(text)
@@ -137,7 +138,11 @@ def bench(depth: int, out: TextIO, search_seconds: float = 1.0) -> None:
             began = time.perf_counter()
             count = machine.perft(machine.start(), plies)
             seconds = time.perf_counter() - began
-            print(f"  {variant:6} {backend:8} {count:>11} positions in {seconds:6.2f}s = {count / seconds:>13,.0f} positions/s", file=out)
+            print(
+                f"  {variant:6} {backend:8} {count:>11} positions in {seconds:6.2f}s "
+                f"= {count / seconds:>13,.0f} positions/s",
+                file=out,
+            )
     print(f"the expert's search, {search_seconds:g}s from the start position, one core:", file=out)
     from bot.ai.expert import ExpertPlayer
 
@@ -174,9 +179,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--houses", type=int, help="kalah only: houses per player (1..10)")
     p.add_argument("--seeds", type=int, help="kalah only: seeds per house (1..10)")
     r = commands.add_parser("replay", help="replay JSON-lines games or game records (from FILE or standard input)")
-    r.add_argument("file", nargs="?", default="-", metavar="FILE", help="JSON lines or wari-record/1 records (default: standard input)")
+    r.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE",
+        help="JSON lines or wari-record/1 records (default: standard input)",
+    )
     b = commands.add_parser("bench", help="print perft, search and game speeds")
-    b.add_argument("--depth", type=int, default=8, help="perft depth for the Python engine (the compiled one goes 3 deeper)")
+    b.add_argument(
+        "--depth", type=int, default=8, help="perft depth for the Python engine (the compiled one goes 3 deeper)"
+    )
     b.add_argument("--search", type=float, default=1.0, help="seconds of search for the nodes/s figure")
     args = parser.parse_args(argv)
     try:
@@ -189,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     source = open(args.file, encoding="utf-8")  # noqa: SIM115 (closed below)
                 except OSError as exc:
-                    print(f"python -m bot.engine replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+                    print(
+                        f"python -m bot.engine replay: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr
+                    )
                     return 1
                 with source:
                     replay(source, sys.stdout)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from functools import lru_cache
+from functools import cache
 from operator import add
 from typing import NamedTuple
 
@@ -40,7 +40,10 @@ try:
 except ImportError:  # not built on this machine: the pure-Python engine does everything
     _core = None
 if _core is not None and getattr(_core, "INTERFACE", None) != INTERFACE:
-    warnings.warn("bot/engine/_core was built from older sources: pip install -e . rebuilds it; using the pure-Python engine", stacklevel=1)
+    warnings.warn(
+        "bot/engine/_core was built from older sources: pip install -e . rebuilds it; using the pure-Python engine",
+        stacklevel=1,
+    )
     _core = None
 
 __all__ = ["BACKENDS", "CompiledMachine", "Effect", "Machine", "default_backend", "machine_for"]
@@ -76,7 +79,7 @@ class Machine:
         self.extra = 2 * n + 3
         self.half = rules.total_seeds // 2
         self.most_captured = 3 * n  # a capture takes at most 3 seeds a house
-        self.rows = (range(0, n), range(n, 2 * n))
+        self.rows = (range(n), range(n, 2 * n))
         # The rules' flags, read once: they are looked at on every move.
         self.kalah = rules.stores_on_path
         self.single_seed = rules.single_seed_rule
@@ -323,7 +326,7 @@ def machine_for(rules: Rules, backend: str | None = None) -> Machine:
     return _machine(rules, backend or default_backend())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _machine(rules: Rules, backend: str) -> Machine:
     if backend == "compiled":
         if _core is None:

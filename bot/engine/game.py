@@ -347,7 +347,9 @@ class Game:
         """``player`` (default: the one to move) gives up; the opponent wins. The board stays."""
         if self._outcome:
             raise IllegalMoveError("the game is over")
-        player = self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else Player(player))
+        player = (
+            self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else Player(player))
+        )
         return self._end(player, Termination.SURRENDER, winner=player.other)
 
     def time_out(self) -> MoveRecord:
@@ -407,7 +409,9 @@ class Game:
     def undo(self) -> MoveRecord:
         """Take back the last move (or surrender, time out, agreed draw) and return its record."""
         if not self._plies:
-            raise IndexError("no move to undo" if self._earlier is None else "cannot undo past the position the game was taken up at")
+            raise IndexError(
+                "no move to undo" if self._earlier is None else "cannot undo past the position the game was taken up at"
+            )
         ply = self._plies.pop()
         self._seen.discard(ply.added)
         self._state = ply.before
@@ -472,4 +476,3 @@ class Game:
 def _row(rules: Rules, player: Player) -> str:
     first = 1 + rules.houses * player
     return f"{first} to {first + rules.houses - 1}"
-

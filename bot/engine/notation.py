@@ -113,10 +113,14 @@ def from_position(text: str) -> Game:
         raise NotationError(f"bad position string {text!r}: the seeds do not add up to {rules.total_seeds}")
     owed = fields[4].endswith("!")
     if fields[4] not in ("A", "B", "A!", "B!"):
-        raise NotationError(f"bad position string {text!r}: the player to move is A or B, with ! for an owed extra move")
+        raise NotationError(
+            f"bad position string {text!r}: the player to move is A or B, with ! for an owed extra move"
+        )
     opponent_row = houses[rules.houses * (1 - mover) : rules.houses * (2 - mover)]
     if owed and (rules.name != "ouril" or any(opponent_row)):
-        raise NotationError(f"bad position string {text!r}: only an Ouril player whose opponent has no seed can owe an extra move")
+        raise NotationError(
+            f"bad position string {text!r}: only an Ouril player whose opponent has no seed can owe an extra move"
+        )
     return Game.from_state(rules, (*houses, *scores, int(mover), int(owed)))
 
 
@@ -177,7 +181,8 @@ def from_record(text: str) -> tuple[Game, dict[str, str]]:
     reason = game.outcome.termination.value if game.outcome else ""
     if (tags.get("Result", "*"), tags.get("Reason", "")) != (result, reason):
         raise NotationError(
-            f"the record says {tags.get('Result')!r} ({tags.get('Reason')!r}) but the moves give {result!r} ({reason!r})"
+            f"the record says {tags.get('Result')!r} ({tags.get('Reason')!r}) "
+            f"but the moves give {result!r} ({reason!r})"
         )
     return game, tags
 
@@ -222,10 +227,19 @@ def snapshot(game: Game) -> str:
             "format": SNAPSHOT_FORMAT,
             "ply": game.ply,
             "state": game.state,
-            "last": last and [last.player.name, last.house, last.seeds, last.captures, last.extra_turn, last.grand_slam,
-                              last.ending and last.ending.value],
+            "last": last
+            and [
+                last.player.name,
+                last.house,
+                last.seeds,
+                last.captures,
+                last.extra_turn,
+                last.grand_slam,
+                last.ending and last.ending.value,
+            ],
             "seen": sorted(game.repetition_set()),
-            "outcome": outcome and [None if outcome.winner is None else outcome.winner.name, outcome.scores, outcome.termination.value],
+            "outcome": outcome
+            and [None if outcome.winner is None else outcome.winner.name, outcome.scores, outcome.termination.value],
         },
         separators=(",", ":"),
     )
@@ -248,19 +262,33 @@ def resume(text: str, stored: str) -> Game:
         if data.get("format") != SNAPSHOT_FORMAT:
             raise ValueError(f"not a {SNAPSHOT_FORMAT} snapshot")
         outcome = data["outcome"] and Outcome(
-            None if data["outcome"][0] is None else Player.parse(data["outcome"][0]), tuple(data["outcome"][1]),
+            None if data["outcome"][0] is None else Player.parse(data["outcome"][0]),
+            tuple(data["outcome"][1]),
             Termination(data["outcome"][2]),
         )
         last = data["last"] and MoveRecord(
-            Player.parse(data["last"][0]), data["last"][1], data["last"][2], tuple(map(tuple, data["last"][3])), data["last"][4],
-            data["last"][5], data["last"][6] and Termination(data["last"][6]), outcome,
+            Player.parse(data["last"][0]),
+            data["last"][1],
+            data["last"][2],
+            tuple(map(tuple, data["last"][3])),
+            data["last"][4],
+            data["last"][5],
+            data["last"][6] and Termination(data["last"][6]),
+            outcome,
         )
         texts = body.split()
         if data["ply"] != len(texts) or (str(last) if last else None) != (texts[-1] if texts else None):
             raise ValueError(f"it is of {data['ply']} moves ending {last}, the record of {len(texts)}")
         return Game.resumed(
-            rules, first=first, start_state=start, state=tuple(data["state"]), earlier=texts, last_move=last,
-            seen=(tuple(state) for state in data["seen"]), outcome=outcome, replay=lambda: from_record(text)[0],
+            rules,
+            first=first,
+            start_state=start,
+            state=tuple(data["state"]),
+            earlier=texts,
+            last_move=last,
+            seen=(tuple(state) for state in data["seen"]),
+            outcome=outcome,
+            replay=lambda: from_record(text)[0],
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise NotationError(f"the snapshot does not go with the record: {exc}") from None

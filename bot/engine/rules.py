@@ -114,11 +114,11 @@ class Rules:
 
 
 _VARIANT_FIELDS: dict[str, dict] = {
-    "wari": dict(grand_slam=GrandSlam.FORBIDDEN),
-    "oware": dict(grand_slam=GrandSlam.NO_CAPTURE),
-    "awari": dict(grand_slam=GrandSlam.FORCED_ONLY, stranded_seeds_to_opponent=True),
-    "ouril": dict(grand_slam=GrandSlam.CAPTURE_AND_REPLAY, single_seed_rule=True),
-    "kalah": dict(stores_on_path=True),
+    "wari": {"grand_slam": GrandSlam.FORBIDDEN},
+    "oware": {"grand_slam": GrandSlam.NO_CAPTURE},
+    "awari": {"grand_slam": GrandSlam.FORCED_ONLY, "stranded_seeds_to_opponent": True},
+    "ouril": {"grand_slam": GrandSlam.CAPTURE_AND_REPLAY, "single_seed_rule": True},
+    "kalah": {"stores_on_path": True},
 }
 
 #: Variant names, the default first.

@@ -17,8 +17,18 @@ from .games import GameService
 from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Closed, Refusal, StaleBoard, Table, TimeUp
 
 __all__ = [
-    "CHALLENGE_CLOSED", "CHANNEL_BUSY", "Closed", "FIRST_CHOICES", "HEARTBEAT", "NO_GAME", "OUTAGE",
-    "Refusal", "StaleBoard", "Table", "TimeUp", "WariService",
+    "CHALLENGE_CLOSED",
+    "CHANNEL_BUSY",
+    "Closed",
+    "FIRST_CHOICES",
+    "HEARTBEAT",
+    "NO_GAME",
+    "OUTAGE",
+    "Refusal",
+    "StaleBoard",
+    "Table",
+    "TimeUp",
+    "WariService",
 ]
 
 

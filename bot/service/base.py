@@ -127,4 +127,6 @@ class ServiceBase:
         try:
             return await self.store.update_game(row, **changes)
         except Conflict:
-            raise StaleBoard(N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)) from None
+            raise StaleBoard(
+                N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)
+            ) from None

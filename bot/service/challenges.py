@@ -95,14 +95,19 @@ class ChallengeService(ServiceBase):
             raise Closed(CHALLENGE_CLOSED)
         return challenge
 
-    async def accept(self, challenge_id: int, user_id: int, channel_id: int, now: datetime, user_name: str | None = None) -> Table:
+    async def accept(
+        self, challenge_id: int, user_id: int, channel_id: int, now: datetime, user_name: str | None = None
+    ) -> Table:
         """The challenged member accepts: the game starts, its first player settled. ``user_name``:
         their name as the server shows it now."""
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != challenge.opponent_id:
                 raise self._not_yours(challenge, user_id)
-            (a, name_a), (b, name_b) = (challenge.challenger_id, challenge.challenger_name), (challenge.opponent_id, user_name or challenge.opponent_name)
+            (a, name_a), (b, name_b) = (
+                (challenge.challenger_id, challenge.challenger_name),
+                (challenge.opponent_id, user_name or challenge.opponent_name),
+            )
             first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
             if first == "opponent":
                 (a, name_a), (b, name_b) = (b, name_b), (a, name_a)  # A always moves first: the starting member is A
@@ -110,8 +115,15 @@ class ChallengeService(ServiceBase):
             start = opening(parse_clock(challenge.clock), game, (a, b), (None, None), user_id, now)
             try:
                 row = await self.store.start_game(
-                    challenge, player_a=a, player_b=b, name_a=name_a, name_b=name_b, record=record(game, str(a), str(b)),
-                    position=snapshot(game), now=now, **start
+                    challenge,
+                    player_a=a,
+                    player_b=b,
+                    name_a=name_a,
+                    name_b=name_b,
+                    record=record(game, str(a), str(b)),
+                    position=snapshot(game),
+                    now=now,
+                    **start,
                 )
             except Conflict:
                 raise Closed(CHALLENGE_CLOSED) from None
@@ -123,7 +135,9 @@ class ChallengeService(ServiceBase):
     async def withdraw(self, challenge_id: int, user_id: int, channel_id: int, now: datetime) -> ChallengeRow:
         return await self._close_challenge(challenge_id, user_id, channel_id, now, by="challenger")
 
-    async def _close_challenge(self, challenge_id: int, user_id: int, channel_id: int, now: datetime, by: str) -> ChallengeRow:
+    async def _close_challenge(
+        self, challenge_id: int, user_id: int, channel_id: int, now: datetime, by: str
+    ) -> ChallengeRow:
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != getattr(challenge, f"{by}_id"):
@@ -139,7 +153,9 @@ class ChallengeService(ServiceBase):
             return Refusal(N_("Only {name} can accept or decline. You can withdraw your challenge."), name=opponent)
         if user_id == challenge.opponent_id:
             return Refusal(N_("Only the challenger can withdraw. You can accept or decline."))
-        return Refusal(N_("This challenge is between {challenger} and {opponent}."), challenger=challenger, opponent=opponent)
+        return Refusal(
+            N_("This challenge is between {challenger} and {opponent}."), challenger=challenger, opponent=opponent
+        )
 
     async def expire_due(self, now: datetime) -> list[ChallengeRow]:
         """Remove every challenge past its time and return them (to update their messages)."""
@@ -179,12 +195,27 @@ class ChallengeService(ServiceBase):
         )
 
     async def exhibition(
-        self, *, guild_id: int, channel_id: int, computer_id: int, levels: tuple[str, str], rules: Rules, now: datetime,
-        autoplay: bool = False, computer_name: str | None = None,
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        computer_id: int,
+        levels: tuple[str, str],
+        rules: Rules,
+        now: datetime,
+        autoplay: bool = False,
+        computer_name: str | None = None,
     ) -> Table:
         """Two computer levels play each other in the channel (no clock: nobody waits on a person)."""
         return await self._create(
-            guild_id, channel_id, (computer_id, computer_id), levels, rules, now, actor=None, autoplay=autoplay,
+            guild_id,
+            channel_id,
+            (computer_id, computer_id),
+            levels,
+            rules,
+            now,
+            actor=None,
+            autoplay=autoplay,
             names=(computer_name, computer_name),
         )
 
@@ -213,10 +244,22 @@ class ChallengeService(ServiceBase):
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
             try:
                 row = await self.store.create_game(
-                    guild_id=guild_id, channel_id=channel_id, player_a=players[0], player_b=players[1],
-                    variant=rules_code(rules), record=record(game, *map(str, players)), position=snapshot(game), now=now,
-                    level_a=levels[0], level_b=levels[1], autoplay=int(autoplay), clock=clock, thread=int(thread),
-                    name_a=names[0], name_b=names[1], **start,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    player_a=players[0],
+                    player_b=players[1],
+                    variant=rules_code(rules),
+                    record=record(game, *map(str, players)),
+                    position=snapshot(game),
+                    now=now,
+                    level_a=levels[0],
+                    level_b=levels[1],
+                    autoplay=int(autoplay),
+                    clock=clock,
+                    thread=int(thread),
+                    name_a=names[0],
+                    name_b=names[1],
+                    **start,
                 )
             except Conflict:
                 raise Refusal(N_("This channel has an open challenge. Wait until it is answered or expires.")) from None
@@ -229,5 +272,7 @@ class ChallengeService(ServiceBase):
             raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)
         if table.player(user_id) is None or table.level(table.player(user_id)) is not None:
-            raise Refusal(N_("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`."))
+            raise Refusal(
+                N_("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`.")
+            )
         return table

@@ -35,7 +35,9 @@ class GameService(ServiceBase):
             await self._check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 
-    async def computer_move(self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime) -> tuple[Table, MoveRecord]:
+    async def computer_move(
+        self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime
+    ) -> tuple[Table, MoveRecord]:
         """The computer's move ``house``, found by a search of the position after move ``ply``."""
         async with self.lock(channel_id):
             table = await self._current(channel_id, game_id)
@@ -98,17 +100,26 @@ class GameService(ServiceBase):
                 raise Refusal(N_("A draw offer is already waiting for an answer."))
             if row.draw_by == player.name and row.draw_ply == table.game.ply:
                 raise Refusal(N_("Your opponent declined your draw offer. You can offer again after the next move."))
-            row = await self._update(row, now=now, draw_by=player.name, draw_ply=table.game.ply, draw_open=1, draw_message_id=None)
+            row = await self._update(
+                row, now=now, draw_by=player.name, draw_ply=table.game.ply, draw_open=1, draw_message_id=None
+            )
             return Table(row, table.game, table.row)
 
     async def set_draw_message(self, table: Table, message_id: int, now: datetime) -> None:
         """Remember the offer's message (to close it when the offer lapses); skipped if it already did."""
         async with self.lock(table.row.channel_id):
             current = await self.table(table.row.channel_id)
-            if current is not None and current.row.id == table.row.id and current.row.draw_open and current.row.draw_ply == table.game.ply:
+            if (
+                current is not None
+                and current.row.id == table.row.id
+                and current.row.draw_open
+                and current.row.draw_ply == table.game.ply
+            ):
                 await self._update(current.row, now=now, draw_message_id=message_id)
 
-    async def answer_draw(self, *, channel_id: int, game_id: int, ply: int, user_id: int, accept: bool, now: datetime) -> Table:
+    async def answer_draw(
+        self, *, channel_id: int, game_id: int, ply: int, user_id: int, accept: bool, now: datetime
+    ) -> Table:
         """The opponent accepts (the game ends drawn by agreement) or declines the offer made at ``ply``."""
         async with self.lock(channel_id):
             table = await self.table(channel_id)
@@ -130,7 +141,12 @@ class GameService(ServiceBase):
         """Take back the offer ``table`` made (its message could not be posted, or no answer came)."""
         async with self.lock(table.row.channel_id):
             current = await self.table(table.row.channel_id)
-            if current is not None and current.row.id == table.row.id and current.row.draw_open and current.row.draw_ply == table.game.ply:
+            if (
+                current is not None
+                and current.row.id == table.row.id
+                and current.row.draw_open
+                and current.row.draw_ply == table.game.ply
+            ):
                 await self._update(current.row, now=now, **NO_OFFER)
 
     async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:

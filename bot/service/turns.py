@@ -29,7 +29,9 @@ def check_level(level: str) -> None:
     """A stored level is always one the bot can play (Discord sends only the choices, but a
     forged or outdated request must not store garbage)."""
     if level not in LEVELS:
-        raise Refusal(N_("There is no level called `{level}`. Choose one of: {levels}."), level=level, levels=", ".join(LEVELS))
+        raise Refusal(
+            N_("There is no level called `{level}`. Choose one of: {levels}."), level=level, levels=", ".join(LEVELS)
+        )
 
 
 def parse_clock(code: str) -> Clock:

@@ -20,8 +20,20 @@ from .schema import MIGRATIONS
 from .settings import BOARD_STYLES, SettingsQueries
 
 __all__ = [
-    "BOARD_STYLES", "MIGRATIONS", "ChallengeRow", "Conflict", "GameRow", "ShardScope", "RatingChange", "Record", "Standing", "StorageError", "Store", "shown_name",
-    "Written", "time_text",
+    "BOARD_STYLES",
+    "MIGRATIONS",
+    "ChallengeRow",
+    "Conflict",
+    "GameRow",
+    "ShardScope",
+    "RatingChange",
+    "Record",
+    "Standing",
+    "StorageError",
+    "Store",
+    "shown_name",
+    "Written",
+    "time_text",
 ]
 
 

@@ -18,7 +18,7 @@ import argparse
 import asyncio
 import sqlite3
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import load_database
@@ -56,7 +56,7 @@ def backup(database: Path, target: Path | None) -> int:
     """Copy the database (running bot or not) to ``target``, by default a new file in its backup folder."""
     if not database.is_file():
         raise StorageError(f"there is no database at {database}")
-    made = copy_database(database, target or backup_path(database, datetime.now(timezone.utc)))
+    made = copy_database(database, target or backup_path(database, datetime.now(UTC)))
     print(f"backed up {database} to {made.path} ({megabytes(made.size)}, checked) in {made.seconds:.2f} s")
     return 0
 
@@ -81,13 +81,19 @@ def parser() -> argparse.ArgumentParser:
     checking = commands.add_parser("check", help="run the integrity check (read-only; the bot may be running)")
     checking.add_argument("--full", action="store_true", help="integrity_check, slower: also matches indexes to tables")
     backing = commands.add_parser("backup", help="write a checked copy of the database (the bot may be running)")
-    backing.add_argument("path", nargs="?", type=Path, help="where (default: a new timestamped file in the backups folder)")
+    backing.add_argument(
+        "path", nargs="?", type=Path, help="where (default: a new timestamped file in the backups folder)"
+    )
     restoring = commands.add_parser("restore", help="replace the database by a backup: STOP THE BOT FIRST")
     restoring.add_argument("backup", type=Path, help="the backup file to restore")
-    copying = commands.add_parser("copy", help="copy a whole database into a new one, e.g. SQLite to PostgreSQL: STOP THE BOT FIRST")
+    copying = commands.add_parser(
+        "copy", help="copy a whole database into a new one, e.g. SQLite to PostgreSQL: STOP THE BOT FIRST"
+    )
     copying.add_argument("source", help="the database to copy: a SQLite path or sqlite:/// URL, or a postgresql:// URL")
     copying.add_argument("target", help="the database to fill (migrated first; it must hold no games yet)")
-    parse.epilog = "Backups go by default to the folder 'backups' beside the database, e.g. " + str(backup_folder(Path("data/wari.sqlite3")))
+    parse.epilog = "Backups go by default to the folder 'backups' beside the database, e.g. " + str(
+        backup_folder(Path("data/wari.sqlite3"))
+    )
     return parse
 
 

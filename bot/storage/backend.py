@@ -45,7 +45,9 @@ class Conflict(Exception):
 
 
 @contextlib.asynccontextmanager
-async def closed_on_failure(close: Callable[[], Awaitable[None]], errors: tuple[type[Exception], ...], describe: Callable[[Exception], str]):
+async def closed_on_failure(
+    close: Callable[[], Awaitable[None]], errors: tuple[type[Exception], ...], describe: Callable[[Exception], str]
+):
     """Set up what was just opened: on any failure, ``close`` it (no connection outlives a failed
     start), and turn ``errors`` into a :class:`StorageError` that ``describe`` words."""
     try:

@@ -17,7 +17,8 @@ class ClockQueries(Database):
         """Live games whose player to move has run out of time, oldest deadline first."""
         mine, params = self._own_shards()
         rows = await self._read(
-            f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?{mine} ORDER BY deadline",
+            f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?{mine} "
+            "ORDER BY deadline",
             (time_text(now), *params),
         )
         return [GameRow.from_row(row) for row in rows]
@@ -26,7 +27,8 @@ class ClockQueries(Database):
         """Live games whose player to move is due a ping (their turn, or a reminder)."""
         mine, params = self._own_shards()
         rows = await self._read(
-            f"SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?{mine} ORDER BY ping_at",
+            f"SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?{mine} "
+            "ORDER BY ping_at",
             (time_text(now), *params),
         )
         return [GameRow.from_row(row) for row in rows]
@@ -49,7 +51,9 @@ class ClockQueries(Database):
         choices = {columns["player_a"]: columns.pop("pings_of_a"), columns["player_b"]: columns.pop("pings_of_b")}
         return GameRow.from_row(columns), frozenset(user for user, pings in choices.items() if pings == 0)
 
-    async def record_ping(self, game: GameRow, *, message_id: int | None, next_at: datetime | None, next_kind: str | None) -> bool:
+    async def record_ping(
+        self, game: GameRow, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
+    ) -> bool:
         """The ping ``game`` was due (as read) was posted as ``message_id`` (``None``: not posted);
         the next one falls due at ``next_at``.
 

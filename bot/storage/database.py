@@ -11,11 +11,22 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
-from .backend import MIGRATION_LOCK, Conflict, Row, Session, StorageError, Written, closed_on_failure, newer_schema, is_postgres, sqlite_path
+from .backend import (
+    MIGRATION_LOCK,
+    Conflict,
+    Row,
+    Session,
+    StorageError,
+    Written,
+    closed_on_failure,
+    is_postgres,
+    newer_schema,
+    sqlite_path,
+)
 from .schema import MIGRATIONS
 from .sqlite import SQLiteBackend
 
@@ -28,7 +39,7 @@ def time_text(moment: datetime) -> str:
     """How a time is stored: UTC ISO text to the microsecond, so that stored times compare as text
     and a clock loses nothing to rounding (rows of schema 1 and 2 hold whole seconds, which
     compare right with these)."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def when(text: str | None) -> datetime | None:
@@ -44,7 +55,9 @@ async def open_backend(target: str | Path, **options):
 
         return await PostgresBackend.open(target, **options)
     if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
-        raise StorageError(f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///")
+        raise StorageError(
+            f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///"
+        )
     return await SQLiteBackend.open(sqlite_path(target))
 
 
@@ -83,7 +96,9 @@ class Database:
         """
         backend = await open_backend(target, **options)
         store = cls(backend, shards=shards)
-        async with closed_on_failure(backend.close, backend.errors, lambda exc: f"cannot use the database {backend.label}: {exc}"):
+        async with closed_on_failure(
+            backend.close, backend.errors, lambda exc: f"cannot use the database {backend.label}: {exc}"
+        ):
             await store._migrate()
         return store
 
@@ -112,7 +127,9 @@ class Database:
                 await session.lock(MIGRATION_LOCK)
                 version = await session.schema_version()
                 if version > len(MIGRATIONS):
-                    raise StorageError(f"cannot use the database {self.label}: {newer_schema(version)}; upgrade the bot")
+                    raise StorageError(
+                        f"cannot use the database {self.label}: {newer_schema(version)}; upgrade the bot"
+                    )
                 if version == len(MIGRATIONS):
                     return
                 number = version + 1
@@ -220,4 +237,9 @@ class Database:
         return rows[0]["value"] if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._write(("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))
+        await self._write(
+            (
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+        )

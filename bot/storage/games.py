@@ -45,8 +45,21 @@ class GameQueries(RatingQueries):
                                         expires_at, clock, thread, rematch_of, challenger_name, opponent_name)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
-                (guild_id, channel_id, challenger_id, opponent_id, variant, first, time_text(created_at),
-                 time_text(expires_at), clock, int(thread), rematch_of, challenger_name, opponent_name),
+                (
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    variant,
+                    first,
+                    time_text(created_at),
+                    time_text(expires_at),
+                    clock,
+                    int(thread),
+                    rematch_of,
+                    challenger_name,
+                    opponent_name,
+                ),
             )
         return ChallengeRow.from_row(row)
 
@@ -66,7 +79,9 @@ class GameQueries(RatingQueries):
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
         mine, params = self._own_shards()
-        rows = await self._read(f"SELECT * FROM challenges WHERE expires_at <= ?{mine} ORDER BY id", (time_text(now), *params))
+        rows = await self._read(
+            f"SELECT * FROM challenges WHERE expires_at <= ?{mine} ORDER BY id", (time_text(now), *params)
+        )
         return [ChallengeRow.from_row(row) for row in rows]
 
     # -- games ----------------------------------------------------------------------------
@@ -76,7 +91,8 @@ class GameQueries(RatingQueries):
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
         (row,) = await self._rows(
-            f"INSERT INTO games ({names}) VALUES ({marks}) RETURNING *", tuple(to_column(value) for value in columns.values())
+            f"INSERT INTO games ({names}) VALUES ({marks}) RETURNING *",
+            tuple(to_column(value) for value in columns.values()),
         )
         return GameRow.from_row(row)
 
@@ -89,9 +105,15 @@ class GameQueries(RatingQueries):
         :raises Conflict: if the challenge was already answered or the channel is busy.
         """
         columns = {
-            "guild_id": challenge.guild_id, "channel_id": challenge.channel_id, "variant": challenge.variant,
-            "message_id": challenge.message_id, "clock": challenge.clock, "thread": challenge.thread,
-            "created_at": now, "updated_at": now, **columns,
+            "guild_id": challenge.guild_id,
+            "channel_id": challenge.channel_id,
+            "variant": challenge.variant,
+            "message_id": challenge.message_id,
+            "clock": challenge.clock,
+            "thread": challenge.thread,
+            "created_at": now,
+            "updated_at": now,
+            **columns,
         }
         async with self._writing():
             await self._lock(challenge.channel_id)
@@ -117,7 +139,9 @@ class GameQueries(RatingQueries):
         """Every live game the bot plays in (on this process's shards), to resume its thinking after a restart."""
         mine, params = self._own_shards()
         rows = await self._read(
-            f"SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL){mine} ORDER BY id", params
+            f"SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL){mine} "
+            "ORDER BY id",
+            params,
         )
         return [GameRow.from_row(row) for row in rows]
 

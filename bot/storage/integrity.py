@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 #: The folder of a database's backups, beside it.
@@ -101,7 +101,7 @@ def backup_folder(database: Path) -> Path:
 
 def backup_path(database: Path, moment: datetime) -> Path:
     """Where a backup of ``database`` made at ``moment`` goes by default."""
-    stamp = moment.astimezone(timezone.utc).strftime(STAMP_FORMAT)
+    stamp = moment.astimezone(UTC).strftime(STAMP_FORMAT)
     return backup_folder(database) / f"{database.stem}-{stamp}{database.suffix}"
 
 
@@ -112,7 +112,7 @@ def backup_time(database: Path, backup: Path) -> datetime | None:
     if not (name.startswith(prefix) and name.endswith(suffix)):
         return None
     try:
-        return datetime.strptime(name[len(prefix):len(name) - len(suffix)], STAMP_FORMAT).replace(tzinfo=timezone.utc)
+        return datetime.strptime(name[len(prefix) : len(name) - len(suffix)], STAMP_FORMAT).replace(tzinfo=UTC)
     except ValueError:
         return None
 

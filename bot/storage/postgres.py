@@ -112,7 +112,9 @@ class PostgresSession:
 
     async def columns(self, table: str) -> set[str]:
         rows = await self._db.fetch(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1", table
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = $1",
+            table,
         )
         return {row["column_name"] for row in rows}
 

@@ -8,7 +8,7 @@ twice or not at all; every change is kept (``rating_changes``) for the history c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.engine import Player
 from bot.ratings import SCORES, Rating, family, is_rated, outcome_for, rate_game
@@ -78,7 +78,9 @@ def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: dat
     rows = []
     for key, old, new in zip(keys, before, after, strict=True):
         ratings[key] = new
-        rows.append((game.id, key[0], variant, old.rating, old.rd, new.rating, new.rd, time_text(moment), game.guild_id))
+        rows.append(
+            (game.id, key[0], variant, old.rating, old.rd, new.rating, new.rd, time_text(moment), game.guild_id)
+        )
     return rows
 
 
@@ -92,7 +94,10 @@ def _outcomes(game: GameRow) -> list[tuple[tuple[int, str, str], str | None]]:
     outcome (``win``, ``draw``, ``loss``; ``None`` for an aborted game, which counts as a game only)."""
     rows = []
     variant = family(game.variant)
-    sides = ((Player.A, game.player_a, game.level_a, game.level_b), (Player.B, game.player_b, game.level_b, game.level_a))
+    sides = (
+        (Player.A, game.player_a, game.level_a, game.level_b),
+        (Player.B, game.player_b, game.level_b, game.level_a),
+    )
     for side, user, own, other in sides:
         if own is not None:
             continue  # the computer keeps no statistics
@@ -141,7 +146,9 @@ class RatingQueries(Database):
             marks = ", ".join("?" for _ in people)
             rows = await self._rows(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
             tallies = {
-                key: _tally_of(row) for row in rows if (key := (row["user_id"], row["variant"], row["opponent"])) in keys
+                key: _tally_of(row)
+                for row in rows
+                if (key := (row["user_id"], row["variant"], row["opponent"])) in keys
             }
             _count(tallies, game)
             await self._save_tallies(tallies)
@@ -151,7 +158,8 @@ class RatingQueries(Database):
     async def _rate(self, game: GameRow, moment: datetime) -> None:
         """Rate the finished game ``game`` (inside the write that archives it)."""
         rows = await self._rows(
-            "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)", (family(game.variant), game.player_a, game.player_b)
+            "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)",
+            (family(game.variant), game.player_a, game.player_b),
         )
         known = {(row["user_id"], row["variant"]): _rating(row) for row in rows}
         await self._save_ratings(known, [_rate_one(known, game, moment)], moment)
@@ -162,7 +170,9 @@ class RatingQueries(Database):
             # Every column of schema 4 but the record (not needed to count a game, and most of a
             # row's size); the columns later migrations add take their defaults.
             existing = await self._current().columns("games")
-            columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing)
+            columns = ", ".join(
+                "'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing
+            )
             rows = await self._rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
             known: dict[tuple[int, str], Rating] = {}
             tallies: dict[tuple[int, str, str], list[int]] = {}
@@ -172,7 +182,7 @@ class RatingQueries(Database):
                 _count(tallies, game)
                 if is_rated(game.status, (game.level_a, game.level_b)):
                     changes.append(_rate_one(known, game, game.finished_at))
-            await self._save_ratings(known, changes, datetime.now(timezone.utc))
+            await self._save_ratings(known, changes, datetime.now(UTC))
             await self._save_tallies(tallies)
 
     async def _save_tallies(self, tallies: dict[tuple[int, str, str], list[int]]) -> None:
@@ -180,17 +190,21 @@ class RatingQueries(Database):
             """
             INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
-                draws = excluded.draws, losses = excluded.losses, streak = excluded.streak, best_streak = excluded.best_streak
+                draws = excluded.draws, losses = excluded.losses, streak = excluded.streak,
+                best_streak = excluded.best_streak
             """,
             [(*key, *tally) for key, tally in tallies.items()],
         )
 
-    async def _save_ratings(self, ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime) -> None:
+    async def _save_ratings(
+        self, ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime
+    ) -> None:
         """Write ``ratings`` (as they are ``now``) and the rows of ``changes`` (from :func:`_rate_one`)."""
         moment = time_text(now)
         await self._many(
             """
-            INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
                 volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at
             """,
@@ -198,7 +212,10 @@ class RatingQueries(Database):
         )
         rows = [row for game in changes for row in game]
         await self._many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
-        await self._many("INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [(row[8], row[2], row[1]) for row in rows])
+        await self._many(
+            "INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [(row[8], row[2], row[1]) for row in rows],
+        )
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""
@@ -211,8 +228,11 @@ class RatingQueries(Database):
         )
         return [
             RatingChange(
-                row["game_id"], row["user_id"], row["variant"],
-                Rating(row["rating_before"], row["rd_before"]), Rating(row["rating_after"], row["rd_after"]),
+                row["game_id"],
+                row["user_id"],
+                row["variant"],
+                Rating(row["rating_before"], row["rd_before"]),
+                Rating(row["rating_after"], row["rd_after"]),
                 when(row["changed_at"]),
             )
             for row in rows
@@ -247,21 +267,28 @@ class RatingQueries(Database):
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
         where, params = _scope(guild_id, variant)
         rows = await self._read(
-            f"SELECT *, {LATEST_NAME} AS name FROM ratings WHERE variant = ?{where} ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
+            f"SELECT *, {LATEST_NAME} AS name FROM ratings WHERE variant = ?{where} "
+            "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
             (variant, *params, limit, offset),
         )
-        return [Standing(offset + number, row["user_id"], _rating(row), row["name"]) for number, row in enumerate(rows, start=1)]
+        return [
+            Standing(offset + number, row["user_id"], _rating(row), row["name"])
+            for number, row in enumerate(rows, start=1)
+        ]
 
     async def place_of(self, user_id: int, variant: str, *, guild_id: int | None) -> tuple[Standing | None, int]:
         """``user_id``'s standing in a leaderboard (``None`` if not rated there) and its size."""
         where, params = _scope(guild_id, variant)
         (size,) = await self._read(f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where}", (variant, *params))
-        own = await self._read(f"SELECT * FROM ratings WHERE variant = ? AND user_id = ?{where}", (variant, user_id, *params))
+        own = await self._read(
+            f"SELECT * FROM ratings WHERE variant = ? AND user_id = ?{where}", (variant, user_id, *params)
+        )
         if not own:
             return None, size["n"]
         mine = _rating(own[0])
         (ahead,) = await self._read(
-            f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where} AND (rating > ? OR (rating = ? AND user_id < ?))",
+            f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where} "
+            "AND (rating > ? OR (rating = ? AND user_id < ?))",
             (variant, *params, mine.rating, mine.rating, user_id),
         )
         return Standing(ahead["n"] + 1, user_id, mine), size["n"]

@@ -136,6 +136,21 @@ class GameRow:
 GAME_COLUMNS = tuple(field.name for field in fields(GameRow))
 #: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.
 GAME_STATE = frozenset(GAME_COLUMNS) - {
-    "id", "guild_id", "channel_id", "player_a", "player_b", "variant", "version", "created_at", "updated_at",
-    "finished_at", "level_a", "level_b", "autoplay", "clock", "thread", "name_a", "name_b",
+    "id",
+    "guild_id",
+    "channel_id",
+    "player_a",
+    "player_b",
+    "variant",
+    "version",
+    "created_at",
+    "updated_at",
+    "finished_at",
+    "level_a",
+    "level_b",
+    "autoplay",
+    "clock",
+    "thread",
+    "name_a",
+    "name_b",
 }

@@ -42,6 +42,9 @@ class SettingsQueries(Database):
     async def _set(self, table: str, key: str, key_value: int, column: str, value: object) -> None:
         """Set one setting, creating the row with defaults for the others (names are ours, not input)."""
         await self._write(
-            (f"INSERT INTO {table} ({key}, {column}) VALUES (?, ?) ON CONFLICT ({key}) DO UPDATE SET {column} = excluded.{column}",
-             (key_value, value)),
+            (
+                f"INSERT INTO {table} ({key}, {column}) VALUES (?, ?) "
+                f"ON CONFLICT ({key}) DO UPDATE SET {column} = excluded.{column}",
+                (key_value, value),
+            ),
         )

@@ -112,7 +112,9 @@ class SQLiteBackend:
         if path.exists():
             await cls._check_before_writing(path)
         backend = cls(await cls._connection(path), path)
-        async with closed_on_failure(backend.close, cls.errors, lambda exc: f"cannot use the database {path}: {exc} ({recovery_advice(path)})"):
+        async with closed_on_failure(
+            backend.close, cls.errors, lambda exc: f"cannot use the database {path}: {exc} ({recovery_advice(path)})"
+        ):
             await backend._prepare()
             backend._reader = await cls._connection(path)
             for pragma in ("query_only = ON", "busy_timeout = 5000", *CONNECTION_PRAGMAS):  # it never writes
@@ -143,13 +145,16 @@ class SQLiteBackend:
                 f"{recovery_advice(path)}"
             )
         if health.schema_version > len(MIGRATIONS):
-            raise StorageError(f"cannot use the database {path}: {newer_schema(health.schema_version)}; upgrade the bot")
+            raise StorageError(
+                f"cannot use the database {path}: {newer_schema(health.schema_version)}; upgrade the bot"
+            )
         log.info("database %s passed its integrity check in %.2f s", path, health.seconds)
 
     @staticmethod
     async def _connect(path: Path) -> sqlite3.Connection:
         """The read-write connection, made in a thread; aiosqlite's own connect, when it fails,
         leaves its worker thread posting to an event loop that may be closed by then."""
+
         def connect() -> sqlite3.Connection:
             path.parent.mkdir(parents=True, exist_ok=True)
             return sqlite3.connect(path, isolation_level=None, check_same_thread=False)

@@ -25,7 +25,9 @@ async def _count(store, table: str) -> int:
     return row["n"]
 
 
-async def copy_all(source_url: str | Path, target_url: str | Path, *, say: Callable[[str], None] = print) -> dict[str, int]:
+async def copy_all(
+    source_url: str | Path, target_url: str | Path, *, say: Callable[[str], None] = print
+) -> dict[str, int]:
     """Copy every row of ``source_url`` into ``target_url``; the rows copied, by table.
 
     :raises StorageError: if either cannot be opened, the target is not empty, or the counts differ.
@@ -46,7 +48,9 @@ async def copy_all(source_url: str | Path, target_url: str | Path, *, say: Calla
 async def _copy(source, target, say: Callable[[str], None]) -> dict[str, int]:
     filled = [table for table, _ in TABLES if table != "meta" and await _count(target, table)]
     if filled:
-        raise StorageError(f"the target {target.label} is not empty ({', '.join(filled)} have rows): copy into a new database")
+        raise StorageError(
+            f"the target {target.label} is not empty ({', '.join(filled)} have rows): copy into a new database"
+        )
     copied: dict[str, int] = {}
     async with target._writing() as session:
         for table, order in TABLES:
@@ -57,7 +61,9 @@ async def _copy(source, target, say: Callable[[str], None]) -> dict[str, int]:
             if table == "meta":  # the target's own marks of life and sync make way for the source's
                 insert += " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
             copied[table] = 0
-            while rows := await source._read(f"SELECT {names} FROM {table} ORDER BY {order} LIMIT ? OFFSET ?", (BATCH, copied[table])):
+            while rows := await source._read(
+                f"SELECT {names} FROM {table} ORDER BY {order} LIMIT ? OFFSET ?", (BATCH, copied[table])
+            ):
                 await session.executemany(insert, [tuple(row[name] for name in columns) for row in rows])
                 copied[table] += len(rows)
             say(f"{table}: {copied[table]} rows")

@@ -47,7 +47,9 @@ wari_mod = app_commands.Group(
 
 DATABASE_TROUBLE = N_("I can't reach my game database right now, so nothing was changed. Please try again in a moment.")
 #: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
-UNEXPECTED = N_("Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again.")
+UNEXPECTED = N_(
+    "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
+)
 
 
 def now() -> datetime:
@@ -72,7 +74,9 @@ def answering(callback):
             private = not kwargs.get("public", public_default.default)
         else:
             private = interaction.message is not None and interaction.message.flags.ephemeral
-        language = await self.reader_language(interaction) if private else await self.server_language(interaction.guild_id)
+        language = (
+            await self.reader_language(interaction) if private else await self.server_language(interaction.guild_id)
+        )
         with speaking(language):
             try:
                 await callback(self, interaction, *args, **kwargs)
@@ -178,13 +182,19 @@ class CogBase:
         unless it was redrawn into something else meanwhile (then only the presser is told)."""
         message = interaction.message
         if message is not None and interaction.data.get("custom_id") in custom_ids(message):
-            fields = {"content": str(closed), "embeds": closed_embeds(message), "view": None,
-                      "allowed_mentions": discord.AllowedMentions.none()}
+            fields = {
+                "content": str(closed),
+                "embeds": closed_embeds(message),
+                "view": None,
+                "allowed_mentions": discord.AllowedMentions.none(),
+            }
             if await self.update_pressed(interaction, fields):
                 return
         await self.tell(interaction, closed)
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         await self.report(interaction, error)
 
     async def edit_message(self, channel_id: int, message_id: int | None, fields: dict) -> bool:
@@ -223,7 +233,9 @@ class CogBase:
     # What one feature offers the others, declared here so that every feature may call them;
     # the features define them (games: boards and endings; challenges; clocks: pings).
 
-    async def post_board(self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None) -> Table | None:
+    async def post_board(
+        self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None
+    ) -> Table | None:
         """Post ``table``'s board as a new message, which becomes the game's board (``None``:
         Discord refused)."""
         raise NotImplementedError
@@ -291,7 +303,9 @@ class CogBase:
             await interaction.response.edit_message(**fields)
             return True
         except discord.HTTPException as exc:
-            log.warning("could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc)
+            log.warning(
+                "could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc
+            )
         if not await self.edit_message(interaction.channel_id, interaction.message.id, fields):
             return False
         await self.acknowledge(interaction)  # the press still needs its answer
@@ -305,7 +319,9 @@ class CogBase:
             return board_message(table)
         return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=table.game.last_move))
 
-    async def respond(self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields) -> discord.Message:
+    async def respond(
+        self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, **fields
+    ) -> discord.Message:
         """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.
 
         The answer's message comes back with Discord's reply to the answer itself: no second

@@ -71,7 +71,9 @@ class ChallengeCommands(CogBase):
             )
             await self.post_challenge(interaction, where, challenge)
 
-    async def post_challenge(self, interaction: discord.Interaction, where: discord.abc.Messageable | None, challenge: ChallengeRow) -> None:
+    async def post_challenge(
+        self, interaction: discord.Interaction, where: discord.abc.Messageable | None, challenge: ChallengeRow
+    ) -> None:
         """Post a stored challenge (as the answer, or in ``where``) and remember its message.
 
         If Discord refuses the post, nobody can see or answer the challenge: it is removed
@@ -82,7 +84,9 @@ class ChallengeCommands(CogBase):
         except discord.HTTPException as exc:
             log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
             await self.service.drop_unposted(challenge)
-            raise Refusal(N_("Discord did not let me post your challenge, so it was not made. Please try again.")) from None
+            raise Refusal(
+                N_("Discord did not let me post your challenge, so it was not made. Please try again.")
+            ) from None
         await self.remember_challenge_message(challenge, message.id)
 
     async def remember_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
@@ -100,7 +104,9 @@ class ChallengeCommands(CogBase):
         log.error("challenge %s is posted, but its message could not be saved", challenge.id)
 
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
-    @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS)
+    @app_commands.describe(
+        level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS
+    )
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
     @answering
     async def play(
@@ -122,7 +128,9 @@ class ChallengeCommands(CogBase):
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
         players = (interaction.user.display_name, f"{self.bot.user.display_name} ({level})")
-        where = await self.thread_if(thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below."))
+        where = await self.thread_if(
+            thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
+        )
         async with self.closing_on_failure(where):
             table = await self.service.play_computer(
                 guild_id=interaction.guild_id,
@@ -139,12 +147,19 @@ class ChallengeCommands(CogBase):
             )
         await self.show_new_game(interaction, table, where)
 
-    async def show_new_game(self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None) -> None:
+    async def show_new_game(
+        self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None
+    ) -> None:
         """Post a game's first board; if Discord refuses, the game stands all the same, and the
         player is told how to see it."""
         shown = await self.post_board(interaction, table, where)
         if shown is None:
-            await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(None))
+            await self.tell(
+                interaction,
+                N_("Game #{number} has started. {where}"),
+                number=table.row.id,
+                where=self.where_shown(None),
+            )
         await self.game_changed(shown or table)
 
     @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
@@ -158,7 +173,10 @@ class ChallengeCommands(CogBase):
         level_a=LEVEL_CHOICES,
         level_b=LEVEL_CHOICES,
         variant=VARIANT_CHOICES,
-        pace=[app_commands.Choice(name=N_("Next move button"), value="button"), app_commands.Choice(name=N_("On its own"), value="auto")],
+        pace=[
+            app_commands.Choice(name=N_("Next move button"), value="button"),
+            app_commands.Choice(name=N_("On its own"), value="auto"),
+        ],
     )
     @answering
     async def exhibition(
@@ -189,15 +207,21 @@ class ChallengeCommands(CogBase):
         intro = _(intro, title=_(title, a=markdown_name(a), b=markdown_name(b), variant=rules.label))
         name = _(title, a=plain_name(a), b=plain_name(b), variant=rules.label)  # a thread's name is not markdown
         if not isinstance(interaction.channel, discord.TextChannel):
-            raise Refusal(N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here."))
+            raise Refusal(
+                N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here.")
+            )
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            raise Refusal(N_(
-                "I need the **Create Public Threads** and **Send Messages in Threads** permissions in this channel "
-                "to start a game in a thread. Ask a moderator to grant them, or leave `thread` off."
-            ))
+            raise Refusal(
+                N_(
+                    "I need the **Create Public Threads** and **Send Messages in Threads** permissions in this channel "
+                    "to start a game in a thread. Ask a moderator to grant them, or leave `thread` off."
+                )
+            )
         try:
-            starter = await self.respond(interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none())
+            starter = await self.respond(
+                interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none()
+            )
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
             raise Refusal(N_("Discord did not let me answer, so no game was started. Please try again.")) from None
@@ -205,8 +229,17 @@ class ChallengeCommands(CogBase):
             return await starter.create_thread(name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             log.warning("could not open a thread in channel %s: %s", interaction.channel_id, exc)
-            await self.edit_message(starter.channel.id, starter.id, {"content": _("~~{intro}~~ I couldn't open a thread here.", intro=intro)})
-            raise Refusal(N_("Discord did not let me open a thread here, so no game was started. Try again, or leave `thread` off.")) from None
+            await self.edit_message(
+                starter.channel.id,
+                starter.id,
+                {"content": _("~~{intro}~~ I couldn't open a thread here.", intro=intro)},
+            )
+            raise Refusal(
+                N_(
+                    "Discord did not let me open a thread here, so no game was started. "
+                    "Try again, or leave `thread` off."
+                )
+            ) from None
 
     @contextlib.asynccontextmanager
     async def closing_on_failure(self, thread: discord.Thread | None) -> AsyncIterator[None]:
@@ -228,7 +261,12 @@ class ChallengeCommands(CogBase):
                 table = await self.service.moved_board(table, interaction.message.id, now())
             if not await self.update_pressed(interaction, await self.board_fields(table)):
                 shown = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
-                await self.tell(interaction, N_("Game #{number} has started. {where}"), number=table.row.id, where=self.where_shown(shown))
+                await self.tell(
+                    interaction,
+                    N_("Game #{number} has started. {where}"),
+                    number=table.row.id,
+                    where=self.where_shown(shown),
+                )
                 table = shown or table
             await self.game_changed(table)
             return
@@ -264,15 +302,31 @@ class ChallengeCommands(CogBase):
         if level is not None:
             self.computer.check_capacity(channel)
             table = await self.service.play_computer(
-                guild_id=old.row.guild_id, channel_id=channel, human_id=interaction.user.id,
-                computer_id=self.bot.user.id, level=level, rules=rules, first=first, now=now(), clock=clock, thread=bool(old.row.thread),
+                guild_id=old.row.guild_id,
+                channel_id=channel,
+                human_id=interaction.user.id,
+                computer_id=self.bot.user.id,
+                level=level,
+                rules=rules,
+                first=first,
+                now=now(),
+                clock=clock,
+                thread=bool(old.row.thread),
                 names=(interaction.user.display_name, self.bot.user.display_name),
             )
         else:
             challenge = await self.service.challenge(
-                guild_id=old.row.guild_id, channel_id=channel, challenger_id=interaction.user.id,
-                opponent_id=old.user(side.other), rules=rules, first=first, now=now(), clock=clock,
-                thread=bool(old.row.thread), rematch_of=old.row.id, names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
+                guild_id=old.row.guild_id,
+                channel_id=channel,
+                challenger_id=interaction.user.id,
+                opponent_id=old.user(side.other),
+                rules=rules,
+                first=first,
+                now=now(),
+                clock=clock,
+                thread=bool(old.row.thread),
+                rematch_of=old.row.id,
+                names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
             )
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.archive_thread(channel, archived=False)

@@ -32,8 +32,14 @@ def ping_text(table: Table, kind: str) -> str:
         return _("{player}, your move in game #{number} → {board}", player=user, number=row.id, board=board_link(row))
     left = duration(row.deadline - row.ping_at) if row.ping_at else _("little time")
     when = discord.utils.format_dt(row.deadline, "R")
-    return _("⏰ {player}, about {left} left for your move in game #{number} (time runs out {when}) → {board}",
-             player=user, left=left, number=row.id, when=when, board=board_link(row))
+    return _(
+        "⏰ {player}, about {left} left for your move in game #{number} (time runs out {when}) → {board}",
+        player=user,
+        left=left,
+        number=row.id,
+        when=when,
+        board=board_link(row),
+    )
 
 
 class ClockSweeps(CogBase):
@@ -149,7 +155,9 @@ class ClockSweeps(CogBase):
                 async with self.public(row.guild_id):
                     text = ping_text(table, row.ping_kind)
                 try:
-                    posted = await self.bot.get_partial_messageable(channel_id).send(text, allowed_mentions=mention_only(user))
+                    posted = await self.bot.get_partial_messageable(channel_id).send(
+                        text, allowed_mentions=mention_only(user)
+                    )
                 except (discord.Forbidden, discord.NotFound) as exc:
                     log.warning("cannot ping in game %s, and will not retry: %s", row.id, exc)
                 except discord.HTTPException as exc:

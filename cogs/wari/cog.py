@@ -98,4 +98,6 @@ class WariCog(
                 item = await button.from_custom_id(interaction, None, match)
                 await item.callback(interaction)
                 return
-        await self.tell(interaction, N_("This button is from an older version of the bot and no longer works. Use `/wari board`."))
+        await self.tell(
+            interaction, N_("This button is from an older version of the bot and no longer works. Use `/wari board`.")
+        )

@@ -76,7 +76,9 @@ class Computer:
     def _start(self, channel_id: int, work) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work, name=f"wari-computer-{channel_id}")
         self.tasks[channel_id] = task
-        task.add_done_callback(lambda _: self.tasks.pop(channel_id, None) if self.tasks.get(channel_id) is task else None)
+        task.add_done_callback(
+            lambda _: self.tasks.pop(channel_id, None) if self.tasks.get(channel_id) is task else None
+        )
         return task
 
     def cancel(self, channel_id: int) -> None:
@@ -93,7 +95,11 @@ class Computer:
         house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
             table, _move = await self.bot.service.computer_move(
-                channel_id=table.row.channel_id, game_id=table.row.id, ply=table.game.ply, house=house, now=discord.utils.utcnow()
+                channel_id=table.row.channel_id,
+                game_id=table.row.id,
+                ply=table.game.ply,
+                house=house,
+                now=discord.utils.utcnow(),
             )
         except StaleBoard:
             return None  # surrendered, aborted or otherwise moved on
@@ -129,7 +135,9 @@ class Computer:
     def _new_pool(self) -> ProcessPoolExecutor:
         # "spawn": a fresh interpreter per worker, not a fork of a process with threads; each
         # worker dies with the bot, even one killed with -9 before the worker ever searched.
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=tie_to_parent)
+        return ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=tie_to_parent
+        )
 
     async def _play_turns(self, channel_id: int, game_id: int) -> None:
         """Think and move while it is the bot's turn; retry after failures, with a growing pause."""

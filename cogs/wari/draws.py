@@ -37,7 +37,9 @@ class DrawCommands(CogBase):
         except discord.HTTPException as exc:
             log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
             await self.service.cancel_draw(offered, now())
-            raise Refusal(N_("Discord did not let me post your offer, so no draw was offered. Try again in a moment.")) from None
+            raise Refusal(
+                N_("Discord did not let me post your offer, so no draw was offered. Try again in a moment.")
+            ) from None
         try:
             await self.service.set_draw_message(offered, message.id, now())
         except StorageError as exc:  # the offer stands and can be answered; only its lapse cannot close its message
@@ -53,23 +55,41 @@ class DrawCommands(CogBase):
             raise
         try:
             table = await self.service.answer_draw(
-                channel_id=offered.row.channel_id, game_id=offered.row.id, ply=offered.game.ply,
-                user_id=self.bot.user.id, accept=accepts, now=now(),
+                channel_id=offered.row.channel_id,
+                game_id=offered.row.id,
+                ply=offered.game.ply,
+                user_id=self.bot.user.id,
+                accept=accepts,
+                now=now(),
             )
         except TimeUp:
             raise
         except Refusal:  # the "thinking…" answer is public (its defer decided): so is this one
-            await self.announce(interaction, _("Your draw offer lapsed: a move was played while I was thinking about it."),
-                                allowed_mentions=discord.AllowedMentions.none())
+            await self.announce(
+                interaction,
+                _("Your draw offer lapsed: a move was played while I was thinking about it."),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         if accepts:
-            await self.announce(interaction, _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=markdown_name(interaction.user.display_name),
-                                               number=table.row.id), allowed_mentions=discord.AllowedMentions.none())
+            await self.announce(
+                interaction,
+                _(
+                    "🤝 {name} offered a draw and I accept: game #{number} is drawn.",
+                    name=markdown_name(interaction.user.display_name),
+                    number=table.row.id,
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             await self.board_changed(table)
         else:
             await self.announce(
                 interaction,
-                _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=markdown_name(interaction.user.display_name), why=evaluation_words(score)),
+                _(
+                    "🤖 {name} offered a draw; I decline, I like my position ({why}).",
+                    name=markdown_name(interaction.user.display_name),
+                    why=evaluation_words(score),
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
@@ -77,13 +97,26 @@ class DrawCommands(CogBase):
     async def answer_draw(self, interaction: discord.Interaction, game_id: int, ply: int, action: str) -> None:
         """Accept or Decline pressed on an offer."""
         table = await self.service.answer_draw(
-            channel_id=interaction.channel_id, game_id=game_id, ply=ply, user_id=interaction.user.id, accept=action == "accept", now=now()
+            channel_id=interaction.channel_id,
+            game_id=game_id,
+            ply=ply,
+            user_id=interaction.user.id,
+            accept=action == "accept",
+            now=now(),
         )
         if action == "accept":
-            closing = Text(N_("🤝 {name} accepted: game #{number} is drawn."), name=markdown_name(interaction.user.display_name), number=game_id)
+            closing = Text(
+                N_("🤝 {name} accepted: game #{number} is drawn."),
+                name=markdown_name(interaction.user.display_name),
+                number=game_id,
+            )
         else:
-            closing = Text(N_("{name} declined the draw offer. Play on!"), name=markdown_name(interaction.user.display_name))
+            closing = Text(
+                N_("{name} declined the draw offer. Play on!"), name=markdown_name(interaction.user.display_name)
+            )
         if not await self.update_pressed(interaction, offer_closed(str(closing))):
-            await self.tell(interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing)
+            await self.tell(
+                interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing
+            )
         if action == "accept":
             await self.board_changed(table)

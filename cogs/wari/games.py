@@ -50,7 +50,12 @@ class GameCommands(CogBase):
         """An exhibition's Next move button: one computer move, shown in place."""
         await self.acknowledge(interaction)
         table = await self.service.table(interaction.channel_id)
-        if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != interaction.message.id:
+        if (
+            table is None
+            or table.row.id != game_id
+            or table.game.ply != ply
+            or table.row.message_id != interaction.message.id
+        ):
             await self.refuse_stale(interaction, StaleBoard(N_("This board is out of date."), table))
             return
         moved = await self.computer.play_one(table)
@@ -95,7 +100,12 @@ class GameCommands(CogBase):
         log.warning("game %s moved, but the pressed board could not be redrawn", table.row.id)
         shown = await self.redraw(table)
         if shown is None or shown.row.message_id != table.row.message_id:
-            await self.tell(interaction, N_("The move `{move}` was played. {where}"), move=table.game.last_move, where=self.where_shown(shown))
+            await self.tell(
+                interaction,
+                N_("The move `{move}` was played. {where}"),
+                move=table.game.last_move,
+                where=self.where_shown(shown),
+            )
 
     @staticmethod
     def where_shown(shown: Table | None) -> Text:
@@ -131,8 +141,12 @@ class GameCommands(CogBase):
         pressed_ply = int(interaction.data["custom_id"].split(":")[3])
         if pressed_ply < table.game.ply:
             return Text(
-                N_("Another press came first: move {number} (`{move}`) was played. The board now shows the current position."),
-                number=table.game.ply, move=table.game.last_move,
+                N_(
+                    "Another press came first: move {number} (`{move}`) was played. "
+                    "The board now shows the current position."
+                ),
+                number=table.game.ply,
+                move=table.game.last_move,
             )
         return Text(N_("The board now shows the current position. Have another look!"))
 
@@ -190,8 +204,12 @@ class GameCommands(CogBase):
 
     def time_out_text(self, table: Table) -> str:
         loser = table.game.last_move.player
-        return _("⏰ {loser} ran out of time. {winner} wins game #{number}!", loser=self.mention(table, loser),
-                 winner=self.mention(table, loser.other), number=table.row.id)
+        return _(
+            "⏰ {loser} ran out of time. {winner} wins game #{number}!",
+            loser=self.mention(table, loser),
+            winner=self.mention(table, loser.other),
+            number=table.row.id,
+        )
 
     @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
     @answering
@@ -202,7 +220,9 @@ class GameCommands(CogBase):
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
         self.computer.schedule(posted)
 
-    async def post_board(self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None) -> Table | None:
+    async def post_board(
+        self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None
+    ) -> Table | None:
         """Post the board as a new message (the answer, or in ``where``): the game's board from
         now on. If Discord refuses the answer, the board is posted in the channel instead;
         ``None`` if Discord refused that too (the game's board did not change)."""
@@ -214,7 +234,12 @@ class GameCommands(CogBase):
                 return None
             posted = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
             if posted is not None:  # the command still needs its answer
-                await self.tell(interaction, N_("The board of game #{number} is here: {url}"), number=posted.row.id, url=board_url(posted.row))
+                await self.tell(
+                    interaction,
+                    N_("The board of game #{number} is here: {url}"),
+                    number=posted.row.id,
+                    url=board_url(posted.row),
+                )
             return posted
         current = await self.service.moved_board(table, message.id, now())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
@@ -229,8 +254,12 @@ class GameCommands(CogBase):
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
         winner = table.game.outcome.winner
         # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
-        text = _("🏳️ {name} surrendered. {winner} wins game #{number}!", name=markdown_name(interaction.user.display_name),
-                 winner=self.mention(table, winner), number=table.row.id)
+        text = _(
+            "🏳️ {name} surrendered. {winner} wins game #{number}!",
+            name=markdown_name(interaction.user.display_name),
+            winner=self.mention(table, winner),
+            number=table.row.id,
+        )
         await self.announce(interaction, text, allowed_mentions=self.notify(table, winner))
         await self.board_changed(table)
 
@@ -240,8 +269,13 @@ class GameCommands(CogBase):
         if not interaction.permissions.manage_messages:
             raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
         table = await self.service.abort(interaction.channel_id, now())
-        text = _("🛑 {name} aborted game #{number} between {a} and {b}. No winner.", name=markdown_name(interaction.user.display_name),
-                 number=table.row.id, a=self.mention(table, Player.A), b=self.mention(table, Player.B))
+        text = _(
+            "🛑 {name} aborted game #{number} between {a} and {b}. No winner.",
+            name=markdown_name(interaction.user.display_name),
+            number=table.row.id,
+            a=self.mention(table, Player.A),
+            b=self.mention(table, Player.B),
+        )
         await self.announce(interaction, text, allowed_mentions=self.notify(table, *Player))
         await self.board_changed(table)
 
@@ -267,7 +301,11 @@ class GameCommands(CogBase):
             title = _("How to play {variant}", variant=f"{rules.label[0].upper()}{rules.label[1:]}")
             embed = discord.Embed(title=title, description=rules_text(rules), colour=discord.Colour.blurple())
             if table is not None:
-                embed.set_footer(text=_("These are the rules of game #{number}, in play here: /wari board shows it", number=table.row.id))
+                embed.set_footer(
+                    text=_(
+                        "These are the rules of game #{number}, in play here: /wari board shows it", number=table.row.id
+                    )
+                )
             else:
                 embed.set_footer(text=_("Start a game with /wari challenge @someone, or play me with /wari play"))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -69,7 +69,10 @@ def choice_name(choice: app_commands.Choice) -> str:
 def rules_of(variant: str, houses: int | None, seeds: int | None) -> Rules:
     """The rules a command's ``variant``, ``houses`` and ``seeds`` name (sizes are for Kalah only)."""
     if variant != "kalah" and (houses is not None or seeds is not None):
-        raise Refusal(N_("`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds."), variant=variant)
+        raise Refusal(
+            N_("`houses` and `seeds` only apply to kalah: {variant} is always played with 6 houses of 4 seeds."),
+            variant=variant,
+        )
     try:
         return rules_for(variant, houses, seeds)
     except ValueError as exc:  # Discord checks the ranges and choices, but a forged request may not

@@ -61,7 +61,9 @@ class ReplayButton(
         self.game_id, self.ply, self.way = game_id, ply, way
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> ReplayButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> ReplayButton:
         return cls(int(match["game"]), int(match["ply"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -167,7 +169,12 @@ def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
         colour=REPLAY_COLOUR,
     )
     embed.set_footer(text=_("Move {number} of {total} · ⏮ ◀ ▶ ⏭ step through the game", number=ply, total=total))
-    return {"content": None, "embed": embed, "view": replay_view(row.id, ply, total), "allowed_mentions": discord.AllowedMentions.none()}
+    return {
+        "content": None,
+        "embed": embed,
+        "view": replay_view(row.id, ply, total),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
 
 
 # -- the commands -------------------------------------------------------------------------------
@@ -179,7 +186,10 @@ class RecordCommands(CogBase):
         another server's game from one that does not exist)."""
         row = await self.bot.store.get_game(number)
         if row is None or row.guild_id != interaction.guild_id:
-            raise Refusal(N_("There is no game #{number} in this server. `/wari history` lists the games of a player."), number=number)
+            raise Refusal(
+                N_("There is no game #{number} in this server. `/wari history` lists the games of a player."),
+                number=number,
+            )
         return row
 
     async def display_name(self, user_id: int, level: str | None) -> str:
@@ -196,7 +206,9 @@ class RecordCommands(CogBase):
         return user.display_name
 
     @wari.command(name="record", description=N_("Download a game's full record as a text file (PGN-like)"))
-    @app_commands.describe(game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)"))
+    @app_commands.describe(
+        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)")
+    )
     @answering
     async def download_record(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
@@ -222,7 +234,14 @@ class RecordCommands(CogBase):
             moves=replayed.ply,
             how=how,
         )
-        content = summary + "\n" + _("Read it back with `python -m bot.engine replay FILE` or watch it in a terminal with `wari --replay FILE`.")
+        content = (
+            summary
+            + "\n"
+            + _(
+                "Read it back with `python -m bot.engine replay FILE` "
+                "or watch it in a terminal with `wari --replay FILE`."
+            )
+        )
         await interaction.followup.send(
             content,
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt"),
@@ -231,9 +250,13 @@ class RecordCommands(CogBase):
         )
 
     @wari.command(name="replay", description=N_("Step through a game move by move, from its end (anyone may press)"))
-    @app_commands.describe(game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)"))
+    @app_commands.describe(
+        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)")
+    )
     @answering
-    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True) -> None:
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
+    ) -> None:
         row = await self.game_of_this_server(interaction, game)
         await interaction.response.send_message(**replay_message(row, 1 << 30), ephemeral=not public)
 

@@ -24,7 +24,10 @@ PINGS_OFF = N_(
 LANGUAGE_CHOICES = [app_commands.Choice(name=N_("Automatic"), value="auto")] + [
     app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()
 ]
-BOARD_CHOICES = [app_commands.Choice(name=N_("Text drawing"), value="text"), app_commands.Choice(name=N_("Picture"), value="image")]
+BOARD_CHOICES = [
+    app_commands.Choice(name=N_("Text drawing"), value="text"),
+    app_commands.Choice(name=N_("Picture"), value="image"),
+]
 
 
 class SettingsCommands(CogBase):
@@ -38,14 +41,19 @@ class SettingsCommands(CogBase):
         language=LANGUAGE_CHOICES,
     )
     @answering
-    async def settings(self, interaction: discord.Interaction, pings: str | None = None, language: str | None = None) -> None:
+    async def settings(
+        self, interaction: discord.Interaction, pings: str | None = None, language: str | None = None
+    ) -> None:
         store, user = self.bot.store, interaction.user.id
         if pings is not None:
             await store.set_pings(user, pings == "on")
         if language is not None:
             await store.set_user_language(user, None if language == "auto" else self.checked_language(language))
         with speaking(await self.reader_language(interaction)):
-            lines = [_(PINGS_ON if await store.pings_enabled(user) else PINGS_OFF), self.language_line(await store.user_language(user))]
+            lines = [
+                _(PINGS_ON if await store.pings_enabled(user) else PINGS_OFF),
+                self.language_line(await store.user_language(user)),
+            ]
         await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
 
     @wari_mod.command(name="settings", description=N_("This server's Wari settings (Manage Server)"))
@@ -55,7 +63,9 @@ class SettingsCommands(CogBase):
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, board=BOARD_CHOICES)
     @answering
-    async def server_settings_command(self, interaction: discord.Interaction, language: str | None = None, board: str | None = None) -> None:
+    async def server_settings_command(
+        self, interaction: discord.Interaction, language: str | None = None, board: str | None = None
+    ) -> None:
         guild = interaction.guild_id
         if (language or board) and not interaction.permissions.manage_guild:
             raise Refusal(N_("Only members with the Manage Server permission can change this server's settings."))
@@ -71,7 +81,9 @@ class SettingsCommands(CogBase):
             lines = [
                 _("🌍 Boards and announcements here are in **{language}**.", language=here)
                 + (" " + _("(the server's own language: choose one with `language`)") if chosen is None else ""),
-                _("🖼️ Boards are drawn as a **picture**.") if style == "image" else _("🔤 Boards are drawn as **text**."),
+                _("🖼️ Boards are drawn as a **picture**.")
+                if style == "image"
+                else _("🔤 Boards are drawn as **text**."),
             ]
         await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
 

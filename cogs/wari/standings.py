@@ -24,7 +24,10 @@ from .views import board_link, cog_of, safely, side_names
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
-SCOPES = [app_commands.Choice(name=N_("This server"), value="server"), app_commands.Choice(name=N_("Everyone"), value="everyone")]
+SCOPES = [
+    app_commands.Choice(name=N_("This server"), value="server"),
+    app_commands.Choice(name=N_("Everyone"), value="everyone"),
+]
 
 
 class PageButton(
@@ -45,7 +48,9 @@ class PageButton(
         self.kind, self.key, self.page = kind, key, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> PageButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> PageButton:
         return cls(match["kind"], match["key"], int(match["page"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -91,11 +96,19 @@ def result_for(row: GameRow, user_id: int) -> str:
 
 class StandingsCommands(CogBase):
     @wari.command(name="stats", description=N_("A player's games, results, ratings and rating history"))
-    @app_commands.describe(member=N_("Whose stats (default: yours)"), variant=N_("One rule set only"), public=N_("Show them to the channel"))
+    @app_commands.describe(
+        member=N_("Whose stats (default: yours)"),
+        variant=N_("One rule set only"),
+        public=N_("Show them to the channel"),
+    )
     @app_commands.choices(variant=VARIANT_CHOICES)
     @answering
     async def stats(
-        self, interaction: discord.Interaction, member: discord.User | None = None, variant: str | None = None, public: bool = False
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        variant: str | None = None,
+        public: bool = False,
     ) -> None:
         who = member or interaction.user
         store = self.bot.store
@@ -103,10 +116,14 @@ class StandingsCommands(CogBase):
         ratings = await store.ratings_of(who.id)
         if variant is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == variant}
-        embed = discord.Embed(title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR)
+        embed = discord.Embed(
+            title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR
+        )
         people = results.pop(None, Record())
         embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
-        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or _("Not rated yet: finish a game against a person.")
+        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or _(
+            "Not rated yet: finish a game against a person."
+        )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if results:
             levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
@@ -124,7 +141,11 @@ class StandingsCommands(CogBase):
         )
 
     @wari.command(name="leaderboard", description=N_("The best rated players"))
-    @app_commands.describe(variant=N_("Rule set (default: wari)"), scope=N_("This server's players (default) or everyone"), public=N_("Show it to the channel"))
+    @app_commands.describe(
+        variant=N_("Rule set (default: wari)"),
+        scope=N_("This server's players (default) or everyone"),
+        public=N_("Show it to the channel"),
+    )
     @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
     @answering
     async def leaderboard(
@@ -167,18 +188,28 @@ class StandingsCommands(CogBase):
             colour=STANDINGS_COLOUR,
         )
         if interaction.user.id == int(asker):
-            own = _("Your place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating) if mine else _("Your rating is not here yet.")
+            own = (
+                _("Your place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating)
+                if mine
+                else _("Your rating is not here yet.")
+            )
         elif mine:
             own = _("The asker's place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating)
         else:
             own = _("The asker's rating is not here yet.")
         embed.set_footer(text=_("{own} · page {page} · ? marks a provisional rating", own=own, page=page + 1))
-        return {"embed": embed, "view": pages("ranks", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
+        return {
+            "embed": embed,
+            "view": pages("ranks", key, page, len(rows) > PAGE),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
 
     @wari.command(name="history", description=N_("A player's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
     @answering
-    async def history(self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False) -> None:
+    async def history(
+        self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False
+    ) -> None:
         who = member or interaction.user
         await interaction.response.send_message(**await self.history_page(str(who.id), 0), ephemeral=not public)
 
@@ -193,7 +224,11 @@ class StandingsCommands(CogBase):
             colour=STANDINGS_COLOUR,
         )
         embed.set_footer(text=_("page {page} · /wari record and /wari replay take a game's number", page=page + 1))
-        return {"embed": embed, "view": pages("history", key, page, len(rows) > PAGE), "allowed_mentions": discord.AllowedMentions.none()}
+        return {
+            "embed": embed,
+            "view": pages("history", key, page, len(rows) > PAGE),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
 
     @staticmethod
     def name_in(rows: list[GameRow], user_id: int) -> str:
@@ -209,10 +244,21 @@ class StandingsCommands(CogBase):
         when = discord.utils.format_dt(row.finished_at or row.updated_at, "d")
         board = board_link(row) if row.message_id else ""
         result = result_for(row, user_id)
-        fields = {"number": row.id, "when": when, "opponent": opponent, "variant": row.variant, "result": result, "board": board}
+        fields = {
+            "number": row.id,
+            "when": when,
+            "opponent": opponent,
+            "variant": row.variant,
+            "result": result,
+            "board": board,
+        }
         if row.status == "finished":
             reason = _(REASON_WORDS[row.reason]) if row.reason in REASON_WORDS else row.reason
-            return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** ({reason}) {board}", reason=reason, **fields).rstrip()
+            return _(
+                "**#{number}** {when} · vs {opponent} · {variant} · **{result}** ({reason}) {board}",
+                reason=reason,
+                **fields,
+            ).rstrip()
         return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** {board}", **fields).rstrip()
 
     @answering

@@ -20,7 +20,9 @@ NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
 
 
 class CatalogTranslator(app_commands.Translator):
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+    ) -> str | None:
         language = language_of(locale)
         if language in (None, "en") or context.location in NAMES:
             return None

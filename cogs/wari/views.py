@@ -43,7 +43,12 @@ def cog_of(interaction: discord.Interaction) -> Any:
 
 def custom_ids(message: discord.Message) -> set[str]:
     """The custom ids of the buttons on ``message`` as Discord last sent it."""
-    return {child.custom_id for row in message.components for child in getattr(row, "children", ()) if getattr(child, "custom_id", None)}
+    return {
+        child.custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+        if getattr(child, "custom_id", None)
+    }
 
 
 async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
@@ -58,10 +63,14 @@ async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> 
         await cog.acknowledge(interaction)
 
 
-class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"):
+class CupButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"
+):
     """One cup (house) of the player to move, on the board drawn after move ``ply``."""
 
-    def __init__(self, game_id: int, ply: int, house: int, *, seeds: int = 0, legal: bool = True, row: int | None = None) -> None:
+    def __init__(
+        self, game_id: int, ply: int, house: int, *, seeds: int = 0, legal: bool = True, row: int | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=f"{house} · {seeds}",
@@ -74,7 +83,9 @@ class CupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(
         self.game_id, self.ply, self.house = game_id, ply, house
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> CupButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> CupButton:
         return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -86,12 +97,19 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
 
     def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
-            discord.ui.Button(label=_("Next move"), emoji="▶️", style=discord.ButtonStyle.primary, custom_id=f"wari:next:{game_id}:{ply}")
+            discord.ui.Button(
+                label=_("Next move"),
+                emoji="▶️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wari:next:{game_id}:{ply}",
+            )
         )
         self.game_id, self.ply = game_id, ply
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> NextMoveButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> NextMoveButton:
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -103,12 +121,16 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label=_("Rematch"), emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}")
+            discord.ui.Button(
+                label=_("Rematch"), emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}"
+            )
         )
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> RematchButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> RematchButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -116,7 +138,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)",
 ):
     """Accept, Decline (the challenged member) or Withdraw (the challenger) one challenge."""
 
@@ -130,13 +153,17 @@ class ChallengeButton(
     def __init__(self, challenge_id: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=_(self.LABELS[action]), style=self.STYLES[action], custom_id=f"wari:challenge:{challenge_id}:{action}"
+                label=_(self.LABELS[action]),
+                style=self.STYLES[action],
+                custom_id=f"wari:challenge:{challenge_id}:{action}",
             )
         )
         self.challenge_id, self.action = challenge_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> ChallengeButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -159,22 +186,33 @@ def board_link(row: GameRow) -> str:
 def replaced_board(table: Table) -> dict[str, Any]:
     """Fields that close an old board message: no buttons, and a pointer to the current board."""
     if table.row.live:
-        text = _("↪️ This board was replaced: game #{number} goes on here {url}", number=table.row.id, url=board_url(table.row))
+        text = _(
+            "↪️ This board was replaced: game #{number} goes on here {url}",
+            number=table.row.id,
+            url=board_url(table.row),
+        )
     else:
-        text = _("↪️ Game #{number} is over: its final board is here {url}", number=table.row.id, url=board_url(table.row))
+        text = _(
+            "↪️ Game #{number} is over: its final board is here {url}", number=table.row.id, url=board_url(table.row)
+        )
     return {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 def side_names(row: GameRow) -> tuple[str, str]:
     """How each side is called: its player's name, with the level when the computer plays it."""
-    return tuple(name + (f" ({level})" if level else "") for name, level in zip(row.names, (row.level_a, row.level_b), strict=True))
+    return tuple(
+        name + (f" ({level})" if level else "")
+        for name, level in zip(row.names, (row.level_a, row.level_b), strict=True)
+    )
 
 
 def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
     """Both sides with their prisoners (or stores) and houses, then the drawing of the board."""
     a, b = game.scores
-    line = N_("**{side}** {name} · store: **{score}** (houses {houses})") if game.rules.stores_on_path else N_(
-        "**{side}** {name} · prisoners: **{score}** (houses {houses})"
+    line = (
+        N_("**{side}** {name} · store: **{score}** (houses {houses})")
+        if game.rules.stores_on_path
+        else N_("**{side}** {name} · prisoners: **{score}** (houses {houses})")
     )
     return [
         _(line, side="A", name=names[0], score=a, houses=houses_of(game.rules, Player.A)),
@@ -210,7 +248,9 @@ def board_view(table: Table) -> discord.ui.View | None:
     legal = set() if table.computer_to_move else set(game.legal_moves)
     for index, house in enumerate(houses):
         view.add_item(
-            CupButton(table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal, row=index // per_row)
+            CupButton(
+                table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal, row=index // per_row
+            )
         )
     return view
 
@@ -261,16 +301,26 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
             if table.level(side) is not None:
                 continue
             if side is mover and deadline is not None:
-                parts.append(_("{name}: time runs out {when}", name=names[side], when=discord.utils.format_dt(deadline, "R")))
+                parts.append(
+                    _("{name}: time runs out {when}", name=names[side], when=discord.utils.format_dt(deadline, "R"))
+                )
             else:
                 parts.append(f"{names[side]}: {clock_time(banked)}")
     elif deadline is not None:
-        parts.append(_("{name} moves by {date} ({when})", name=names[mover], date=discord.utils.format_dt(deadline, "f"),
-                       when=discord.utils.format_dt(deadline, "R")))
+        parts.append(
+            _(
+                "{name} moves by {date} ({when})",
+                name=names[mover],
+                date=discord.utils.format_dt(deadline, "f"),
+                when=discord.utils.format_dt(deadline, "R"),
+            )
+        )
     if row.live and deadline is None and mover is not None:
         parts.append(_("the computer has no clock"))
     if row.clock_paused:
-        parts.append(_("paused {duration} while the bot was offline", duration=duration(timedelta(seconds=row.clock_paused))))
+        parts.append(
+            _("paused {duration} while the bot was offline", duration=duration(timedelta(seconds=row.clock_paused)))
+        )
     return " · ".join(parts)
 
 
@@ -294,15 +344,23 @@ def board_status(table: Table) -> str:
     mover = game.to_move
     if table.exhibition:
         if table.paced_by_button:
-            text = N_("🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: press **Next move**.")
+            text = N_(
+                "🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: press **Next move**."
+            )
         else:
-            text = N_("🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: it plays on its own.")
+            text = N_(
+                "🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: it plays on its own."
+            )
         return _(text, level_a=row.level_a, level_b=row.level_b, side=mover.name, level=table.level(mover))
     names = side_names(row)
     if table.computer_to_move:
         return _("🤖 **{name}** is thinking…", name=names[mover])
     again = game.last_move is not None and game.last_move.player == mover
-    text = N_("**{name}**, your move again ({variant}, houses {houses}).") if again else N_("**{name}**, your move ({variant}, houses {houses}).")
+    text = (
+        N_("**{name}**, your move again ({variant}, houses {houses}).")
+        if again
+        else N_("**{name}**, your move ({variant}, houses {houses}).")
+    )
     return _(text, name=names[mover], variant=game.rules.label, houses=houses_of(game.rules, mover))
 
 
@@ -329,19 +387,29 @@ def for_send(fields: dict[str, Any]) -> dict[str, Any]:
 
 # -- draw offers -------------------------------------------------------------------------------
 
-class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)"):
+
+class DrawButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)",
+):
     """Accept or Decline a draw offered in game ``game`` after move ``ply`` (only the opponent may)."""
 
     STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
 
     def __init__(self, game_id: int, ply: int, action: str) -> None:
         super().__init__(
-            discord.ui.Button(label=_(ChallengeButton.LABELS[action]), style=self.STYLES[action], custom_id=f"wari:draw:{game_id}:{ply}:{action}")
+            discord.ui.Button(
+                label=_(ChallengeButton.LABELS[action]),
+                style=self.STYLES[action],
+                custom_id=f"wari:draw:{game_id}:{ply}:{action}",
+            )
         )
         self.game_id, self.ply, self.action = game_id, ply, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /) -> DrawButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> DrawButton:
         return cls(int(match["game"]), int(match["ply"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -354,7 +422,10 @@ def offer_message(table: Table) -> dict[str, Any]:
     opponent = table.user(offerer.other)
     embed = discord.Embed(
         title=_("🤝 Draw offer · game #{number}", number=table.row.id),
-        description=_("**{name}** offers a draw. It stands until it is answered or a move is played.", name=table.row.names[offerer]),
+        description=_(
+            "**{name}** offers a draw. It stands until it is answered or a move is played.",
+            name=table.row.names[offerer],
+        ),
         colour=OFFER_COLOUR,
     )
     view = discord.ui.View(timeout=None)
@@ -391,7 +462,6 @@ def offer_closed(text: str) -> dict[str, Any]:
     return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
-
 # -- challenges --------------------------------------------------------------------------------
 
 FIRST_WORDS = {
@@ -406,17 +476,29 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> di
     rules = parse_rules_code(challenge.variant)
     challenger, opponent = challenge.names
     if challenge.rematch_of:
-        invitation = N_("**{challenger}** challenges **{opponent}** to a game of **{variant}** (a rematch of game #{number}); {first}.")
+        invitation = N_(
+            "**{challenger}** challenges **{opponent}** to a game of **{variant}** "
+            "(a rematch of game #{number}); {first}."
+        )
     else:
         invitation = N_("**{challenger}** challenges **{opponent}** to a game of **{variant}**; {first}.")
     lines = [
-        _(invitation, challenger=challenger, opponent=opponent, variant=rules.label, number=challenge.rematch_of, first=_(FIRST_WORDS[challenge.first])),
+        _(
+            invitation,
+            challenger=challenger,
+            opponent=opponent,
+            variant=rules.label,
+            number=challenge.rematch_of,
+            first=_(FIRST_WORDS[challenge.first]),
+        ),
         _("Clock: **{clock}** ({meaning}).", clock=challenge.clock, meaning=Clock.parse(challenge.clock).describe()),
     ]
     if closing is None:
         lines.append(_("This challenge expires {when}.", when=discord.utils.format_dt(challenge.expires_at, "R")))
     text = "\n".join(lines)
-    embed = discord.Embed(title=_("⚔️ Wari challenge"), description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR)
+    embed = discord.Embed(
+        title=_("⚔️ Wari challenge"), description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR
+    )
     if closing is not None:
         return {"content": closing, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
     view = discord.ui.View(timeout=None)

@@ -117,8 +117,24 @@ def test_elo_and_its_interval():
 
 def test_arena_prints_the_match_and_the_elo_difference():
     done = subprocess.run(
-        [sys.executable, "-m", "bot.ai.arena", "--a", "greedy", "--b", "random", "--games", "4", "--time", "0.01", "--jobs", "1"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "bot.ai.arena",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--time",
+            "0.01",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -147,8 +163,23 @@ def test_without_the_compiled_core_everything_falls_back_to_python():
 
 def test_arena_ladder_rates_each_level_from_the_one_below():
     done = subprocess.run(
-        [sys.executable, "-m", "bot.ai.arena", "--ladder", "random", "greedy", "--games", "2", "--time", "0.01", "--jobs", "1"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "bot.ai.arena",
+            "--ladder",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--time",
+            "0.01",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

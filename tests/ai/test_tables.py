@@ -21,8 +21,11 @@ from bot.ai.tables import Table, best_move, build
 from bot.engine import Game, rules_for
 from bot.engine.core import _core, machine_for
 
-# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails here if it did not.
-pytestmark = pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core")
+# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails
+# here if it did not.
+pytestmark = pytest.mark.skipif(
+    _core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core"
+)
 
 SEEDS = 4
 INFINITE = 10**6
@@ -46,7 +49,7 @@ def solve(machine, roots):
         children[state] = [machine.play(state, move)[0] for move in moves]
         todo.extend(child for child in children[state] if not machine.majority(child))
     bounds = {state: (value, value) for state, value in finals.items()}
-    bounds.update({state: (-INFINITE, INFINITE) for state in children})
+    bounds.update(dict.fromkeys(children, (-INFINITE, INFINITE)))
     changed = True
     while changed:
         changed = False
@@ -128,7 +131,9 @@ def test_without_tables_the_expert_searches(tmp_path, monkeypatch):
 def test_the_build_command_writes_a_table_per_variant(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "bot.ai.tables", "build", "--seeds", "3", "--dir", str(tmp_path), "--variant", "oware"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert [path.name for path in tmp_path.iterdir()] == ["oware-3.bin"]

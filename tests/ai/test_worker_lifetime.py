@@ -114,7 +114,9 @@ def _kill_and_check(program: str, ready_line: str, ready) -> None:
     """Run ``program``; once it prints ``ready_line`` and ``ready(workers)`` holds, SIGKILL it
     and assert that every process it started is gone within :data:`GRACE` seconds."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    parent = subprocess.Popen([sys.executable, "-c", program], cwd=ROOT, env=environment, stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", program], cwd=ROOT, env=environment, stdout=subprocess.PIPE, text=True
+    )
     processes: list[tuple[int, str]] = []
     try:
         assert parent.stdout.readline().strip() == ready_line
@@ -135,7 +137,9 @@ def _kill_and_check(program: str, ready_line: str, ready) -> None:
             _wait_for(lambda: not any(map(_alive, processes)), GRACE, "every worker and the resource tracker are gone")
         except AssertionError:
             left = [identity[0] for identity in processes if _alive(identity)]
-            raise AssertionError(f"still running {GRACE} s after the parent was killed: {left} of {processes}") from None
+            raise AssertionError(
+                f"still running {GRACE} s after the parent was killed: {left} of {processes}"
+            ) from None
     finally:
         if parent.poll() is None:
             parent.kill()

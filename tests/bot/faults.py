@@ -209,7 +209,11 @@ def board_mismatches(table: Table, board) -> list[str]:
     if footer != (f"Move {ply}" if ply else "No move yet"):
         return [f"game {table.row.id}'s board shows {footer!r} at move {ply}"]
     expected = sorted(table.game.legal_moves) if not table.computer_to_move else []
-    shown = sorted(int(b["custom_id"].rsplit(":", 1)[1]) for b in buttons(board) if CUP.fullmatch(b["custom_id"]) and not b.get("disabled"))
+    shown = sorted(
+        int(b["custom_id"].rsplit(":", 1)[1])
+        for b in buttons(board)
+        if CUP.fullmatch(b["custom_id"]) and not b.get("disabled")
+    )
     if shown != expected:
         return [f"game {table.row.id}'s board offers cups {shown}, not {expected}"]
     return []
@@ -226,10 +230,9 @@ async def next_action(world, told: list[str]) -> str:
             member = world.bob
         await member.click(message, custom_id=custom_id)
         return f"pressed {custom_id.rsplit(':', 1)[0]}"
-    if any("/wari board" in text for text in told) or channel.mismatches():
-        if channel.live is not None:
-            await world.alice.slash(world.channel, "wari board")
-            return "/wari board"
+    if (any("/wari board" in text for text in told) or channel.mismatches()) and channel.live is not None:
+        await world.alice.slash(world.channel, "wari board")
+        return "/wari board"
     if channel.challenge is not None and channel.challenge.message_id is None:
         await world.env.advance_time(61)
         await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)

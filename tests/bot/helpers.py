@@ -26,7 +26,11 @@ def cup_id(message, house: int) -> str:
 
 
 def enabled_houses(message) -> list[int]:
-    return [int(b["custom_id"].rsplit(":", 1)[1]) for b in buttons(message) if b["custom_id"].startswith("wari:cup:") and not b.get("disabled")]
+    return [
+        int(b["custom_id"].rsplit(":", 1)[1])
+        for b in buttons(message)
+        if b["custom_id"].startswith("wari:cup:") and not b.get("disabled")
+    ]
 
 
 async def press(member, message, house: int):
@@ -43,7 +47,11 @@ def board_code(message) -> str:
 def pings(world, channel=None) -> list:
     """The bot's ping messages in the channel (turn pings and reminders), oldest first."""
     channel = channel or world.channel
-    return [m for m in channel.history() if "your move in game #" in m.content or "left for your move in game #" in m.content]
+    return [
+        m
+        for m in channel.history()
+        if "your move in game #" in m.content or "left for your move in game #" in m.content
+    ]
 
 
 def pinged(world, message) -> set[int]:

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -22,7 +22,7 @@ from .helpers import board_code, press, told
 from .test_game import start_game
 from .test_integrity import ROOT, damage, database_with_games
 
-T0 = datetime(2026, 11, 23, 21, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)
 
 
 def scalar(path, sql="SELECT count(*) FROM games"):
@@ -73,7 +73,9 @@ async def test_a_backup_made_while_the_bot_writes_is_one_moment_of_it(filled, tm
 async def test_a_damaged_database_is_never_passed_off_as_a_backup(filled, tmp_path):
     damage(filled)
     target = tmp_path / "backups" / "copy.sqlite3"
-    with pytest.raises(StorageError, match=rf"cannot copy the database {filled} to {target}: the copy fails quick_check"):
+    with pytest.raises(
+        StorageError, match=rf"cannot copy the database {filled} to {target}: the copy fails quick_check"
+    ):
         copy_database(filled, target)
     assert list(target.parent.iterdir()) == []  # neither the copy nor its partial file
 
@@ -123,7 +125,11 @@ async def test_an_unusable_backup_is_refused_and_the_database_left_alone(filled,
     else:
         backup.unlink()
     before = filled.read_bytes()
-    message = {"damaged": "is damaged .*: pick another", "newer": "is newer than this bot knows", "missing": "there is no backup file"}
+    message = {
+        "damaged": "is damaged .*: pick another",
+        "newer": "is newer than this bot knows",
+        "missing": "there is no backup file",
+    }
     with pytest.raises(StorageError, match=message[problem]):
         restore(backup, filled)
     assert filled.read_bytes() == before and not (tmp_path / "wari.sqlite3.before-restore").exists()
@@ -132,7 +138,9 @@ async def test_an_unusable_backup_is_refused_and_the_database_left_alone(filled,
 async def test_a_second_restore_does_not_overwrite_the_file_kept_aside(filled, tmp_path):
     backup = copy_database(filled, tmp_path / "backup.sqlite3").path
     restore(backup, filled)
-    with pytest.raises(StorageError, match="wari.sqlite3.before-restore is left from an earlier restore: move it away first"):
+    with pytest.raises(
+        StorageError, match="wari.sqlite3.before-restore is left from an earlier restore: move it away first"
+    ):
         restore(backup, filled)
 
 
@@ -141,7 +149,10 @@ async def test_the_commands_by_hand(filled, capsys):
     (made,) = backups_of(filled)
     assert capsys.readouterr().out.startswith(f"backed up {filled} to {made} (")
     assert storage_cli(["--database", str(filled), "restore", str(made)]) == 0
-    assert capsys.readouterr().out == f"restored {filled} from {made}; the database it replaced is kept as {filled}.before-restore\n"
+    assert (
+        capsys.readouterr().out
+        == f"restored {filled} from {made}; the database it replaced is kept as {filled}.before-restore\n"
+    )
     assert storage_cli(["--database", str(filled), "restore", str(made)]) == 1
     assert capsys.readouterr().err.startswith("python -m bot.storage: ")
 
@@ -152,7 +163,13 @@ async def test_python_m_bot_storage_backs_up_a_database_another_process_is_writi
     environ = {**os.environ, "DATABASE_PATH": str(filled)}
     target = tmp_path / "elsewhere" / "copy.sqlite3"
     done = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "bot.storage", "backup", str(target)], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+        subprocess.run,
+        [sys.executable, "-m", "bot.storage", "backup", str(target)],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     await store.close()
     assert done.returncode == 0 and done.stderr == "" and done.stdout.startswith(f"backed up {filled} to {target} (")
@@ -168,7 +185,10 @@ async def test_the_bot_backs_up_on_its_own_and_keeps_the_newest(world, caplog):
     with caplog.at_level(logging.INFO, logger="bot.client"):
         await world.env.restart_bot(make_bot(world.database, backup_every=every, backup_keep=2))
         (warning,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-        assert warning.startswith("the automatic backup failed (StorageError: cannot copy the database") and "trying again in 0:02:00" in warning
+        assert (
+            warning.startswith("the automatic backup failed (StorageError: cannot copy the database")
+            and "trying again in 0:02:00" in warning
+        )
         (world.database.parent / "backups").unlink()
         started = world.env.now()
         for _ in range(3):

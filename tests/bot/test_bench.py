@@ -14,7 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_benchmark_plays_its_games_to_the_end():
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench", "--games", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "benchmarks.bench", "--games", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "presses/s" in run.stdout
@@ -25,9 +29,11 @@ def test_the_benchmark_plays_its_games_to_the_end():
     assert 0 < bot_answered <= bot_done * 1.01  # the answer comes before the ping
     for name in ("echo", "echo\\+ping"):
         section = re.search(
-            rf"^{name}: .*\n  per press: +p50 [\d.]+ ms, p99 {number} ms.*\n  answered in: +p50 [\d.]+ ms, p99 {number} ms.*\n.*\n"
+            rf"^{name}: .*\n  per press: +p50 [\d.]+ ms, p99 {number} ms.*\n"
+            rf"  answered in: +p50 [\d.]+ ms, p99 {number} ms.*\n.*\n"
             rf"  bot / {name}: done p50 [\d.]+x, p99 {number}x; answered p50 [\d.]+x, p99 {number}x; CPU [\d.]+x",
-            run.stdout, re.M,
+            run.stdout,
+            re.M,
         )
         assert section, run.stdout
         done, answered, done_ratio, answered_ratio = map(float, section.groups())  # each printed to 0.01
@@ -45,6 +51,6 @@ def test_an_echo_answers_each_press_by_editing_its_board(pings):
         assert len(echo.board.components) == 2 and echo.board.embeds[0].description.count("\n") == 13
         # the pinging echo keeps one ping, a new message that mentions the presser; the other posts none
         others = [message for message in echo.channel.history() if message.id != echo.board.id]
-        assert [message.content for message in others] == (["<@%d>, your move" % echo.player.id] if pings else [])
+        assert [message.content for message in others] == ([f"<@{echo.player.id}>, your move"] if pings else [])
     finally:
         echo.close()

@@ -75,8 +75,15 @@ async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
     service = world.env.bot.service
     table = await service.table(world.channel.id)
     # Alice's move is stored but the process dies before the bot could answer.
-    await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
-                       user_id=world.alice.id, house=2, now=table.row.updated_at)
+    await service.play(
+        channel_id=world.channel.id,
+        game_id=table.row.id,
+        ply=0,
+        message_id=table.row.message_id,
+        user_id=world.alice.id,
+        house=2,
+        now=table.row.updated_at,
+    )
     await world.restart()
     game = await stored_game(world)
     assert game.ply == 2 and game.moves[1].player.name == "B"
@@ -106,7 +113,9 @@ async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
 
 
 async def test_an_exhibition_runs_to_the_end_and_survives_a_restart(world):
-    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="random", level_b="greedy", variant="kalah")).response
+    board = (
+        await world.carol.slash(world.channel, "wari exhibition", level_a="random", level_b="greedy", variant="kalah")
+    ).response
     for presses in range(400):
         if not board.components:
             break
@@ -133,8 +142,13 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
     cog = world.env.bot.get_cog("Wari")
     service = world.env.bot.service
     table = await service.play_computer(
-        guild_id=world.guild.id, channel_id=world.channel.id, human_id=world.alice.id,
-        computer_id=world.env.bot.user.id, level="expert", rules=rules_for("wari"), first="opponent",
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+        human_id=world.alice.id,
+        computer_id=world.env.bot.user.id,
+        level="expert",
+        rules=rules_for("wari"),
+        first="opponent",
         now=discord_now(),
     )
     cog.computer.schedule(table)
@@ -162,8 +176,15 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
     board = await play_bot(world, level="greedy", first="me")
     service, store = world.env.bot.service, world.env.bot.store
     table = await service.table(world.channel.id)
-    await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
-                       user_id=world.alice.id, house=4, now=table.row.updated_at)
+    await service.play(
+        channel_id=world.channel.id,
+        game_id=table.row.id,
+        ply=0,
+        message_id=table.row.message_id,
+        user_id=world.alice.id,
+        house=4,
+        now=table.row.updated_at,
+    )
     saving = store.update_game
     broken = True
 
@@ -195,7 +216,9 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
 
 
 async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_after_a_restart(world):
-    board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low", pace="auto")).response
+    board = (
+        await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low", pace="auto")
+    ).response
     assert board.components == [] and "it plays on its own" in board.content
     assert (await stored_game(world)).ply == 1  # the first move comes at once
     await world.env.advance_time(6)

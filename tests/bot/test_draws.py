@@ -24,7 +24,11 @@ async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
     await world.bob.click(offer, label="Accept")
     assert offer.components == [] and "accepted: game #1 is drawn" in offer.embeds[0].description
     assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
-    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == ("finished", "draw", "agreement")
+    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == (
+        "finished",
+        "draw",
+        "agreement",
+    )
     assert (await stored(world, "record")).rstrip().endswith("A(agreement)")
 
 
@@ -57,7 +61,11 @@ async def test_a_stale_accept_is_refused(world):
     await press(world.alice, board, 5)
     late = await world.alice.click(offer, custom_id=accept_id)
     # The press closes the offer's message: it says so and loses its buttons.
-    assert late.response.id == offer.id and offer.content == "This draw offer is no longer open." and offer.components == []
+    assert (
+        late.response.id == offer.id
+        and offer.content == "This draw offer is no longer open."
+        and offer.components == []
+    )
     assert board.content.startswith(f"**{shown(world.bob)}**, your move")
 
 

@@ -21,6 +21,7 @@ TALLY: Counter = Counter()
 #: Each tick of the bot's loops costs real time while SimCord advances the clock.
 SLOW_CLOCK = {"settle_timeout": 60}
 
+
 def pattern(path: str) -> str:
     """The call's path as an fnmatch pattern (brackets in a token must not become a class)."""
     return re.sub(r"[\[\]*?]", "?", path)

@@ -140,7 +140,10 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
     assert refused.ephemeral and "Manage Messages" in refused.response.content
     assert cup_labels(board)
     done = await world.mod.slash(world.channel, "wari-mod abort")
-    assert done.response.content == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
+    assert (
+        done.response.content
+        == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
+    )
     assert board.content == "Game aborted by a moderator: no winner." and board.components == []
     (row,) = await archived(world)
     assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "aborted")
@@ -151,7 +154,10 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
 async def test_rules_are_ephemeral_for_the_asked_variant_or_the_game_in_the_channel(world):
     asked = await world.carol.slash(world.channel, "wari rules", variant="kalah")
     assert asked.ephemeral and asked.response.embeds[0].title == "How to play Kalah"
-    assert "store" in asked.response.embeds[0].description and "equal stores are a draw" in asked.response.embeds[0].description
+    assert (
+        "store" in asked.response.embeds[0].description
+        and "equal stores are a draw" in asked.response.embeds[0].description
+    )
     assert asked.response.embeds[0].footer.text.startswith("Start a game with /wari challenge")
     await start_game(world, variant="ouril")
     here = await world.carol.slash(world.channel, "wari rules")
@@ -200,7 +206,9 @@ async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(worl
     await world.env.bot.store._write(("UPDATE games SET position = NULL WHERE id = 1", ()))
     await press(world.bob, board, 7)
     assert json.loads(await stored(world, "position"))["ply"] == 2
-    await world.env.bot.store._write(("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),)))
+    await world.env.bot.store._write(
+        ("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),))
+    )
     await press(world.alice, board, 2)
     assert board.embeds[0].footer.text == "Move 3" and json.loads(await stored(world, "position"))["ply"] == 3
 
@@ -237,7 +245,6 @@ async def test_a_press_is_answered_by_its_redrawn_board_in_one_call(world):
     assert not result.deferred and board.embeds[0].footer.text == "Move 1"
 
 
-
 async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_board(world, monkeypatch):
     """Discord waits 3 s for a press's first answer: work that takes longer than DEFER_AFTER
     (1.5 s; here 0.05 s, and a database that answers after 0.1 s) defers the press meanwhile; the
@@ -262,4 +269,3 @@ async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_boa
     assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
     answers = [(call.method, call.path.rsplit("/", 1)[-1]) for call in world.env.backend.http_requests[before:]][:2]
     assert answers == [("POST", "callback"), ("PATCH", "@original")]  # the deferral, then the board
-

@@ -88,12 +88,20 @@ def bidi_balanced(text: str) -> bool:
 def visible(profile: str, text: str) -> str:
     """The text a reader sees, markup rendered away, without direction controls."""
     seen = markdown_summary(markdown_tokens(text, profile), max_graphemes=10_000)
-    return "".join(char for char in seen if unicodedata.bidirectional(char) not in {"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
+    return "".join(
+        char
+        for char in seen
+        if unicodedata.bidirectional(char) not in {"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"}
+    )
 
 
 def board_in(thread):
     """The board in ``thread`` as it is now (a message read from history does not follow edits)."""
-    return next(m for m in thread.history() if any(b["custom_id"].startswith(("wari:cup:", "wari:rematch:")) for b in buttons(m)))
+    return next(
+        m
+        for m in thread.history()
+        if any(b["custom_id"].startswith(("wari:cup:", "wari:rematch:")) for b in buttons(m))
+    )
 
 
 async def play_every_flow(world, members, language: str) -> None:
@@ -171,7 +179,7 @@ async def test_hostile_nicknames_are_shown_as_text_in_every_message(database_pat
         texts = list(sent_texts(world.env))
 
     assert len(texts) > 150
-    shown = {key: 0 for key in HOSTILE}
+    shown = dict.fromkeys(HOSTILE, 0)
     for where, profile, text in texts:
         tokens = list(walk(markdown_tokens(text, profile)))
         links = [token["href"] for token in tokens if token["type"] == "link_open"]

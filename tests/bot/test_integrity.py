@@ -7,6 +7,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,8 @@ async def database_with_games(path: Path, games: int = 200) -> Path:
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executemany(
             "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, status, result, created_at,"
-            " updated_at, finished_at) VALUES (1, ?, 100, 200, 'wari', ?, 'finished', 'A', '2026-01-01', '2026-01-01', '2026-01-01')",
+            " updated_at, finished_at) VALUES (1, ?, 100, 200, 'wari', ?, 'finished', 'A',"
+            " '2026-01-01', '2026-01-01', '2026-01-01')",
             [(n, RECORD) for n in range(games)],
         )
     return path
@@ -71,35 +73,49 @@ async def test_a_damaged_page_is_found_by_the_check(damaged):
 
 async def test_a_damaged_database_is_refused_before_anything_is_written(damaged):
     before, files = damaged.read_bytes(), beside(damaged)
-    with pytest.raises(StorageError, match=rf"the database {damaged} is damaged \(quick_check: database disk image is malformed\); nothing was written to it: "):
+    with pytest.raises(
+        StorageError,
+        match=rf"the database {damaged} is damaged \(quick_check: database disk image is malformed\); "
+        r"nothing was written to it: ",
+    ):
         await Store.open(damaged)
     assert damaged.read_bytes() == before  # not even the switch to WAL (bytes 18-19 of the header)
     assert beside(damaged) == files == {"wari.sqlite3"}
 
 
 async def test_the_refusal_names_the_latest_backup_and_the_command_that_restores_it(damaged):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    older, newer = (backup_path(damaged, datetime(2026, 11, day, tzinfo=timezone.utc)) for day in (20, 21))
+    older, newer = (backup_path(damaged, datetime(2026, 11, day, tzinfo=UTC)) for day in (20, 21))
     older.parent.mkdir()
     for backup in (newer, older):
         backup.write_bytes(b"")
     with pytest.raises(StorageError) as refused:
         await Store.open(damaged)
     assert str(refused.value).endswith(
-        f"stop the bot and restore the latest backup from {damaged.parent / 'backups'}: python -m bot.storage restore {newer}"
+        f"stop the bot and restore the latest backup from {damaged.parent / 'backups'}: "
+        f"python -m bot.storage restore {newer}"
     )
 
 
 async def test_without_a_backup_the_refusal_says_so(damaged):
-    with pytest.raises(StorageError, match=rf"there is no backup in {damaged.parent / 'backups'}: .*move the file away"):
+    with pytest.raises(
+        StorageError, match=rf"there is no backup in {damaged.parent / 'backups'}: .*move the file away"
+    ):
         await Store.open(damaged)
 
 
 def run_bot(database: Path, *prefix: str) -> subprocess.CompletedProcess:
     """``python -m bot`` with a fake token on ``database`` (behind ``prefix``, a command to run it with)."""
-    environ = {**os.environ, "DISCORD_TOKEN": "MTIz.not-a-real-token", "DATABASE_PATH": str(database), "BACKUP_INTERVAL_HOURS": "0"}
-    return subprocess.run([*prefix, sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60)
+    environ = {
+        **os.environ,
+        "DISCORD_TOKEN": "MTIz.not-a-real-token",
+        "DATABASE_PATH": str(database),
+        "BACKUP_INTERVAL_HOURS": "0",
+    }
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
 
 
 def the_one_error_line(done: subprocess.CompletedProcess) -> str:

@@ -27,7 +27,9 @@ def code_messages() -> set:
     """Every text the code marks for translation, as pybabel extracts them (babel.cfg)."""
     found = set()
     for folder in ("bot", "cogs"):
-        for _file, _line, message, _comments, _context in extract_from_dir(ROOT / folder, keywords=KEYWORDS, comment_tags=()):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT / folder, keywords=KEYWORDS, comment_tags=()
+        ):
             found.add(message)
     return found
 
@@ -38,7 +40,9 @@ def test_every_text_of_the_code_is_translated_with_the_same_placeholders(languag
     messages = code_messages()
     assert len(messages) > 250
     missing = sorted(str(message) for message in messages if message not in translations)
-    assert missing == [], f"{len(missing)} texts have no {language} translation: run pybabel update (README) and translate them"
+    assert missing == [], (
+        f"{len(missing)} texts have no {language} translation: run pybabel update (README) and translate them"
+    )
     for message in messages:
         english = " ".join(message) if isinstance(message, tuple) else message
         translated = translations[message]
@@ -77,9 +81,20 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
     assert challenge.embeds[0].title == in_language(language, "⚔️ Wari challenge") != "⚔️ Wari challenge"
     await kofi.click(challenge, label=in_language(language, "Accept"))
     board = challenge
-    assert board.content == in_language(language, "**{name}**, your move ({variant}, houses {houses}).", name="ama", variant="wari", houses="1–6")
-    assert in_language(language, "**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="ama", score=0, houses="1–6") \
+    assert board.content == in_language(
+        language, "**{name}**, your move ({variant}, houses {houses}).", name="ama", variant="wari", houses="1–6"
+    )
+    assert (
+        in_language(
+            language,
+            "**{side}** {name} · prisoners: **{score}** (houses {houses})",
+            side="A",
+            name="ama",
+            score=0,
+            houses="1–6",
+        )
         in board.embeds[0].description
+    )
     wrong = await kofi.click(board, custom_id=cup_id(board, 1))  # not Kofi's turn: told in his language
     assert told(wrong)[0].content == in_language(language, "It's {name}'s turn.", name="ama") != "It's ama's turn."
     rules = (await ama.slash(channel, "wari rules")).response.embeds[0]
@@ -108,7 +123,9 @@ def test_the_board_and_the_rules_use_the_same_words_in_each_language(language):
     from bot.render import rules_text
 
     with speaking(language):
-        line = _("**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="x", score=0, houses="1–6")
+        line = _(
+            "**{side}** {name} · prisoners: **{score}** (houses {houses})", side="A", name="x", score=0, houses="1–6"
+        )
         store = _("**{side}** {name} · store: **{score}** (houses {houses})", side="A", name="x", score=0, houses="1–6")
         wari, kalah = rules_text(rules_for("wari")), rules_text(rules_for("kalah"))
     prisoners, houses = line.split("· ")[1].split(" ")[0].rstrip(":"), line.split("(")[1].split(" ")[0]
@@ -117,11 +134,14 @@ def test_the_board_and_the_rules_use_the_same_words_in_each_language(language):
     assert store_word.lower() in kalah.lower(), store_word
 
 
-@pytest.mark.parametrize("language, one, four", [
-    ("en", "with 1 seed each.", "with 4 seeds each."),
-    ("fr", "avec 1 graine dans chaque case.", "avec 4 graines dans chaque case."),
-    ("pt", "com 1 semente em cada casa.", "com 4 sementes em cada casa."),
-])
+@pytest.mark.parametrize(
+    "language, one, four",
+    [
+        ("en", "with 1 seed each.", "with 4 seeds each."),
+        ("fr", "avec 1 graine dans chaque case.", "avec 4 graines dans chaque case."),
+        ("pt", "com 1 semente em cada casa.", "com 4 sementes em cada casa."),
+    ],
+)
 def test_the_rules_count_the_seeds_of_a_house_in_each_language(language, one, four):
     from bot.engine import rules_for
     from bot.render import rules_text

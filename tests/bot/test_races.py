@@ -3,8 +3,8 @@
 Each race runs real racer processes (:mod:`tests.races`), each with its own store and service as
 a process of a sharded deployment has, that do the same thing at the same moment, round after
 round: press the same game, accept the same challenge, challenge in a channel while another
-starts a game there, sweep the same expired challenge, time out the same game (and rate it). The controls take one guard away and
-show that the same race then catches the doubled outcomes.
+starts a game there, sweep the same expired challenge, time out the same game (and rate it). The
+controls take one guard away and show that the same race then catches the doubled outcomes.
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ async def test_presses_on_the_same_game_apply_exactly_one_move(postgres_url):
 async def test_accepts_of_the_same_challenge_start_exactly_one_game(postgres_url):
     rounds = await asyncio.to_thread(run_race, postgres_url, "accept", ROUNDS)
     assert tally(rounds, "started") == {1: ROUNDS}
-    assert all(sorted(outcome.split()[0] for outcome in round_) in (["gone", "started"], ["refused", "started"]) for round_ in rounds)
+    assert all(
+        sorted(outcome.split()[0] for outcome in round_) in (["gone", "started"], ["refused", "started"])
+        for round_ in rounds
+    )
     (count,) = await rows(postgres_url, "SELECT COUNT(*) AS games, COUNT(DISTINCT channel_id) AS channels FROM games")
     assert (count["games"], count["channels"]) == (ROUNDS, ROUNDS)
     assert await rows(postgres_url, "SELECT id FROM challenges") == []
@@ -86,7 +89,9 @@ async def test_a_challenge_and_a_game_in_the_same_channel_never_both_start(postg
 
 async def test_an_expired_challenge_is_expired_by_exactly_one_sweep(postgres_url):
     rounds = await asyncio.to_thread(run_race, postgres_url, "expiry", ROUNDS)
-    expired = collections.Counter(word for round_ in rounds for outcome in round_ for word in outcome.split() if word.isdigit())
+    expired = collections.Counter(
+        word for round_ in rounds for outcome in round_ for word in outcome.split() if word.isdigit()
+    )
     assert len(expired) == ROUNDS and set(expired.values()) == {1}
     assert tally(rounds, "expired") == {1: ROUNDS}
     assert await rows(postgres_url, "SELECT id FROM challenges") == []
@@ -97,13 +102,19 @@ async def test_a_game_past_its_deadline_ends_once_and_is_rated_once(postgres_url
     rounds = await asyncio.to_thread(run_race, postgres_url, "timeout", ROUNDS)
     assert tally(rounds, "ended") == {1: ROUNDS}
     games = await rows(postgres_url, "SELECT status, reason, version FROM games")
-    assert len(games) == ROUNDS and {(game["status"], game["reason"], game["version"]) for game in games} == {("finished", "time", 1)}
+    assert len(games) == ROUNDS and {(game["status"], game["reason"], game["version"]) for game in games} == {
+        ("finished", "time", 1)
+    }
     (changes,) = await rows(postgres_url, "SELECT COUNT(*) AS n, COUNT(DISTINCT game_id) AS games FROM rating_changes")
     assert (changes["n"], changes["games"]) == (2 * ROUNDS, ROUNDS)  # both players, once a game
     ratings = await rows(postgres_url, "SELECT user_id, games FROM ratings ORDER BY user_id")
     assert [(row["user_id"], row["games"]) for row in ratings] == [(races.CHALLENGER, ROUNDS), (races.OPPONENT, ROUNDS)]
-    stats = await rows(postgres_url, "SELECT games, losses FROM player_stats WHERE user_id = 100 AND variant = '*' AND opponent = ''")
-    assert [(row["games"], row["losses"]) for row in stats] == [(ROUNDS, ROUNDS)]  # the challenger let every clock run out
+    stats = await rows(
+        postgres_url, "SELECT games, losses FROM player_stats WHERE user_id = 100 AND variant = '*' AND opponent = ''"
+    )
+    assert [(row["games"], row["losses"]) for row in stats] == [
+        (ROUNDS, ROUNDS)
+    ]  # the challenger let every clock run out
 
 
 @pytest.mark.parametrize("race, success", [("press", "moved"), ("expiry", "expired"), ("challenge_vs_game", "")])

@@ -44,7 +44,12 @@ def engine_replay(*args: str, stdin: str = "") -> dict:
     """``python -m bot.engine replay`` as a real process; its one line of JSON."""
     done = subprocess.run(
         [sys.executable, "-m", "bot.engine", "replay", *args],
-        input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT, check=False,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()
@@ -62,7 +67,9 @@ def tag_lines(text: str) -> dict[str, str]:
 
 
 def replay_button(message, way: str) -> dict:
-    (button,) = [b for b in buttons(message) if b["custom_id"].startswith("wari:replay:") and b["custom_id"].endswith(f":{way}")]
+    (button,) = [
+        b for b in buttons(message) if b["custom_id"].startswith("wari:replay:") and b["custom_id"].endswith(f":{way}")
+    ]
     return button
 
 
@@ -105,7 +112,8 @@ async def test_a_finished_games_record_replays_through_the_engine_to_the_archive
     # The answer says what it is, naming the players without pinging them.
     names = (shown(world.alice), shown(world.bob))
     assert result.response.content.startswith(
-        f"📄 The record of game #1 (oware): {names[0]} against {names[1]}, {shadow.ply} moves, {result_text(shadow.outcome, names)}\n"
+        f"📄 The record of game #1 (oware): {names[0]} against {names[1]}, {shadow.ply} moves, "
+        f"{result_text(shadow.outcome, names)}\n"
     )
 
 

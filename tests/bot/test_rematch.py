@@ -37,7 +37,11 @@ async def test_a_second_rematch_press_meets_the_open_challenge(world):
 
 
 async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_restart(world):
-    board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me", variant="kalah", houses=4, seeds=3)).response
+    board = (
+        await world.alice.slash(
+            world.channel, "wari play", level="greedy", first="me", variant="kalah", houses=4, seeds=3
+        )
+    ).response
     await world.alice.slash(world.channel, "wari surrender")
     await world.restart()
     new = (await world.alice.click(board, custom_id=rematch_button(board))).response

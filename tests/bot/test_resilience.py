@@ -74,7 +74,10 @@ async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_boa
     world.env.inject_error("PATCH", "*", status=500, times=2)
     world.env.inject_error("POST", "/channels/*/messages", status=500)
     result = await press(world.alice, board, 6)
-    assert told(result)[0].content == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
+    assert (
+        told(result)[0].content
+        == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
+    )
     # The message still shows Alice's cups of the old position; the game has moved on.
     assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
     again = await press(world.alice, board, 6)
@@ -94,8 +97,13 @@ async def test_two_presses_at_once_apply_one_move(world):
 
     async def alice_plays(house):
         return await service.play(
-            channel_id=world.channel.id, game_id=table.row.id, ply=0, message_id=table.row.message_id,
-            user_id=world.alice.id, house=house, now=table.row.updated_at,
+            channel_id=world.channel.id,
+            game_id=table.row.id,
+            ply=0,
+            message_id=table.row.message_id,
+            user_id=world.alice.id,
+            house=house,
+            now=table.row.updated_at,
         )
 
     outcomes = await asyncio.gather(alice_plays(1), alice_plays(2), alice_plays(3), return_exceptions=True)
@@ -125,7 +133,10 @@ async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_not
     await read_only(store, True)  # every write now fails inside the database itself
     result = await press(world.alice, board, 2)
     assert told(result)[0].ephemeral
-    assert told(result)[0].content == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+    assert (
+        told(result)[0].content
+        == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
+    )
     assert "cannot write to the database" in caplog.text
     assert board.embeds[0].footer.text == "No move yet"
     await read_only(store, False)
@@ -141,8 +152,15 @@ async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(w
     table = await service.table(world.channel.id)
     # The button of an empty house is disabled; a forged press still gets a clear refusal.
     with pytest.raises(Refusal, match="You can't play house 1: house 1 is empty"):
-        await service.play(channel_id=world.channel.id, game_id=table.row.id, ply=2, message_id=table.row.message_id,
-                           user_id=world.alice.id, house=1, now=table.row.updated_at)
+        await service.play(
+            channel_id=world.channel.id,
+            game_id=table.row.id,
+            ply=2,
+            message_id=table.row.message_id,
+            user_id=world.alice.id,
+            house=1,
+            now=table.row.updated_at,
+        )
     assert (await service.table(world.channel.id)).row.version == table.row.version
 
 
@@ -161,7 +179,9 @@ async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_d
     await press(world.alice, board, 3)
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
     await world.bob.slash(world.channel, "wari surrender")
-    assert world.channel.last_message.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
+    assert (
+        world.channel.last_message.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
+    )
     assert board.content.startswith("🏁 ") and cup_labels(board) == []
     assert not [m for m in world.channel.history() if "your move in game" in m.content]  # no ping left behind
 
@@ -177,7 +197,9 @@ async def test_an_accept_whose_answer_discord_refuses_still_shows_the_board_and_
 async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_stays_free(world):
     world.env.inject_error("POST", "/interactions/*/callback", status=503)
     result = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
-    assert result.response.content == "Discord did not let me post your challenge, so it was not made. Please try again."
+    assert (
+        result.response.content == "Discord did not let me post your challenge, so it was not made. Please try again."
+    )
     assert await world.env.bot.store.challenge_in(world.channel.id) is None
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
     await world.bob.click(again.response, label="Accept")
@@ -211,8 +233,15 @@ async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_ke
 async def test_a_challenge_saved_without_its_message_stops_blocking_the_channel_after_a_minute(world):
     # The bot stopped between saving a challenge and posting it: nobody can see or answer it.
     service = world.env.bot.service
-    await service.challenge(guild_id=world.guild.id, channel_id=world.channel.id, challenger_id=world.alice.id,
-                            opponent_id=world.bob.id, rules=rules_for("wari"), first="me", now=discord.utils.utcnow())
+    await service.challenge(
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+        challenger_id=world.alice.id,
+        opponent_id=world.bob.id,
+        rules=rules_for("wari"),
+        first="me",
+        now=discord.utils.utcnow(),
+    )
     busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
     assert busy.response.content == "This channel already has an open challenge. Wait until it is answered or expires."
     await world.env.advance_time(61)
@@ -233,7 +262,10 @@ async def test_a_double_click_whose_button_the_first_redraw_removed_is_answered(
     await press(world.alice, board, 3)
     late = await late_click(world.alice, board, pressed)
     assert late.acknowledged
-    assert told(late)[0].content == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
+    assert (
+        told(late)[0].content
+        == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
+    )
     assert board.embeds[0].footer.text == "Move 1"
 
 
@@ -247,9 +279,16 @@ async def test_a_refusal_discord_drops_once_is_sent_again(world):
 async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothing(world):
     service = world.env.bot.service
     with pytest.raises(Refusal, match="There is no level called `grandmaster`. Choose one of: random"):
-        await service.play_computer(guild_id=world.guild.id, channel_id=world.channel.id, human_id=world.alice.id,
-                                    computer_id=world.env.bot.user.id, level="grandmaster", rules=rules_for("wari"),
-                                    first="me", now=discord.utils.utcnow())
+        await service.play_computer(
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            human_id=world.alice.id,
+            computer_id=world.env.bot.user.id,
+            level="grandmaster",
+            rules=rules_for("wari"),
+            first="me",
+            now=discord.utils.utcnow(),
+        )
     assert await world.env.bot.store.live_game(world.channel.id) is None
     with pytest.raises(Refusal, match="Sorry, kalah houses must be a whole number from 1 to 10, not 11."):
         rules_of("kalah", 11, None)

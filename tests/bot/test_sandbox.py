@@ -169,7 +169,9 @@ async def test_time_passes_in_the_sandbox_and_a_challenge_expires_by_itself(data
         async with sandbox.hold_clock():
             # The bot's sweeps (it looks for expired challenges every 15 s) run every second
             # instead, so that the test need not wait so long.
-            sweeps = [item for cog in sandbox.bot.cogs.values() for item in vars(cog).values() if isinstance(item, tasks.Loop)]
+            sweeps = [
+                item for cog in sandbox.bot.cogs.values() for item in vars(cog).values() if isinstance(item, tasks.Loop)
+            ]
             assert sweeps
             for sweep in sweeps:
                 sweep.change_interval(seconds=1)
@@ -352,7 +354,9 @@ def test_without_simcord_preview_the_command_says_what_to_do_in_one_line(module)
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1, run.stderr
-    assert run.stderr.startswith(f"wari-sandbox: the sandbox needs simcord[preview] (missing: {module}): run `make sandbox`")
+    assert run.stderr.startswith(
+        f"wari-sandbox: the sandbox needs simcord[preview] (missing: {module}): run `make sandbox`"
+    )
 
 
 # -- a real browser -----------------------------------------------------------------------------
@@ -427,7 +431,9 @@ class Page:
         ("Viewport updated"): the channel, #preview-app, then fills its stage (the window less
         the list of messages on a desktop, all of it on a phone).
         """
-        await self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
+        await self.call(
+            "Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile
+        )
         await self.until(
             f"document.documentElement.clientWidth === {width} && (s => s.clientWidth"
             " === Math.round(document.getElementById('preview-app').getBoundingClientRect().width))"
@@ -450,13 +456,15 @@ class Page:
             " if (!card) return null;"
             " const blocks = [...card.querySelectorAll('pre, pre code')];"
             " const pre = card.querySelector('pre'); const probe = pre.cloneNode(true);"
-            " probe.querySelector('code').textContent = pre.innerText.split('\\n').map(line => line + '  ' + line).join('\\n');"
+            " probe.querySelector('code').textContent ="
+            " pre.innerText.split('\\n').map(line => line + '  ' + line).join('\\n');"
             " pre.after(probe); const wide = [probe, probe.querySelector('code')].every(fits); probe.remove();"
             " const root = document.documentElement, right = card.getBoundingClientRect().right;"
             " const text = document.createRange(); text.selectNodeContents(pre.querySelector('code'));"
             " return {drawing: pre.innerText, blocks: blocks.map(e => [e.tagName, e.scrollWidth, e.clientWidth]),"
             " text_width: Math.ceil(text.getBoundingClientRect().width),"
-            " fits: blocks.length > 0 && blocks.every(fits), wide_fits: wide, embed_right: right, window: root.clientWidth,"
+            " fits: blocks.length > 0 && blocks.every(fits), wide_fits: wide, embed_right: right,"
+            " window: root.clientWidth,"
             " page: [root.scrollWidth, root.clientWidth], embed_fits: right <= root.clientWidth && fits(root)} })()"
         )
 
@@ -534,7 +542,13 @@ async def browser_page(tmp_path, url: str):
             async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as socket:
                 page = Page(socket)
                 width, height, mobile, scale = DESKTOP
-                await page.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
+                await page.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    width=width,
+                    height=height,
+                    deviceScaleFactor=scale,
+                    mobile=mobile,
+                )
                 await page.call("Page.navigate", url=url)
                 await page.until("document.getElementById('viewer-picker')?.options.length === 2", "the viewer picker")
                 yield page
@@ -565,7 +579,10 @@ def mover(sandbox, board):
     reason="needs Chromium (Debian: apt-get install chromium)",
 )
 async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_path):
-    async with open_sandbox(database_path, rng=random.Random(7)) as sandbox, browser_page(tmp_path, sandbox.url) as page:
+    async with (
+        open_sandbox(database_path, rng=random.Random(7)) as sandbox,
+        browser_page(tmp_path, sandbox.url) as page,
+    ):
         # Ama types /wari challenge in the message box, picks Kofi as the opponent and sends.
         await page.idle()
         await page.js("document.querySelector('textarea').focus()")
@@ -616,7 +633,9 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         async with sandbox.hold_clock():
             gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
             assert gave_up.acknowledged and not gave_up.response.ephemeral, gave_up.response.content
-            kalah = await sandbox.ama.slash(sandbox.channel, "wari play", variant="kalah", houses=10, seeds=10, first="me")
+            kalah = await sandbox.ama.slash(
+                sandbox.channel, "wari play", variant="kalah", houses=10, seeds=10, first="me"
+            )
             assert kalah.acknowledged and not kalah.ephemeral, kalah.response.content
         await page.click("#refresh", "Refresh")  # what was done outside the page is shown on demand
         await page.until("document.body.innerText.includes('Kalah 10x10 · game #2')", "the kalah board")

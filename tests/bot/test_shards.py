@@ -52,8 +52,14 @@ async def test_a_process_sweeps_only_the_servers_of_its_own_shards(database_path
         mine = (await alice.slash(channel, "wari challenge", opponent=bob)).response
         now = discord.utils.utcnow()
         theirs = await bot.store.add_challenge(
-            guild_id=guild_id_on(0, 2), channel_id=555, challenger_id=1, opponent_id=2, variant="wari", first="me",
-            created_at=now, expires_at=now + timedelta(minutes=1),
+            guild_id=guild_id_on(0, 2),
+            channel_id=555,
+            challenger_id=1,
+            opponent_id=2,
+            variant="wari",
+            first="me",
+            created_at=now,
+            expires_at=now + timedelta(minutes=1),
         )
         await env.advance_time(11 * 60)
         assert "expired" in mine.embeds[0].description.lower() or "expired" in mine.content.lower()
@@ -87,8 +93,14 @@ async def test_each_shard_s_sweeps_read_only_its_servers_games(tmp_path):
         made = {}
         for shard in (0, 1):
             made[shard] = await stores[shard].add_challenge(
-                guild_id=guild_id_on(shard, 2), channel_id=100 + shard, challenger_id=1, opponent_id=2, variant="wari",
-                first="me", created_at=now, expires_at=now,
+                guild_id=guild_id_on(shard, 2),
+                channel_id=100 + shard,
+                challenger_id=1,
+                opponent_id=2,
+                variant="wari",
+                first="me",
+                created_at=now,
+                expires_at=now,
             )
         for shard in (0, 1):
             assert [c.id for c in await stores[shard].due_challenges(now)] == [made[shard].id]

@@ -26,8 +26,11 @@ async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
     board = await play_out(world, world.alice, world.bob)
     alice, bob = rate_game(Rating(), Rating(), 1.0)
     line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
-    assert line == f"📈 **Ratings** (wari): {shown(world.alice)} {Rating(alice.rating, alice.rd)} (+{alice.rating - 1500:.0f}) · " \
-                   f"{shown(world.bob)} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
+    assert (
+        line == f"📈 **Ratings** (wari): {shown(world.alice)} {Rating(alice.rating, alice.rd)} "
+        f"(+{alice.rating - 1500:.0f}) · "
+        f"{shown(world.bob)} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
+    )
     assert line.endswith("(-162)") and "1662 ± 290?" in line
 
 
@@ -93,7 +96,9 @@ async def test_a_servers_leaderboard_holds_only_its_players(world):
     await eve.slash(channel, "wari surrender")
     here = (await world.alice.slash(world.channel, "wari leaderboard")).response.embeds[0].description
     assert "alice" in here and "dan" not in here  # names, not mentions: nobody is notified
-    everyone = (await world.alice.slash(world.channel, "wari leaderboard", scope="everyone")).response.embeds[0].description
+    everyone = (
+        (await world.alice.slash(world.channel, "wari leaderboard", scope="everyone")).response.embeds[0].description
+    )
     assert "**2.** dan " in everyone and len(everyone.splitlines()) == 4
 
 
@@ -102,7 +107,11 @@ async def test_history_lists_the_latest_games_with_pages(world):
         await play_out(world, world.alice, world.bob)
     page = (await world.bob.slash(world.channel, "wari history", member=world.alice)).response
     lines = page.embeds[0].description.splitlines()[1:]
-    assert len(lines) == 10 and lines[0].startswith("**#11** ") and f"vs {shown(world.bob)} · wari · **won** (surrender)" in lines[0]
+    assert (
+        len(lines) == 10
+        and lines[0].startswith("**#11** ")
+        and f"vs {shown(world.bob)} · wari · **won** (surrender)" in lines[0]
+    )
     assert "[board](https://discord.com/channels/" in lines[0]
     await world.bob.click(page, custom_id=buttons(page)[1]["custom_id"])
     (last,) = page.embeds[0].description.splitlines()[1:]
@@ -112,8 +121,13 @@ async def test_history_lists_the_latest_games_with_pages(world):
 
 
 async def test_the_streak_is_the_longest_run_of_wins_and_aborted_games_count_as_games(world):
-    for winner, loser in ((world.alice, world.bob), (world.bob, world.alice), (world.alice, world.bob),
-                          (world.alice, world.carol), (world.alice, world.bob)):
+    for winner, loser in (
+        (world.alice, world.bob),
+        (world.bob, world.alice),
+        (world.alice, world.bob),
+        (world.alice, world.carol),
+        (world.alice, world.bob),
+    ):
         await play_out(world, winner, loser)
     await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
     await world.bob.click(world.channel.last_message, label="Accept")
@@ -129,7 +143,9 @@ async def test_kalah_of_any_size_counts_for_kalah(world):
     board = await play_out(world, world.alice, world.bob, variant="kalah", houses=4, seeds=3)
     assert "📈 **Ratings** (kalah): " in board.embeds[0].description
     stats = (await world.alice.slash(world.channel, "wari stats", variant="kalah")).response.embeds[0]
-    assert field(stats, "Games against people") == "1 (1 W · 0 D · 0 L)" and field(stats, "Ratings").startswith("**kalah** ")
+    assert field(stats, "Games against people") == "1 (1 W · 0 D · 0 L)" and field(stats, "Ratings").startswith(
+        "**kalah** "
+    )
     wari = (await world.alice.slash(world.channel, "wari stats", variant="wari")).response.embeds[0]
     assert field(wari, "Games against people") == "0 (0 W · 0 D · 0 L)"
 
@@ -149,5 +165,9 @@ async def test_an_exhibition_appears_once_in_the_bots_history(world):
     board = (await world.alice.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")).response
     await world.mod.slash(world.channel, "wari-mod abort")
     assert board.content.startswith("Game aborted")
-    lines = (await world.alice.slash(world.channel, "wari history", member=world.me)).response.embeds[0].description.splitlines()
+    lines = (
+        (await world.alice.slash(world.channel, "wari history", member=world.me))
+        .response.embeds[0]
+        .description.splitlines()
+    )
     assert len(lines) == 2 and lines[1].startswith("**#1** ")

@@ -29,9 +29,23 @@ def test_settings_come_from_the_environment_with_defaults():
     assert settings.log_level == "INFO" and settings.challenge_timeout == 600
     assert (settings.backup_interval_hours, settings.backup_keep) == (24, 7)
     assert "abc.def" not in repr(settings)
-    custom = load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": "/x/y.db", "DEV_GUILD_ID": "42",
-                            "LOG_LEVEL": "debug", "CHALLENGE_TIMEOUT": "30", "BACKUP_INTERVAL_HOURS": "0", "BACKUP_KEEP": "3"})
-    assert (str(custom.database_path), custom.dev_guild_id, custom.log_level, custom.challenge_timeout) == ("/x/y.db", 42, "DEBUG", 30)
+    custom = load_settings(
+        {
+            "DISCORD_TOKEN": "t",
+            "DATABASE_PATH": "/x/y.db",
+            "DEV_GUILD_ID": "42",
+            "LOG_LEVEL": "debug",
+            "CHALLENGE_TIMEOUT": "30",
+            "BACKUP_INTERVAL_HOURS": "0",
+            "BACKUP_KEEP": "3",
+        }
+    )
+    assert (str(custom.database_path), custom.dev_guild_id, custom.log_level, custom.challenge_timeout) == (
+        "/x/y.db",
+        42,
+        "DEBUG",
+        30,
+    )
     assert (custom.backup_interval_hours, custom.backup_keep) == (0, 3)
     assert settings.shard_count is None and settings.shard_ids is None
 
@@ -43,7 +57,9 @@ def test_database_url_names_sqlite_or_postgresql_and_never_shows_its_password():
     assert "s3cret" not in repr(settings)
     sqlite = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///data/other.sqlite3"})
     assert sqlite.database_path == Path("data/other.sqlite3")
-    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/wari.db"}).database_path == Path("/srv/wari.db")
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/wari.db"}).database_path == Path(
+        "/srv/wari.db"
+    )
 
 
 def test_shards_are_the_whole_bot_s_count_and_this_process_s_ids():
@@ -64,10 +80,19 @@ def test_shards_are_the_whole_bot_s_count_and_this_process_s_ids():
         ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "-1"}, "BACKUP_INTERVAL_HOURS must be at least 0"),
         ({"DISCORD_TOKEN": "t", "BACKUP_INTERVAL_HOURS": "daily"}, "BACKUP_INTERVAL_HOURS must be a whole number"),
         ({"DISCORD_TOKEN": "t", "BACKUP_KEEP": "0"}, "BACKUP_KEEP must be at least 1"),
-        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://x"}, "DATABASE_URL must start with postgresql:// or sqlite:///"),
+        (
+            {"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://x"},
+            "DATABASE_URL must start with postgresql:// or sqlite:///",
+        ),
         ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
-        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1,2"}, r"SHARD_IDS must be numbers from 0 to 1 \(SHARD_COUNT is 2\)"),
-        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS must be shard numbers separated by commas"),
+        (
+            {"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1,2"},
+            r"SHARD_IDS must be numbers from 0 to 1 \(SHARD_COUNT is 2\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "one"},
+            "SHARD_IDS must be shard numbers separated by commas",
+        ),
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be at least 1"),
     ],
 )
@@ -78,15 +103,27 @@ def test_bad_settings_are_named(environ, message):
 
 def test_env_example_documents_every_setting():
     text = (ROOT / ".env.example").read_text()
-    names = ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "CHALLENGE_TIMEOUT", "BACKUP_INTERVAL_HOURS",
-             "BACKUP_KEEP", "SHARD_COUNT", "SHARD_IDS")
+    names = (
+        "DISCORD_TOKEN",
+        "DATABASE_URL",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "CHALLENGE_TIMEOUT",
+        "BACKUP_INTERVAL_HOURS",
+        "BACKUP_KEEP",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+    )
     for name in names:
         assert f"\n{name}=" in text
 
 
 def test_python_m_bot_without_a_token_exits_with_one_clear_line(tmp_path):
     environ = {**os.environ, "DISCORD_TOKEN": ""}
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "wari-bot: DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
@@ -111,7 +148,9 @@ def test_a_rejected_token_exits_non_zero_and_is_never_logged(monkeypatch, caplog
 
 
 async def test_commands_are_synced_once_then_only_when_they_change(world):
-    syncs = lambda: [r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+    def syncs():
+        return [r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+
     assert len(syncs()) == 1
     await world.restart()
     assert len(syncs()) == 1  # same commands, same database: no needless global sync
@@ -122,7 +161,9 @@ def test_a_broken_database_file_stops_the_bot_with_one_clear_line(tmp_path):
     broken = tmp_path / "wari.sqlite3"
     broken.write_bytes(b"not a database at all" * 200)
     environ = {**os.environ, "DISCORD_TOKEN": "MTIz.not-a-real-token", "DATABASE_PATH": str(broken)}
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "not-a-real-token" not in done.stderr + done.stdout
     assert f"cannot use the database {broken}: file is not a database" in done.stderr
@@ -158,7 +199,10 @@ def test_a_read_only_folder_stops_the_bot_with_one_clear_line(read_only_folder):
 
 async def test_a_failed_command_sync_is_one_warning_and_the_next_start_tries_again(world, tmp_path, caplog):
     fresh = tmp_path / "fresh.sqlite3"  # no digest of the commands yet: the start syncs them
-    syncs = lambda: [r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+
+    def syncs():
+        return [r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+
     before = len(syncs())
     world.env.inject_error("PUT", "/applications/*/commands", status=503, message="Service Unavailable")
     with caplog.at_level(logging.INFO, logger="bot.client"):

@@ -5,13 +5,13 @@ refusals of broken files)."""
 import asyncio
 import contextlib
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.storage import MIGRATIONS, Conflict, StorageError, Store
 
-T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -51,7 +51,9 @@ async def test_reopening_does_not_migrate_again_and_keeps_data(tmp_path):
 
 async def test_foreign_keys_are_on_and_commits_do_not_wait_for_the_disk(sqlite_store):
     assert (await sqlite_store._read("PRAGMA foreign_keys"))[0][0] == 1
-    assert (await sqlite_store._read("PRAGMA synchronous"))[0][0] == 1  # NORMAL: safe in WAL mode against a killed process
+    assert (await sqlite_store._read("PRAGMA synchronous"))[0][
+        0
+    ] == 1  # NORMAL: safe in WAL mode against a killed process
 
 
 async def test_a_corrupt_file_is_refused_with_a_clear_message(tmp_path):
@@ -68,7 +70,9 @@ async def test_a_database_from_a_newer_bot_is_refused_before_anything_is_written
         db.execute("CREATE TABLE later (x)")
         db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     before = path.read_bytes()
-    with pytest.raises(StorageError, match=f"schema version {len(MIGRATIONS) + 1} is newer than this bot knows .*upgrade the bot"):
+    with pytest.raises(
+        StorageError, match=f"schema version {len(MIGRATIONS) + 1} is newer than this bot knows .*upgrade the bot"
+    ):
         await Store.open(path)
     assert path.read_bytes() == before  # no switch to WAL (bytes 18-19 of the header), no migration
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["wari.sqlite3"]  # no -wal, no -shm
@@ -80,8 +84,16 @@ async def test_a_directory_in_place_of_the_file_is_refused(tmp_path):
 
 
 async def new_challenge(store, channel=10, **overrides):
-    fields = dict(guild_id=1, channel_id=channel, challenger_id=100, opponent_id=200, variant="wari",
-                  first="me", created_at=T0, expires_at=T0 + timedelta(minutes=10))
+    fields = {
+        "guild_id": 1,
+        "channel_id": channel,
+        "challenger_id": 100,
+        "opponent_id": 200,
+        "variant": "wari",
+        "first": "me",
+        "created_at": T0,
+        "expires_at": T0 + timedelta(minutes=10),
+    }
     fields.update(overrides)
     return await store.add_challenge(**fields)
 
@@ -110,7 +122,9 @@ async def test_updates_check_the_version_and_archive_finished_games(store):
     assert moved.version == 1 and moved.record == "R1"
     with pytest.raises(Conflict):
         await store.update_game(game, now=T0, record="R1 again")  # written for version 0
-    done = await store.update_game(moved, now=T0 + timedelta(hours=1), record="R2", status="finished", result="B", reason="majority")
+    done = await store.update_game(
+        moved, now=T0 + timedelta(hours=1), record="R2", status="finished", result="B", reason="majority"
+    )
     assert done.finished_at == T0 + timedelta(hours=1)
     assert await store.live_game(10) is None
     assert [row.id for row in await store.archived_games(10)] == [done.id]
@@ -228,7 +242,11 @@ async def test_processes_opening_a_new_database_at_once_all_start_and_migrate_on
     stores = await asyncio.gather(*(Store.open(database) for _ in range(4)))
     try:
         assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 4
-        migrated = [record.getMessage().rsplit(" ", 1)[1] for record in caplog.records if "migrated to schema version" in record.getMessage()]
+        migrated = [
+            record.getMessage().rsplit(" ", 1)[1]
+            for record in caplog.records
+            if "migrated to schema version" in record.getMessage()
+        ]
         assert sorted(migrated, key=int) == [str(number) for number in range(1, len(MIGRATIONS) + 1)]
     finally:
         for s in stores:
@@ -242,8 +260,13 @@ async def clocked_game(store, channel=10, **columns):
 
 async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
     plans = {}
-    for name, where in (("deadline", "deadline IS NOT NULL AND deadline <= ?"), ("ping", "ping_at IS NOT NULL AND ping_at <= ?")):
-        rows = await sqlite_store._read(f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",))
+    for name, where in (
+        ("deadline", "deadline IS NOT NULL AND deadline <= ?"),
+        ("ping", "ping_at IS NOT NULL AND ping_at <= ?"),
+    ):
+        rows = await sqlite_store._read(
+            f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",)
+        )
         plans[name] = " ".join(row["detail"] for row in rows)
     assert "USING INDEX live_games_by_deadline" in plans["deadline"]
     assert "USING INDEX live_games_by_ping" in plans["ping"]
@@ -275,9 +298,11 @@ async def test_a_ping_is_recorded_once_and_never_for_a_game_that_moved_on(store)
 
 
 async def test_downtime_is_credited_once_to_running_clocks_only(store):
-    running = await clocked_game(store, channel=1, deadline=T0 + timedelta(hours=1), ping_at=T0 + timedelta(minutes=45), ping_kind="reminder")
+    running = await clocked_game(
+        store, channel=1, deadline=T0 + timedelta(hours=1), ping_at=T0 + timedelta(minutes=45), ping_kind="reminder"
+    )
     still = await clocked_game(store, channel=2)
-    rules = dict(longer_than=timedelta(minutes=3), note_every=timedelta(minutes=1))
+    rules = {"longer_than": timedelta(minutes=3), "note_every": timedelta(minutes=1)}
     assert await store.credit_downtime(T0, **rules) == (timedelta(0), [])  # the first sign of life
     back = T0 + timedelta(hours=2)
     gap, shifted = await store.credit_downtime(back, **rules)
@@ -304,14 +329,16 @@ async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order
         ]
         for game_id, a, b, result, at in finished:
             db.execute(
-                "INSERT INTO games (id, guild_id, channel_id, player_a, player_b, variant, record, status, result, reason,"
-                " created_at, updated_at, finished_at) VALUES (?, 1, ?, ?, ?, 'wari', 'R', 'finished', ?, 'majority', ?, ?, ?)",
+                "INSERT INTO games (id, guild_id, channel_id, player_a, player_b, variant, record, status,"
+                " result, reason, created_at, updated_at, finished_at)"
+                " VALUES (?, 1, ?, ?, ?, 'wari', 'R', 'finished', ?, 'majority', ?, ?, ?)",
                 (game_id, 10 + game_id, a, b, result, at, at, at),
             )
         db.execute(  # against the computer: counts in statistics, not in ratings
             "INSERT INTO games (id, guild_id, channel_id, player_a, player_b, variant, record, status, result, reason,"
             " created_at, updated_at, finished_at, level_b) VALUES (4, 1, 20, 100, 999, 'wari', 'R', 'finished', 'A',"
-            " 'surrender', '2026-01-04T00:00:00+00:00', '2026-01-04T00:00:00+00:00', '2026-01-04T00:00:00+00:00', 'mcts')"
+            " 'surrender', '2026-01-04T00:00:00+00:00', '2026-01-04T00:00:00+00:00',"
+            " '2026-01-04T00:00:00+00:00', 'mcts')"
         )
     store = await Store.open(path)
     # Replayed by hand in the order the games finished: 2, then 3, then 1.
@@ -321,7 +348,11 @@ async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order
     r[100], r[200] = rate_game(r[100], r[200], 1.0)
     for user in (100, 200, 300):
         stored = (await store.ratings_of(user))["wari"]
-        assert (round(stored.rating, 6), round(stored.rd, 6), stored.games) == (round(r[user].rating, 6), round(r[user].rd, 6), r[user].games)
+        assert (round(stored.rating, 6), round(stored.rd, 6), stored.games) == (
+            round(r[user].rating, 6),
+            round(r[user].rd, 6),
+            r[user].games,
+        )
     assert 999 not in [s.user_id for s in await store.leaderboard("wari", guild_id=None, offset=0, limit=10)]
     assert (await store.results_of(100))["mcts"].wins == 1
     await store.close()

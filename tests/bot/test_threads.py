@@ -7,7 +7,9 @@ from .test_game import start_game
 
 
 async def challenge_in_thread(world, **options):
-    result = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, thread=True, first="me", **options)
+    result = await world.alice.slash(
+        world.channel, "wari challenge", opponent=world.bob, thread=True, first="me", **options
+    )
     assert not result.ephemeral
     (thread,) = world.channel.threads
     return result.response, thread
@@ -21,7 +23,10 @@ async def test_a_challenge_with_thread_plays_in_a_new_thread(world):
     assert pinged(world, challenge) == {world.bob.id}
     await world.bob.click(challenge, label="Accept")
     board = thread.history()[0]
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move") and await stored(world, "channel_id") == thread.id
+    assert (
+        board.content.startswith(f"**{shown(world.alice)}**, your move")
+        and await stored(world, "channel_id") == thread.id
+    )
     (ping,) = pings(world, thread)
     assert pinged(world, ping) == {world.alice.id}
     # The channel itself stays free for another game.
@@ -81,7 +86,9 @@ async def test_no_thread_inside_a_thread(world):
 
 
 async def test_the_computer_ending_a_thread_game_archives_it_and_leaves_no_ping(world):
-    await world.alice.slash(world.channel, "wari play", level="low", first="me", variant="kalah", houses=3, seeds=2, thread=True)
+    await world.alice.slash(
+        world.channel, "wari play", level="low", first="me", variant="kalah", houses=3, seeds=2, thread=True
+    )
     (thread,) = world.channel.threads
     for _ in range(40):
         board = next(m for m in reversed(thread.history()) if m.embeds)

@@ -35,7 +35,11 @@ async def test_no_ping_for_the_player_who_just_pressed_accept(world):
 
 async def test_every_move_pings_the_next_player_and_removes_the_previous_ping(world):
     board = await start_game(world)
-    for member, house, next_player in ((world.alice, 5, world.bob), (world.bob, 7, world.alice), (world.alice, 2, world.bob)):
+    for member, house, next_player in (
+        (world.alice, 5, world.bob),
+        (world.bob, 7, world.alice),
+        (world.alice, 2, world.bob),
+    ):
         await press(member, board, house)
         (ping,) = pings(world)  # one ping per game in the channel, always the newest
         assert ping.content.startswith(f"{next_player.mention}, your move in game #1")
@@ -114,7 +118,11 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
     assert pings(world) == []
-    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == ("finished", "A", "time")
+    assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == (
+        "finished",
+        "A",
+        "time",
+    )
     assert (await stored(world, "record")).rstrip().endswith("A(5,4) B(time)")
     assert "📈 **Ratings** (wari): " in board.embeds[0].description  # a loss on time is rated
 
@@ -126,7 +134,10 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
     late = await press(world.alice, board, 5)
     assert told(late)[0].ephemeral
     assert told(late)[0].content == f"Too late: {shown(world.alice)}'s time had run out, so the game is over."
-    assert world.channel.last_message.content == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
+    assert (
+        world.channel.last_message.content
+        == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
+    )
     assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
     assert (await stored(world, "record")).rstrip().endswith("A(time)")
 
@@ -162,8 +173,15 @@ async def test_restart_between_a_move_and_its_ping_still_pings(world):
     service = world.env.bot.service
     table = await service.table(world.channel.id)
     # Alice's move is stored, but the process dies before the ping could be posted.
-    await service.play(channel_id=world.channel.id, game_id=1, ply=0, message_id=table.row.message_id,
-                       user_id=world.alice.id, house=5, now=world.env.now())
+    await service.play(
+        channel_id=world.channel.id,
+        game_id=1,
+        ply=0,
+        message_id=table.row.message_id,
+        user_id=world.alice.id,
+        house=5,
+        now=world.env.now(),
+    )
     await world.restart()
     await world.env.advance_time(20)
     (ping,) = pings(world)

@@ -42,15 +42,25 @@ def test_replay_writes_one_state_per_prefix_and_stops_at_an_illegal_move():
     assert bad_type["error"].startswith("unknown variant []") and bad_number["at"] is None
     assert len(first["states"]) == 5
     assert first["states"][-1] == {
-        "pits": [5, 1, 6, 6, 0, 6, 0, 6, 6, 5, 5, 0], "stores": [0, 2], "to_move": "A",
-        "legal": [1, 2, 3, 4, 6], "over": False, "result": None, "reason": None,
+        "pits": [5, 1, 6, 6, 0, 6, 0, 6, 6, 5, 5, 0],
+        "stores": [0, 2],
+        "to_move": "A",
+        "legal": [1, 2, 3, 4, 6],
+        "over": False,
+        "result": None,
+        "reason": None,
     }
     assert second["states"][0]["to_move"] == "B"
     assert second["states"][-1] == {"error": "house 7 is empty", "at": 2}
     assert "error" in bad
     assert kalah["states"][-1] == {
-        "pits": [0, 0], "stores": [1, 1], "to_move": None, "legal": [],
-        "over": True, "result": "draw", "reason": "no_legal_move",
+        "pits": [0, 0],
+        "stores": [1, 1],
+        "to_move": None,
+        "legal": [],
+        "over": True,
+        "result": "draw",
+        "reason": "no_legal_move",
     }
 
 
@@ -90,8 +100,12 @@ def test_replay_reads_a_record_from_stdin_and_prints_its_final_position_and_resu
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()
     assert json.loads(line) == {
-        "variant": "oware", "plies": game.ply, "position": position(game),
-        "result": game.outcome.result, "reason": game.outcome.termination.value, "players": ["Ama", "Kofi"],
+        "variant": "oware",
+        "plies": game.ply,
+        "position": position(game),
+        "result": game.outcome.result,
+        "reason": game.outcome.termination.value,
+        "players": ["Ama", "Kofi"],
     }
 
 
@@ -111,8 +125,12 @@ def test_replay_reads_records_from_a_file_several_at_once_and_says_which_is_wron
     one, two, three = (json.loads(line) for line in done.stdout.splitlines())
     assert one["position"] == position(first) and one["result"] == first.outcome.result
     assert two == {
-        "variant": "kalah/4x3", "plies": 2, "position": position(second), "result": "B",
-        "reason": "time", "players": ["x", "y"],
+        "variant": "kalah/4x3",
+        "plies": 2,
+        "position": position(second),
+        "result": "B",
+        "reason": "time",
+        "players": ["x", "y"],
     }
     assert three == {"error": "move 2: A(6,4) but it is B's turn", "at": None}
 

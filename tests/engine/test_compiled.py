@@ -13,8 +13,11 @@ import pytest
 from bot.engine.core import _core, machine_for
 from bot.engine.rules import VARIANTS, rules_for
 
-# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails here if it did not.
-pytestmark = pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the compiled core was not built on this machine")
+# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails
+# here if it did not.
+pytestmark = pytest.mark.skipif(
+    _core is None and not os.environ.get("CI"), reason="the compiled core was not built on this machine"
+)
 
 RULE_SETS = [rules_for(name) for name in VARIANTS if name != "kalah"] + [
     rules_for("kalah", houses, seeds) for houses in (1, 2, 6, 10) for seeds in (1, 4, 10)
@@ -45,12 +48,19 @@ def test_both_engines_agree_on_every_move_of_random_games(rules):
     assert checked >= 120  # at least one move a game (Kalah 1x1 has no more)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS[:4] + [rules_for("kalah", 1, 3), rules_for("kalah", 3, 3), rules_for("kalah"), rules_for("kalah", 10, 10)], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    RULE_SETS[:4]
+    + [rules_for("kalah", 1, 3), rules_for("kalah", 3, 3), rules_for("kalah"), rules_for("kalah", 10, 10)],
+    ids=str,
+)
 def test_both_engines_count_the_same_move_sequences(rules):
     python, compiled = machine_for(rules, "python"), machine_for(rules, "compiled")
     for first in (0, 1):
         start = python.start(first)
-        assert [compiled.perft(start, depth) for depth in range(1, 8)] == [python.perft(start, depth) for depth in range(1, 8)]
+        assert [compiled.perft(start, depth) for depth in range(1, 8)] == [
+            python.perft(start, depth) for depth in range(1, 8)
+        ]
 
 
 def test_the_compiled_core_refuses_what_is_not_a_state():

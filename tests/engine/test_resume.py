@@ -14,8 +14,16 @@ pytestmark = pytest.mark.usefixtures("backend")
 def observed(game: Game) -> tuple:
     """What the bot reads of a game."""
     return (
-        game.state, game.board, game.scores, game.to_move, game.legal_moves, game.ply, game.last_move,
-        game.outcome, game.owes_extra_move, record(game, "Ama", "Kofi"),
+        game.state,
+        game.board,
+        game.scores,
+        game.to_move,
+        game.legal_moves,
+        game.ply,
+        game.last_move,
+        game.outcome,
+        game.owes_extra_move,
+        record(game, "Ama", "Kofi"),
     )
 
 
@@ -58,7 +66,7 @@ def test_games_ending_in_a_repetition_end_the_same_way_when_taken_up_midway():
         while halfway.ply > full.ply - 6:
             halfway.undo()
         taken_up = resume(record(halfway), snapshot(halfway))
-        for move in full.moves[halfway.ply:]:
+        for move in full.moves[halfway.ply :]:
             taken_up.replay(move)
         assert taken_up.outcome == full.outcome and record(taken_up) == record(full)
     assert endings >= 3

@@ -25,7 +25,7 @@ import mmap
 import os
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from bot.engine import Game, rules_for
@@ -63,7 +63,7 @@ class Table:
         return _core.probe(self.code, self.seeds, self.data, state)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(variant: str, folder: str) -> Table | None:
     if _core is None or variant not in VARIANTS:
         return None
@@ -139,7 +139,12 @@ def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
 
     def report(layer: int, positions: int, exact: int, rounds: int) -> None:
         share = 100 * exact / positions
-        print(f"  {variant} {layer:2} seeds: {positions:>11,} positions, {share:5.1f}% exact ({time.perf_counter() - began:.1f}s)", file=out, flush=True)
+        print(
+            f"  {variant} {layer:2} seeds: {positions:>11,} positions, {share:5.1f}% exact "
+            f"({time.perf_counter() - began:.1f}s)",
+            file=out,
+            flush=True,
+        )
 
     data = _core.build_tables(CompiledMachine.CODES[variant], seeds, report)
     folder.mkdir(parents=True, exist_ok=True)

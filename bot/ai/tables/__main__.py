@@ -15,14 +15,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai.tables", description="Endgame tables for the expert.")
     commands = parser.add_subparsers(dest="command", required=True)
     b = commands.add_parser("build", help="solve every position with at most --seeds seeds on board")
-    b.add_argument("--seeds", type=int, required=True, help="seeds on board, 0..24 (12 takes about 30 s a variant, 14 about 3 minutes and 1 GB)")
+    b.add_argument(
+        "--seeds",
+        type=int,
+        required=True,
+        help="seeds on board, 0..24 (12 takes about 30 s a variant, 14 about 3 minutes and 1 GB)",
+    )
     b.add_argument("--variant", action="append", choices=VARIANTS, help="one variant (repeatable); all four by default")
     b.add_argument("--dir", type=Path, default=None, help=f"where to write (default {DEFAULT_DIR}, or $WARI_TABLES)")
     args = parser.parse_args(argv)
     if not 0 <= args.seeds <= 24:
         parser.error("--seeds must be 0..24")
     if _core is None:
-        print("python -m bot.ai.tables: the compiled core was not built (pip install -e . with a C compiler)", file=sys.stderr)
+        print(
+            "python -m bot.ai.tables: the compiled core was not built (pip install -e . with a C compiler)",
+            file=sys.stderr,
+        )
         return 1
     for variant in args.variant or VARIANTS:
         build(variant, args.seeds, args.dir or tables_dir())
