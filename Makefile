@@ -32,6 +32,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 sandbox: $(VENV)/.installed-sandbox
@@ -46,4 +47,4 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bot.engine bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -47,8 +47,13 @@ async def play(
     """One bot process's session: its timed presses, its play phase's wall time and CPU time.
     With several processes, each runs one shard of as many (its sweeps keep to its servers) and
     only the first syncs the commands, as in production."""
-    sharding = {"shard_count": processes, "shard_ids": (shard,)} if processes > 1 else {}
-    bot = create_bot(database, rng=random.Random(seed), **sharding)
+    sharded = processes > 1
+    bot = create_bot(
+        database,
+        rng=random.Random(seed),
+        shard_count=processes if sharded else None,
+        shard_ids=(shard,) if sharded else None,
+    )
     minutes_ahead = shard
     try:
         async with simcord.run(bot, strict_sync=shard == 0) as env:
@@ -56,7 +61,7 @@ async def play(
             # one's minutes later, so that no two servers, channels or members share an id.
             if minutes_ahead:
                 await env.advance_time(minutes_ahead * 60)
-            live = await open_games(env, games, "wari", shard_id=shard if sharding else None)
+            live = await open_games(env, games, "wari", shard_id=shard if sharded else None)
             started, cpu = time.perf_counter(), time.process_time()
             presses = await play_all(live, random.Random(seed))
             return presses, time.perf_counter() - started, time.process_time() - cpu
@@ -144,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         failed = False
         with tempfile.TemporaryDirectory(prefix="wari-backends-") as folder:
-            runs = [
+            runs: list[tuple[str, str | Path | None, int]] = [
                 ("SQLite, 1 process", Path(folder) / "wari.sqlite3", 1),
                 ("PostgreSQL, 1 process", postgres("one"), 1),
                 ("PostgreSQL, 2 processes", postgres("two") if server else None, 2),

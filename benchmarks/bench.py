@@ -53,7 +53,7 @@ import simcord
 
 from benchmarks.echo import Echo
 from benchmarks.press_timing import Press, timed
-from bot.client import create_bot
+from bot.client import WariBot, create_bot
 from bot.engine import VARIANTS
 
 CUP_PREFIX = "wari:cup:"
@@ -122,7 +122,10 @@ async def open_games(
     """One server (drawing its boards as ``board``: text or image; on ``shard_id`` for a sharded
     bot), ``count`` channels, two members per channel: challenge and accept in each."""
     guild = env.create_guild("Wari bench", shard_id=shard_id)
-    await env.bot.store.set_board_style(guild.id, board)
+    bot = env.bot
+    if not isinstance(bot, WariBot):
+        raise TypeError(f"the benchmark plays against the Wari bot, not {bot!r}")
+    await bot.store.set_board_style(guild.id, board)
     games: list[LiveGame] = []
     for index in range(1, count + 1):
         channel = guild.create_text_channel(f"game-{index}")
@@ -131,13 +134,13 @@ async def open_games(
         sent = await challenger.slash(channel, "wari challenge", opponent=opponent, first="me", variant=variant)
         if sent.response is None or sent.ephemeral:
             raise RuntimeError(f"challenge in #{channel.name} was refused: {sent.response and sent.response.content!r}")
-        board = sent.response
-        accepted = await opponent.click(board, label="Accept")
-        cups = legal_cups(board)
+        message = sent.response
+        accepted = await opponent.click(message, label="Accept")
+        cups = legal_cups(message)
         if not accepted.acknowledged or not cups:
-            raise RuntimeError(f"accepting the challenge in #{channel.name} did not start a game: {board.content!r}")
+            raise RuntimeError(f"accepting the challenge in #{channel.name} did not start a game: {message.content!r}")
         game_id = int(cups[0].split(":")[2])
-        games.append(LiveGame(channel, board, {challenger.name: challenger, opponent.name: opponent}, game_id))
+        games.append(LiveGame(channel, message, {challenger.name: challenger, opponent.name: opponent}, game_id))
     return games
 
 
@@ -160,7 +163,8 @@ async def play_all(games: Sequence[LiveGame], rng: random.Random, figures: Figur
                 baseline.press()
             said = ([result.response] if result.ephemeral else []) + result.followups  # a refusal, or a failure
             if not result.acknowledged or said:
-                answer = said[0].content if said else "no answer"
+                first = said[0] if said else None
+                answer = first.content if first is not None else "no answer"
                 raise RuntimeError(f"game #{game.game_id}: press {cup} by {player.name} failed ({answer})")
             still_live.append(game)
         live = still_live

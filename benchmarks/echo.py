@@ -23,7 +23,9 @@ answering, as every press of the bot does with its database; that costs it about
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
+from typing import Any
 
 import discord
 import simcord
@@ -43,14 +45,21 @@ class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P
         self.house = house
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match, /) -> EchoCup:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EchoCup:
         return cls(int(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
         bot = interaction.client
+        if not isinstance(bot, EchoBot):
+            raise TypeError(f"the echo's buttons belong to an EchoBot, not to {bot!r}")
         if bot.pings:
-            ping = await interaction.channel.send(
+            channel = interaction.channel
+            if not isinstance(channel, discord.abc.Messageable):
+                raise TypeError(f"the echo's board is in a channel that takes messages, not in {channel!r}")
+            ping = await channel.send(
                 f"{interaction.user.mention}, your move",
                 allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
             )
@@ -60,26 +69,36 @@ class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P
         await asyncio.to_thread(int)  # see the module's note: SimCord's idle wait
 
 
-def echo_message(content: str) -> dict:
+def echo_message(content: str) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
     for house in range(1, 7):
         view.add_item(EchoCup(house))
     return {"content": content, "embed": discord.Embed(title="Echo", description=BOARD_TEXT), "view": view}
 
 
-def echo_bot(pings: bool) -> commands.Bot:
-    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None)
-    bot.pings, bot.last_ping = pings, None
+class EchoBot(commands.Bot):
+    """A bare bot for the echo's buttons; ``pings``: each press also posts a ping and deletes the
+    previous one (``last_ping``)."""
+
+    def __init__(self, pings: bool) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None
+        )
+        self.pings = pings
+        self.last_ping: discord.Message | None = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(EchoCup)
+        await self.tree.sync()
+
+
+def echo_bot(pings: bool) -> EchoBot:
+    bot = EchoBot(pings)
 
     @bot.tree.command(name="board", description="Post the echo's board")
     async def board(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(**echo_message("board"))
 
-    async def setup_hook() -> None:
-        bot.add_dynamic_items(EchoCup)
-        await bot.tree.sync()
-
-    bot.setup_hook = setup_hook
     return bot
 
 
@@ -111,7 +130,10 @@ class Echo:
         guild = self._env.create_guild("Echo")
         self.channel = guild.create_text_channel("echo")
         self.player = guild.add_member(self._env.create_user("echo-player"))
-        self.board = (await self.player.slash(self.channel, "board")).response
+        board = (await self.player.slash(self.channel, "board")).response
+        if board is None:
+            raise RuntimeError("the echo's /board went unanswered")
+        self.board = board
 
     async def _press(self) -> Press:
         self._presses += 1

@@ -19,7 +19,10 @@ log = logging.getLogger("bot")
 async def _run(settings: Settings) -> None:
     # Open (and check) the database before connecting, so a broken file or an unreachable server
     # fails fast with one clear line; the bot then uses this connection.
-    shards = ShardScope(settings.shard_count, settings.shard_ids) if settings.shard_count else None
+    shards = None
+    if settings.shard_count:
+        assert settings.shard_ids is not None  # load_settings sets the ids with the count (all shards by default)
+        shards = ShardScope(settings.shard_count, settings.shard_ids)
     store = await Store.open(settings.database, shards=shards)
     log.info("database: %s%s", store.label, f"; running {shards}" if shards else "")
     hours = settings.backup_interval_hours

@@ -127,12 +127,14 @@ class WariBot(commands.Bot):
         """One turn of the automatic backups: a backup when the newest is an interval old, then
         the oldest beyond :attr:`backup_keep` are deleted. Runs in a thread; a failure is a
         warning and the next turn tries again."""
+        every, path = self.backup_every, self.store.path
+        assert every is not None and path is not None  # setup_hook starts the backups only with both
         now = discord.utils.utcnow()
-        check = min(self.backup_every, BACKUP_CHECK)
+        check = min(every, BACKUP_CHECK)
         try:
-            if not backup_due(self.store.path, now, self.backup_every, slack=check / 2):
+            if not backup_due(path, now, every, slack=check / 2):
                 return
-            made, removed = await back_up(self.store.path, now, keep=self.backup_keep)
+            made, removed = await back_up(path, now, keep=self.backup_keep)
         except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
             log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, check)
             return
@@ -163,11 +165,13 @@ class ShardedWariBot(WariBot, commands.AutoShardedBot):
 
     @property
     def shard_scope(self) -> ShardScope:
+        assert self.shard_ids is not None  # create_bot always passes them
         return ShardScope(self.shard_count, tuple(sorted(self.shard_ids)))
 
     @property
     def syncs_commands(self) -> bool:
         """The process that runs shard 0 syncs; the others would only repeat it."""
+        assert self.shard_ids is not None  # create_bot always passes them
         return 0 in self.shard_ids
 
 

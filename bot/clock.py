@@ -75,6 +75,7 @@ class Clock:
         if match := _PER_MOVE.match(code):
             return cls(code, per_move=int(match[1]) * _UNITS[match[2]])
         match = _FISCHER.match(code)
+        assert match is not None  # every code of CLOCKS is per move or Fischer
         return cls(code, base=timedelta(minutes=int(match[1])), increment=timedelta(seconds=int(match[2])))
 
     @property
@@ -85,10 +86,12 @@ class Clock:
         """In words, in the language of the moment: ``1 day a move``, ``5 min + 3 s a move``."""
         if self.per_move is not None:
             match = _PER_MOVE.match(self.code)
+            assert match is not None  # a per-move clock's code is one (see parse)
             count = int(match[1])
             if match[2] == "h":
                 return n_("{hours} hour a move", "{hours} hours a move", count, hours=count)
             return n_("{days} day a move", "{days} days a move", count, days=count)
+        assert self.base is not None  # a clock is per move or per player (see parse)
         return _(
             "{minutes} min + {seconds} s a move",
             minutes=self.base // timedelta(minutes=1),
@@ -120,7 +123,11 @@ class Clock:
             banks = (left, banks[1]) if mover == 0 else (banks[0], left)
         if next_mover is None:
             return ClockState(None, banks)
-        allowed = self.per_move if self.per_move is not None else timedelta(seconds=banks[next_mover])
+        if self.per_move is not None:
+            allowed = self.per_move
+        else:
+            assert banks is not None  # a per-player clock's state has banks from the start (see start)
+            allowed = timedelta(seconds=banks[next_mover])
         return ClockState(now + allowed, banks)
 
 

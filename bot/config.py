@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from dotenv import load_dotenv
 
@@ -45,9 +46,16 @@ class Settings:
         return self.database if isinstance(self.database, Path) else None
 
 
+@overload
+def _int(environ: dict[str, str], name: str, default: int, *, minimum: int = 1, maximum: int | None = None) -> int: ...
+@overload
+def _int(
+    environ: dict[str, str], name: str, default: None, *, minimum: int = 1, maximum: int | None = None
+) -> int | None: ...
 def _int(
     environ: dict[str, str], name: str, default: int | None, *, minimum: int = 1, maximum: int | None = None
 ) -> int | None:
+    """The whole number ``environ[name]`` holds (within the bounds), or ``default`` if it is unset."""
     raw = environ.get(name, "").strip()
     if not raw:
         return default

@@ -77,7 +77,8 @@ def speaking(language: str | None) -> Iterator[None]:
 
 def _(message: str, **params: object) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled from ``params``."""
-    text = catalog(_language.get()).get(message) or message
+    translated = catalog(_language.get()).get(message)
+    text = translated if isinstance(translated, str) and translated else message  # a text's msgstr is a text
     return text.format(**params) if params else text
 
 
@@ -86,7 +87,10 @@ def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     language = _language.get()
     forms = catalog(language).get((singular, plural))
     one = Locale(language).plural_form(count) == "one"  # French and Portuguese: 0 is singular too
-    text = (forms[0] if one else forms[-1]) if forms and all(forms) else singular if one else plural
+    if isinstance(forms, tuple) and forms and all(forms):  # a plural message's msgstr is its forms
+        text = forms[0] if one else forms[-1]
+    else:
+        text = singular if one else plural
     return text.format(**params)
 
 

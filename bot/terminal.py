@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import random
 import re
@@ -137,10 +138,10 @@ class TerminalGame:
                     self.say(GOODBYE)
                     return EXIT_OK
                 self.game = Game(self.options.rules, first)
+            game = self.game
             self.introduce()
             self.show_position()
-            while not self.game.is_over:
-                mover = self.game.to_move
+            while (mover := game.to_move) is not None:  # None once the game is over
                 if self.computer is not None and mover is Player.B:
                     self.computer_moves()
                 elif not self.human_moves(mover):
@@ -163,7 +164,7 @@ class TerminalGame:
         if first == "random":
             return random.Random(self.options.seed).choice((Player.A, Player.B))
         if first is not None:
-            return Player(first)
+            return Player.parse(first) if isinstance(first, str) else Player(first)
         if self.computer is None:
             question = "Who moves first? [1] player A [2] player B [q] quit: "
         else:
@@ -178,8 +179,15 @@ class TerminalGame:
                 return None
             self.say("Please type 1, 2 or q.")
 
+    @property
+    def playing(self) -> Game:
+        """The game of the session (:meth:`run` sets one up first when none was given)."""
+        if self.game is None:
+            raise RuntimeError("the session has no game yet: run() sets one up")
+        return self.game
+
     def introduce(self) -> None:
-        rules = self.game.rules
+        rules = self.playing.rules
         a, b = (f"houses {houses_of(rules, p)}, the {row} row" for p, row in ((Player.A, "bottom"), (Player.B, "top")))
         title = rules.label.capitalize()
         if self.computer is None:
@@ -205,7 +213,7 @@ class TerminalGame:
 
     def show_position(self) -> None:
         """The board framed by who owns each row, with their prisoners (Kalah: store)."""
-        game = self.game
+        game = self.playing
         cup = "store" if game.rules.stores_on_path else "prisoners"
         self.say()
         for player in (Player.B, None, Player.A):
@@ -216,17 +224,20 @@ class TerminalGame:
                 self.say(f"{self.row_title(player)} · houses {houses} · {cup}: {game.scores[player]}")
 
     def show_move(self) -> None:
-        move = self.game.last_move
-        text = describe_move(move, self.names[move.player], self.game.rules)
+        game = self.playing
+        move = game.last_move
+        assert move is not None  # shown after a move was played
+        text = describe_move(move, self.names[move.player], game.rules)
         notation, _, words = text.partition(" ")
         text = f"{notation.strip('`')}: {words}" if notation.startswith("`") else _sentence(text)
         self.say()
-        self.say(f"Move {self.game.ply} · {text}")
+        self.say(f"Move {game.ply} · {text}")
 
     # -- the moves ----------------------------------------------------------------------------
 
     def computer_moves(self) -> None:
-        game = self.game
+        game = self.playing
+        assert self.computer is not None  # run() lets the computer move only when there is one
         self.stdout.write(f"{self.row_title(Player.B)} is THINKING")
         self.stdout.flush()
 
@@ -242,7 +253,7 @@ class TerminalGame:
 
     def human_moves(self, mover: Player) -> bool:
         """Ask ``mover`` for a house until one is legal and play it; ``False`` after a surrender."""
-        game = self.game
+        game = self.playing
         rules = game.rules
         own = houses_of(rules, mover)
         first, last = 1 + rules.houses * mover, rules.houses * (mover + 1)
@@ -267,7 +278,7 @@ class TerminalGame:
 
     def parse_house(self, answer: str, mover: Player, first: int, last: int) -> tuple[int | None, str | None]:
         """``(house, None)`` for a legal house, ``(None, None)`` to surrender, else ``(None, why)``."""
-        game = self.game
+        game = self.playing
         pits = game.rules.pits
         you = "you" if self.computer is not None else self.names[mover]
         you_play = f"{you} {'play' if you == 'you' else 'plays'} houses {first} to {last}"
@@ -296,7 +307,8 @@ class TerminalGame:
     # -- the end --------------------------------------------------------------------------------
 
     def show_result(self) -> None:
-        outcome: Outcome = self.game.outcome
+        outcome = self.playing.outcome
+        assert outcome is not None  # shown once the game is over
         self.say()
         self.say(f"Game over. {self.result_line(outcome)}")
         a, b = outcome.scores
@@ -344,9 +356,8 @@ def replay(text: str, stdin: TextIO, stdout: TextIO, *, step: bool = False) -> i
     names = tuple(
         (tags.get(f"Player{side.name}") or "").strip() or f"Player {side.name}" for side in (Player.A, Player.B)
     )
-    session.names = tuple(
-        f"Player {side.name}" if name == side.name else name for side, name in zip(Player, names, strict=True)
-    )
+    a, b = (f"Player {side.name}" if name == side.name else name for side, name in zip(Player, names, strict=True))
+    session.names = (a, b)
     try:
         _introduce_record(session, tags, final)
         session.show_position()
@@ -520,8 +531,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(AttributeError, ValueError):  # never die on a terminal that cannot draw the board
-            stream.reconfigure(errors="replace")
+        if isinstance(stream, io.TextIOWrapper):  # what has reconfigure (a replaced stream may not)
+            with contextlib.suppress(ValueError):  # never die on a terminal that cannot draw the board
+                stream.reconfigure(errors="replace")
     echo = not sys.stdin.isatty()
     try:
         if options.replay is not None:

@@ -10,10 +10,11 @@ import contextlib
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import discord
 import pytest
-from simcord import Env
+from simcord import ChannelHandle, Env, GuildHandle, MemberActor
 from simcord.builders import UserHandle
 
 from bot import create_bot
@@ -73,15 +74,15 @@ def simcord_bot(database):
 
 @dataclass
 class World:
-    env: object
-    guild: object
-    channel: object
-    alice: object
-    bob: object
-    carol: object
-    mod: object
+    env: Env
+    guild: GuildHandle
+    channel: ChannelHandle
+    alice: MemberActor
+    bob: MemberActor
+    carol: MemberActor
+    mod: MemberActor
     #: The database: a SQLite file or a PostgreSQL URL.
-    database: object
+    database: Path | str
 
     @property
     def me(self) -> UserHandle:

@@ -99,8 +99,9 @@ def server_binaries() -> Path:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, timeout=10, check=True)
         candidates.append(Path(bindir.stdout.strip()))
-    if shutil.which("initdb"):
-        candidates.append(Path(shutil.which("initdb")).parent)
+    initdb = shutil.which("initdb")
+    if initdb:
+        candidates.append(Path(initdb).parent)
     for folder in candidates:
         if _has_server(folder):
             return folder
@@ -143,7 +144,7 @@ def _usable_parent(owner: pwd.struct_passwd | None) -> Path:
     long there or would need quoting, or (as root) the server's user could not reach it; ``/tmp`` then."""
     parent = Path(tempfile.gettempdir()).resolve()
     socket = parent / f"{FOLDER_PREFIX}xxxxxxxx" / f".s.PGSQL.{PORT}"
-    usable = len(os.fsencode(socket)) <= SOCKET_PATH_LIMIT and re.fullmatch(r"[\w/.-]+", str(parent))
+    usable = len(os.fsencode(socket)) <= SOCKET_PATH_LIMIT and re.fullmatch(r"[\w/.-]+", str(parent)) is not None
     if usable and owner is not None:  # every folder above must let others through
         usable = all(folder.stat().st_mode & stat.S_IXOTH for folder in (parent, *parent.parents))
     return parent if usable else Path("/tmp")

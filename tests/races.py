@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from bot.clock import DEFAULT_CLOCK
 from bot.engine import rules_for
 from bot.service import Refusal, WariService
 from bot.storage import Store
@@ -62,7 +65,7 @@ async def prepare(url: str, race: str, rounds: int) -> None:
                 rules=rules_for("wari"),
                 first="me",
                 now=now,
-                **({"clock": "1h/move"} if race == "timeout" else {}),
+                clock="1h/move" if race == "timeout" else DEFAULT_CLOCK,
             )
             if race in ("press", "timeout"):
                 await service.accept(challenge.id, OPPONENT, channel(round_), T0)
@@ -88,6 +91,11 @@ def _slow_writes() -> None:
         setattr(Store, name, slow)
 
 
+def _replace(owner: type, name: str, method: Callable[..., Any]) -> None:
+    """Put ``method`` in the place of ``owner``'s method ``name``, for the rest of this process."""
+    setattr(owner, name, method)
+
+
 def _take_away_guard(race: str) -> None:
     """The control: the guard this race relies on, gone (in this racer process only)."""
     if race == "press":  # the save's version check gone from its statement (its parameter kept, unused)
@@ -100,21 +108,21 @@ def _take_away_guard(race: str) -> None:
 
             return run
 
-        Database._rows = unguarded(Database._rows)  # a save inside a transaction (a game's end)
-        Database._write_one = unguarded(Database._write_one)  # a save on its own (a move)
+        _replace(Database, "_rows", unguarded(Database._rows))  # a save inside a transaction (a game's end)
+        _replace(Database, "_write_one", unguarded(Database._write_one))  # a save on its own (a move)
     elif race == "expiry":  # the deletion's count not looked at: whoever tried, expired it
 
         async def unguarded_delete(self, challenge_id):
             await self._write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
             return True
 
-        Store.delete_challenge = unguarded_delete
+        _replace(Store, "delete_challenge", unguarded_delete)
     elif race == "challenge_vs_game":  # no channel lock between the check and the insert
 
         async def no_lock(self, *keys):
             await asyncio.sleep(0.001)  # the window the lock closes, made visible
 
-        Store._lock = no_lock
+        _replace(Store, "_lock", no_lock)
     else:
         raise ValueError(f"no control for the {race} race")
 
@@ -125,6 +133,8 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
     try:
         if race == "press":
             table = await service.table(where)
+            if table is None:
+                raise RuntimeError(f"no game in channel {where}: prepare() starts one in every round's channel")
             _, move = await service.play(
                 channel_id=where,
                 game_id=table.row.id,

@@ -51,16 +51,17 @@ def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_
     players = {Player.A: make_player(a if a_first else b, seed), Player.B: make_player(b if a_first else a, seed + 1)}
     side_a = Player.A if a_first else Player.B
     times: dict[Player, list[float]] = {Player.A: [], Player.B: []}
-    while not game.is_over:
-        mover = game.to_move
+    while (mover := game.to_move) is not None:  # None once the game is over
         began = time.perf_counter()
         house = players[mover].choose(game, seconds).house
         times[mover].append(time.perf_counter() - began)
         game.play(house)
-    winner = game.outcome.winner
+    outcome = game.outcome
+    assert outcome is not None  # the loop above ran until the game was over
+    winner = outcome.winner
     points = 0.5 if winner is None else 1.0 if winner == side_a else 0.0
     spent = (tuple(times[side_a]), tuple(times[side_a.other]))
-    return GameResult(points, game.ply, game.outcome.termination.value, a_first, spent)
+    return GameResult(points, game.ply, outcome.termination.value, a_first, spent)
 
 
 def elo(score: float) -> float:

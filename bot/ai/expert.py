@@ -87,6 +87,7 @@ def compiled_search(
     budget = 1e9 if max_nodes is not None else seconds
     table = Table.for_variant(game.rules.name)  # positions in the tables are not searched
     known = (table.data, table.seeds) if table else ()
+    assert _core is not None  # there is a CompiledMachine only where the core was built
     move, depth, score, pv, nodes, exact = _core.search(
         *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress, *known
     )

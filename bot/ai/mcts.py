@@ -78,7 +78,8 @@ class MctsPlayer(Strategy):
         )
 
     def _pv(self, root: _Node) -> tuple[int, ...]:
-        line, node = [], root
+        line: list[int] = []
+        node = root
         while node.children and len(line) < 12:
             move, node = max(node.children.items(), key=lambda item: item[1].visits)
             line.append(move + 1)
@@ -125,6 +126,7 @@ class MctsPlayer(Strategy):
     def _playout(self, machine: Machine, state: State, seen: set[State]) -> tuple[int, int]:
         """Play on at random from ``state``; the stores (A, B) at the end."""
         if isinstance(machine, CompiledMachine):  # the same, in C
+            assert _core is not None  # there is a CompiledMachine only where the core was built
             return _core.playout(*machine.key, state, seen, self.rng.getrandbits(63), PLAYOUT_LIMIT)
         rng, play, legal = self.rng, machine.play, machine.legal
         seen = set(seen)

@@ -28,6 +28,7 @@ import os
 import warnings
 from functools import cache
 from operator import add
+from types import ModuleType
 from typing import NamedTuple
 
 from .rules import GrandSlam, Rules
@@ -35,6 +36,8 @@ from .rules import GrandSlam, Rules
 #: The interface of ``_core.c`` this module speaks (its ``INTERFACE``).
 INTERFACE = 1
 
+#: The compiled core (its types: ``_core.pyi``), or ``None`` where it was not built.
+_core: ModuleType | None
 try:
     from . import _core
 except ImportError:  # not built on this machine: the pure-Python engine does everything
@@ -109,7 +112,8 @@ class Machine:
         for i in range(self.pits):
             mover = 0 if i < self.n else 1
             path = self._path(i)
-            deltas, lands, feds = [()], [i], [0]
+            deltas: list[State] = [()]
+            lands, feds = [i], [0]
             for k in range(1, most + 1):
                 d = [0] * width
                 d[i] -= k
@@ -299,15 +303,18 @@ class CompiledMachine(Machine):
         self.key = (self.CODES[rules.name], rules.houses, rules.seeds)
 
     def legal(self, state: State) -> list[int]:
+        assert _core is not None  # machine_for makes a CompiledMachine only where the core was built
         return _core.legal(*self.key, state)
 
     def play(self, state: State, i: int) -> tuple[State, Effect]:
+        assert _core is not None  # as in legal
         after, captures, grand_slam, extra_turn, last = _core.play(*self.key, state, i)
         return after, Effect(captures, grand_slam, extra_turn, last)
 
     def perft(self, state: State, depth: int, seen: set[State] | None = None) -> int:
         if seen is not None:  # a game's history: only the reference takes one
             return super().perft(state, depth, seen)
+        assert _core is not None  # as in legal
         return _core.perft(*self.key, state, depth)
 
 

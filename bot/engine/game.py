@@ -348,7 +348,7 @@ class Game:
         if self._outcome:
             raise IllegalMoveError("the game is over")
         player = (
-            self.to_move if player is None else (Player.parse(player) if isinstance(player, str) else Player(player))
+            self._mover() if player is None else (Player.parse(player) if isinstance(player, str) else Player(player))
         )
         return self._end(player, Termination.SURRENDER, winner=player.other)
 
@@ -359,7 +359,7 @@ class Game:
         """
         if self._outcome:
             raise IllegalMoveError("the game is over")
-        mover = self.to_move
+        mover = self._mover()
         return self._end(mover, Termination.TIME, winner=mover.other)
 
     def agree_draw(self) -> MoveRecord:
@@ -369,7 +369,7 @@ class Game:
         """
         if self._outcome:
             raise IllegalMoveError("the game is over")
-        return self._end(self.to_move, Termination.AGREEMENT, winner=None)
+        return self._end(self._mover(), Termination.AGREEMENT, winner=None)
 
     def replay(self, move: MoveRecord) -> MoveRecord:
         """Play ``move``, recorded in a game of the same rules, again here: its sowing or its ending.
@@ -387,6 +387,11 @@ class Game:
         if move.ending is Termination.AGREEMENT:
             return self.agree_draw()
         return self.play(move.house)
+
+    def _mover(self) -> Player:
+        """The player whose turn it is in the current state (what :attr:`to_move` gives while the
+        game goes on; callers check that it does)."""
+        return Player(self._state[self._machine.turn])
 
     def _end(self, player: Player, ending: Termination, winner: Player | None) -> MoveRecord:
         """Push a ply by ``player`` that ends the game with ``ending`` and sows nothing."""

@@ -83,7 +83,9 @@ class ServiceBase:
         :raises TimeUp: with the ended game.
         """
         if table.row.deadline is not None and table.row.deadline <= now:
-            loser = table.row.names[table.game.to_move]
+            mover = table.game.to_move
+            assert mover is not None  # a deadline runs only while a person is to move (Clock.next_turn)
+            loser = table.row.names[mover]
             ended = await self._end(table, table.game.time_out, now)
             raise TimeUp(N_("Too late: {name}'s time had run out, so the game is over."), ended, name=loser)
 

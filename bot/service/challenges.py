@@ -186,6 +186,7 @@ class ChallengeService(ServiceBase):
         check_first(first)
         if first == "random":
             first = self._rng.choice(("me", "opponent"))
+        levels: tuple[str | None, str | None]
         if first == "me":
             players, levels = (human_id, computer_id), (None, level)
         else:
@@ -271,7 +272,8 @@ class ChallengeService(ServiceBase):
         if row is None or row.status != "finished":
             raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)
-        if table.player(user_id) is None or table.level(table.player(user_id)) is not None:
+        player = table.player(user_id)
+        if player is None or table.level(player) is not None:
             raise Refusal(
                 N_("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`.")
             )

@@ -17,7 +17,15 @@ class GameService(ServiceBase):
     """Changes to live games."""
 
     async def play(
-        self, *, channel_id: int, game_id: int, ply: int, message_id: int, user_id: int, house: int, now: datetime
+        self,
+        *,
+        channel_id: int,
+        game_id: int,
+        ply: int,
+        message_id: int | None,
+        user_id: int,
+        house: int,
+        now: datetime,
     ) -> tuple[Table, MoveRecord]:
         """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``.
 
@@ -30,8 +38,10 @@ class GameService(ServiceBase):
                 raise Refusal(N_("You are not in this game. Start your own with `/wari challenge`."))
             if ply != table.game.ply or message_id != table.row.message_id:
                 raise StaleBoard(N_("This board is out of date."), table)
-            if player != table.game.to_move:
-                raise Refusal(N_("It's {name}'s turn."), name=table.row.names[table.game.to_move])
+            mover = table.game.to_move
+            assert mover is not None  # a live game (see _current) is not over: someone is to move
+            if player != mover:
+                raise Refusal(N_("It's {name}'s turn."), name=table.row.names[mover])
             await self._check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 
@@ -123,9 +133,16 @@ class GameService(ServiceBase):
         """The opponent accepts (the game ends drawn by agreement) or declines the offer made at ``ply``."""
         async with self.lock(channel_id):
             table = await self.table(channel_id)
-            row = table.row if table else None
-            if row is None or row.id != game_id or not row.draw_open or row.draw_ply != ply or table.game.ply != ply:
+            if (
+                table is None
+                or table.row.id != game_id
+                or not table.row.draw_open
+                or table.row.draw_ply != ply
+                or table.game.ply != ply
+            ):
                 raise Closed(N_("This draw offer is no longer open."))
+            row = table.row
+            assert row.draw_by is not None  # an open offer is stored with who made it
             offerer = Player[row.draw_by]
             if table.player(user_id) is not offerer.other:
                 if table.player(user_id) is offerer:

@@ -86,8 +86,10 @@ class Table:
 
     @property
     def clock_state(self) -> ClockState:
-        banks = (self.row.time_a, self.row.time_b) if self.row.time_a is not None else None
-        return ClockState(self.row.deadline, banks)
+        row = self.row
+        # The two banks are stored together: both set (per-player clocks) or neither.
+        banks = (row.time_a, row.time_b) if row.time_a is not None and row.time_b is not None else None
+        return ClockState(row.deadline, banks)
 
     @property
     def just_ended(self) -> bool:

@@ -78,7 +78,7 @@ def pings_and_clock(
         return {**changes, **STILL}
     if users[person] != actor and person != mover:
         return {**changes, "ping_at": now, "ping_kind": "turn"}
-    if deadline is not None and clock.reminder_before is not None:
+    if clock is not None and deadline is not None and clock.reminder_before is not None:
         return {**changes, "ping_at": deadline - clock.reminder_before, "ping_kind": "reminder"}
     return {**changes, "ping_at": None, "ping_kind": None}
 

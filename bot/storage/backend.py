@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeGuard
 
 from .schema import MIGRATIONS
 
@@ -64,7 +64,7 @@ def newer_schema(version: int) -> str:
     return f"schema version {version} is newer than this bot knows ({len(MIGRATIONS)})"
 
 
-Row = Mapping[str, object]
+Row = Mapping[str, Any]  # a row of any table: its columns hold what the schema says (see rows.py)
 
 
 class Session(Protocol):
@@ -89,7 +89,7 @@ class Session(Protocol):
         """Bring id generators past the ids a copy inserted."""
 
 
-def is_postgres(target: str | Path) -> bool:
+def is_postgres(target: str | Path) -> TypeGuard[str]:
     return isinstance(target, str) and target.startswith(("postgres://", "postgresql://"))
 
 

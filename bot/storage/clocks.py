@@ -62,6 +62,8 @@ class ClockQueries(Database):
         caller takes its message back. A ping is not a change of the game: the version stays, so
         it never makes a press lose its race.
         """
+        if game.ping_at is None:
+            raise ValueError(f"game {game.id} is due no ping")
         recorded = await self._write_one(
             """
             UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
@@ -107,8 +109,9 @@ class ClockQueries(Database):
         gap = timedelta(seconds=int(gap.total_seconds()))
         mine, params = self._own_shards()
         running = await self._rows(f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL{mine}", params)
-        shifted = []
+        shifted: list[GameRow] = []
         for game in map(GameRow.from_row, running):
+            assert game.deadline is not None  # the query reads only games with a deadline
             ping_at = game.ping_at + gap if game.ping_kind == "reminder" and game.ping_at else game.ping_at
             # The version guards against a press of another process that moved this clock meanwhile.
             rows = await self._rows(

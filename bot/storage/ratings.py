@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from bot.engine import Player
 from bot.ratings import SCORES, Rating, family, is_rated, outcome_for, rate_game
 
-from .database import Database, time_text, when
+from .database import Database, time_text
 from .rows import GAME_COLUMNS, GameRow
 
 
@@ -73,7 +73,8 @@ def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: dat
     each followed by the game's server."""
     variant = family(game.variant)
     keys = (game.player_a, variant), (game.player_b, variant)
-    before = tuple(ratings.get(key, Rating()) for key in keys)
+    before = ratings.get(keys[0], Rating()), ratings.get(keys[1], Rating())
+    assert game.result is not None  # only a finished game is rated, and a finished game has a result
     after = rate_game(*before, SCORES[game.result])
     rows = []
     for key, old, new in zip(keys, before, after, strict=True):
@@ -181,6 +182,7 @@ class RatingQueries(Database):
                 game = GameRow.from_row(row)
                 _count(tallies, game)
                 if is_rated(game.status, (game.level_a, game.level_b)):
+                    assert game.finished_at is not None  # set whenever a game leaves "live"
                     changes.append(_rate_one(known, game, game.finished_at))
             await self._save_ratings(known, changes, datetime.now(UTC))
             await self._save_tallies(tallies)
@@ -233,7 +235,7 @@ class RatingQueries(Database):
                 row["variant"],
                 Rating(row["rating_before"], row["rd_before"]),
                 Rating(row["rating_after"], row["rd_after"]),
-                when(row["changed_at"]),
+                datetime.fromisoformat(row["changed_at"]),  # NOT NULL
             )
             for row in rows
         ]

@@ -195,6 +195,7 @@ class SQLiteBackend:
 
     async def fetch(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         """A read outside any write: what is committed (see ``_reader``)."""
+        assert self._reader is not None  # open() sets it before it hands the backend out
         return list(await self._reader.execute_fetchall(sql, params))
 
     async def write_one(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:

@@ -137,6 +137,7 @@ class CogBase:
 
         Tried twice: only the asker can see it, so nothing else would tell them.
         """
+        language: str | None
         try:
             language = await self.reader_language(interaction)
         except StorageError:
@@ -165,6 +166,7 @@ class CogBase:
         """Turn any failure into a clear ephemeral answer; log what is ours to fix."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
+        message: str | Refusal
         if isinstance(error, Refusal):
             message = error
         elif isinstance(error, StorageError):
@@ -180,8 +182,8 @@ class CogBase:
     async def close_pressed(self, interaction: discord.Interaction, closed: Refusal) -> None:
         """A button of something closed was pressed: its message says why and loses its buttons,
         unless it was redrawn into something else meanwhile (then only the presser is told)."""
-        message = interaction.message
-        if message is not None and interaction.data.get("custom_id") in custom_ids(message):
+        message, data = interaction.message, interaction.data
+        if message is not None and data is not None and data.get("custom_id") in custom_ids(message):
             fields = {
                 "content": str(closed),
                 "embeds": closed_embeds(message),
@@ -288,6 +290,7 @@ class CogBase:
             return
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
+        assert interaction.channel_id is not None  # the cog's commands and buttons are in server channels
         try:
             await self.bot.get_partial_messageable(interaction.channel_id).send(text, **fields)
         except discord.HTTPException as exc:
@@ -306,6 +309,8 @@ class CogBase:
             log.warning(
                 "could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc
             )
+        # A pressed button's message, in a server channel.
+        assert interaction.channel_id is not None and interaction.message is not None
         if not await self.edit_message(interaction.channel_id, interaction.message.id, fields):
             return False
         await self.acknowledge(interaction)  # the press still needs its answer
@@ -330,6 +335,8 @@ class CogBase:
         fields = for_send(fields)
         if where is not None:
             return await where.send(**fields)
+        if interaction is None:
+            raise ValueError("respond needs an interaction to answer or a place to post")
         callback = await interaction.response.send_message(**fields)
         if isinstance(callback.resource, discord.InteractionMessage):
             return callback.resource

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Final
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES,
 from .views import challenge_message
 
 #: Thread auto-archive after a week without messages: long enough for a 3-day move.
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Final = 10080
 #: Seconds between the tries at saving a posted challenge's message id when the database fails.
 #: All within the minute after which a challenge without a message counts as never posted.
 MESSAGE_ID_RETRIES = (2, 8, 20)
@@ -56,6 +57,8 @@ class ChallengeCommands(CogBase):
         players = (interaction.user.display_name, opponent.display_name)
         intro = N_("⚔️ {title}: the challenge and the game are in the thread below.")
         where = await self.thread_if(thread, interaction, players, rules, intro)
+        # The command is guild_only: it comes from a server channel.
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.closing_on_failure(where):
             challenge = await self.service.challenge(
                 guild_id=interaction.guild_id,
@@ -125,9 +128,13 @@ class ChallengeCommands(CogBase):
     async def start_computer_game(
         self, interaction: discord.Interaction, level: str, rules: Rules, first: str, clock: str, thread: bool
     ) -> None:
+        # Its commands are guild_only (from a server channel), answered by the logged-in bot.
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        me = self.bot.user
+        assert me is not None
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired_challenges()
-        players = (interaction.user.display_name, f"{self.bot.user.display_name} ({level})")
+        players = (interaction.user.display_name, f"{me.display_name} ({level})")
         where = await self.thread_if(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
         )
@@ -136,14 +143,14 @@ class ChallengeCommands(CogBase):
                 guild_id=interaction.guild_id,
                 channel_id=where.id if where else interaction.channel_id,
                 human_id=interaction.user.id,
-                computer_id=self.bot.user.id,
+                computer_id=me.id,
                 level=level,
                 rules=rules,
                 first=first,
                 now=now(),
                 clock=clock,
                 thread=thread,
-                names=(interaction.user.display_name, self.bot.user.display_name),
+                names=(interaction.user.display_name, me.display_name),
             )
         await self.show_new_game(interaction, table, where)
 
@@ -182,16 +189,20 @@ class ChallengeCommands(CogBase):
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
+        # A guild_only command (from a server channel), answered by the logged-in bot.
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        me = self.bot.user
+        assert me is not None
         self.computer.check_capacity(interaction.channel_id)
         table = await self.service.exhibition(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
-            computer_id=self.bot.user.id,
+            computer_id=me.id,
             levels=(level_a, level_b),
             rules=rules_of(variant, None, None),
             now=now(),
             autoplay=pace == "auto",
-            computer_name=self.bot.user.display_name,
+            computer_name=me.display_name,
         )
         await self.show_new_game(interaction, table)
 
@@ -255,6 +266,8 @@ class ChallengeCommands(CogBase):
     async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""
         user, channel = interaction.user.id, interaction.channel_id
+        # A button on a challenge's message, in a server channel.
+        assert channel is not None and interaction.message is not None
         if action == "accept":
             table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
             if table.row.message_id != interaction.message.id:
@@ -295,24 +308,27 @@ class ChallengeCommands(CogBase):
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
         old = await self.service.rematch_of(game_id, interaction.user.id)
         side = old.player(interaction.user.id)
+        assert side is not None  # rematch_of refuses anyone but a player of the game
         first = "me" if side is Player.B else "opponent"  # the old B moves first now
         clock, rules, channel = old.row.clock or DEFAULT_CLOCK, old.game.rules, old.row.channel_id
         await self.close_expired_challenges()
         level = old.level(side.other)
         if level is not None:
+            me = self.bot.user
+            assert me is not None  # logged in: it is answering a press
             self.computer.check_capacity(channel)
             table = await self.service.play_computer(
                 guild_id=old.row.guild_id,
                 channel_id=channel,
                 human_id=interaction.user.id,
-                computer_id=self.bot.user.id,
+                computer_id=me.id,
                 level=level,
                 rules=rules,
                 first=first,
                 now=now(),
                 clock=clock,
                 thread=bool(old.row.thread),
-                names=(interaction.user.display_name, self.bot.user.display_name),
+                names=(interaction.user.display_name, me.display_name),
             )
         else:
             challenge = await self.service.challenge(

@@ -30,6 +30,7 @@ def ping_text(table: Table, kind: str) -> str:
     row, user = table.row, f"<@{table.user_to_move}>"
     if kind == "turn":
         return _("{player}, your move in game #{number} → {board}", player=user, number=row.id, board=board_link(row))
+    assert row.deadline is not None  # a reminder is due only before a deadline
     left = duration(row.deadline - row.ping_at) if row.ping_at else _("little time")
     when = discord.utils.format_dt(row.deadline, "R")
     return _(
@@ -148,6 +149,7 @@ class ClockSweeps(CogBase):
             row, muted = found
             if not row.live or row.ping_at is None or row.ping_at > moment or row.message_id is None:
                 return
+            assert row.ping_kind is not None  # stored together with ping_at
             table = Table.of(row)
             user = table.user_to_move
             posted = None
@@ -164,10 +166,14 @@ class ClockSweeps(CogBase):
                     log.warning("could not ping in game %s (the sweep tries again): %s", row.id, exc)
                     return
             clock = table.clock
-            remind = row.ping_kind == "turn" and clock is not None and clock.reminder_before and row.deadline
-            next_at = row.deadline - clock.reminder_before if remind else None
+            next_at: datetime | None = None  # the reminder a turn ping leads to, if the clock gives one
+            if row.ping_kind == "turn" and clock is not None and clock.reminder_before and row.deadline:
+                next_at = row.deadline - clock.reminder_before
             recorded = await self.bot.store.record_ping(
-                row, message_id=posted.id if posted else None, next_at=next_at, next_kind="reminder" if remind else None
+                row,
+                message_id=posted.id if posted else None,
+                next_at=next_at,
+                next_kind="reminder" if next_at is not None else None,
             )
             stale = row.ping_message_id if recorded else (posted.id if posted else None)
             await self.delete_message(channel_id, stale)

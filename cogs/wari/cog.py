@@ -87,9 +87,10 @@ class WariCog(
         """Answer the presses discord.py drops: a button a redraw removed between the click and
         its arrival (a double click, two players racing) is no longer on the message Discord
         sends with the press, so no item is made for it. Every ``wari:`` press gets an answer."""
-        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        data = interaction.data  # a component interaction always has its data
+        if interaction.type is not discord.InteractionType.component or interaction.message is None or data is None:
             return
-        custom_id = str(interaction.data.get("custom_id", ""))
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith("wari:") or custom_id in custom_ids(interaction.message):
             return  # not ours, or discord.py dispatches it
         for button in BUTTONS:

@@ -12,10 +12,10 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.client import WariBot
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Seconds the searching levels think per move; the simple levels answer at once anyway.
 THINKING_TIME = {"mcts": 1.0, "expert": 2.0}
@@ -69,11 +70,13 @@ class Computer:
         try:
             return await self._start(table.row.channel_id, self._move(table))
         except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():
+            current = asyncio.current_task()
+            assert current is not None  # a coroutine runs in a task
+            if current.cancelling():
                 raise
             return None  # the exhibition was aborted: its search was cancelled
 
-    def _start(self, channel_id: int, work) -> asyncio.Task:
+    def _start(self, channel_id: int, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(work, name=f"wari-computer-{channel_id}")
         self.tasks[channel_id] = task
         task.add_done_callback(
@@ -90,7 +93,10 @@ class Computer:
 
     async def _move(self, table: Table) -> Table | None:
         """Search in a worker process, then play the move found (if the game is still there)."""
-        level = table.level(table.game.to_move) or "mcts"
+        mover = table.game.to_move
+        if mover is None:
+            return None  # the game is over: no move to play
+        level = table.level(mover) or "mcts"
         seed = table.row.id * 1000 + table.game.ply
         house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
@@ -108,6 +114,7 @@ class Computer:
     async def judge_draw(self, table: Table) -> tuple[bool, float]:
         """Whether the computer accepts a draw in ``table``, and its evaluation (its point of view):
         it accepts unless it thinks it is ahead."""
+        assert self.bot.user is not None  # logged in: it is answering a command
         side = table.player(self.bot.user.id)
         score = await self._in_worker(evaluate, table.row.record, table.row.id)
         mine = score if table.game.to_move == side else -score
@@ -116,10 +123,10 @@ class Computer:
     async def _search(self, level: str, record_text: str, seconds: float, seed: int) -> int:
         return await self._in_worker(choose_move, level, record_text, seconds, seed)
 
-    async def _in_worker(self, function, *args):
+    async def _in_worker(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in a worker process; a dead pool is replaced once."""
         for attempt in (1, 2):
-            future: Future = self.pool.submit(function, *args)
+            future: Future[T] = self.pool.submit(function, *args)
             try:
                 return await asyncio.wrap_future(future)
             except asyncio.CancelledError:

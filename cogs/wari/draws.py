@@ -27,7 +27,9 @@ class DrawCommands(CogBase):
     @wari.command(name="draw", description=N_("Offer your opponent a draw"))
     @answering
     async def draw(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None  # a command is used in a channel
         offered = await self.service.offer_draw(interaction.channel_id, interaction.user.id, now())
+        assert offered.row.draw_by is not None  # the offer just made names its side
         offerer = Player[offered.row.draw_by]
         if offered.level(offerer.other) is not None:
             await self.ask_the_computer(interaction, offered)
@@ -53,6 +55,7 @@ class DrawCommands(CogBase):
         except BaseException:
             await self.service.cancel_draw(offered, now())  # no answer: no offer left standing
             raise
+        assert self.bot.user is not None  # logged in: it is answering a command
         try:
             table = await self.service.answer_draw(
                 channel_id=offered.row.channel_id,
@@ -96,6 +99,7 @@ class DrawCommands(CogBase):
     @answering
     async def answer_draw(self, interaction: discord.Interaction, game_id: int, ply: int, action: str) -> None:
         """Accept or Decline pressed on an offer."""
+        assert interaction.channel_id is not None  # a press comes from a message in a channel
         table = await self.service.answer_draw(
             channel_id=interaction.channel_id,
             game_id=game_id,

@@ -24,17 +24,27 @@ from .views import board_url, offer_closed, replaced_board
 DEFER_AFTER = 1.5
 
 
+def pressed_id(interaction: discord.Interaction) -> str:
+    """The custom id of the pressed button (every press carries one)."""
+    custom_id = interaction.data.get("custom_id") if interaction.data is not None else None
+    if not isinstance(custom_id, str):
+        raise TypeError(f"interaction {interaction.id} is not a button press")
+    return custom_id
+
+
 class GameCommands(CogBase):
     @answering
     async def press_cup(self, interaction: discord.Interaction, game_id: int, ply: int, house: int) -> None:
         """A cup button: play the move and redraw the board in place, as the press's answer."""
+        channel_id, message = interaction.channel_id, interaction.message
+        assert channel_id is not None and message is not None  # a press comes from a message in a channel
         try:
             async with self.answering_in_time(interaction):
                 table, _move = await self.service.play(
-                    channel_id=interaction.channel_id,
+                    channel_id=channel_id,
                     game_id=game_id,
                     ply=ply,
-                    message_id=interaction.message.id,
+                    message_id=message.id,
                     user_id=interaction.user.id,
                     house=house,
                     now=now(),
@@ -49,13 +59,10 @@ class GameCommands(CogBase):
     async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
         """An exhibition's Next move button: one computer move, shown in place."""
         await self.acknowledge(interaction)
-        table = await self.service.table(interaction.channel_id)
-        if (
-            table is None
-            or table.row.id != game_id
-            or table.game.ply != ply
-            or table.row.message_id != interaction.message.id
-        ):
+        channel_id, message = interaction.channel_id, interaction.message
+        assert channel_id is not None and message is not None  # a press comes from a message in a channel
+        table = await self.service.table(channel_id)
+        if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != message.id:
             await self.refuse_stale(interaction, StaleBoard(N_("This board is out of date."), table))
             return
         moved = await self.computer.play_one(table)
@@ -120,6 +127,7 @@ class GameCommands(CogBase):
         table = stale.table if stale.table is not None and stale.table.row.id == self.game_of(interaction) else None
         if table is None:  # the game ended: the pressed board shows its end, if it is its board
             table = await self.service.game(self.game_of(interaction))
+        assert interaction.message is not None  # a press comes from a message
         if table.row.message_id == interaction.message.id:
             fields, text = await self.board_fields(table), self.stale_reason(table, interaction)
         else:
@@ -131,14 +139,14 @@ class GameCommands(CogBase):
     @staticmethod
     def game_of(interaction: discord.Interaction) -> int:
         """The game number a pressed board button carries (``wari:<kind>:<game>:...``)."""
-        return int(interaction.data["custom_id"].split(":")[2])
+        return int(pressed_id(interaction).split(":")[2])
 
     @staticmethod
     def stale_reason(table: Table, interaction: discord.Interaction) -> Text:
         """Why a press on the game's own board did nothing: the game ended, or another press came first."""
         if not table.row.live:
             return Text(N_("This game is over: the board now shows how it ended."))
-        pressed_ply = int(interaction.data["custom_id"].split(":")[3])
+        pressed_ply = int(pressed_id(interaction).split(":")[3])
         if pressed_ply < table.game.ply:
             return Text(
                 N_(
@@ -203,7 +211,9 @@ class GameCommands(CogBase):
         await self.game_changed(shown)
 
     def time_out_text(self, table: Table) -> str:
-        loser = table.game.last_move.player
+        last_move = table.game.last_move
+        assert last_move is not None  # a game lost on time ends with a ply that says so
+        loser = last_move.player
         return _(
             "⏰ {loser} ran out of time. {winner} wins game #{number}!",
             loser=self.mention(table, loser),
@@ -214,6 +224,7 @@ class GameCommands(CogBase):
     @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
     @answering
     async def board(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None  # a command is used in a channel
         table = await self.service.live_table(interaction.channel_id)
         posted = await self.post_board(interaction, table)
         if posted is None:
@@ -232,6 +243,7 @@ class GameCommands(CogBase):
             log.warning("could not post the board of game %s: %s", table.row.id, exc)
             if where is not None:
                 return None
+            assert interaction is not None  # without ``where``, the board was its answer
             posted = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
             if posted is not None:  # the command still needs its answer
                 await self.tell(
@@ -251,8 +263,11 @@ class GameCommands(CogBase):
     @wari.command(name="surrender", description=N_("Give up this channel's game: your opponent wins"))
     @answering
     async def surrender(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None  # a command is used in a channel
         table = await self.service.surrender(interaction.channel_id, interaction.user.id, now())
-        winner = table.game.outcome.winner
+        outcome = table.game.outcome
+        assert outcome is not None and outcome.winner is not None  # a surrender ends the game: the opponent wins
+        winner = outcome.winner
         # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
         text = _(
             "🏳️ {name} surrendered. {winner} wins game #{number}!",
@@ -268,6 +283,7 @@ class GameCommands(CogBase):
     async def abort(self, interaction: discord.Interaction) -> None:
         if not interaction.permissions.manage_messages:
             raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
+        assert interaction.channel_id is not None  # a command is used in a channel
         table = await self.service.abort(interaction.channel_id, now())
         text = _(
             "🛑 {name} aborted game #{number} between {a} and {b}. No winner.",
@@ -295,6 +311,7 @@ class GameCommands(CogBase):
     @app_commands.choices(variant=VARIANT_CHOICES)
     @answering
     async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
+        assert interaction.channel_id is not None  # a command is used in a channel
         table = await self.service.table(interaction.channel_id) if variant is None else None
         rules = table.game.rules if table else rules_of(variant or "wari", None, None)
         with speaking(await self.reader_language(interaction)):  # only the asker sees it

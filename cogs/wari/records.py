@@ -13,6 +13,7 @@ press, so they keep working after a restart and need nothing kept in memory.
 from __future__ import annotations
 
 import io
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -62,7 +63,7 @@ class ReplayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayButton:
         return cls(int(match["game"]), int(match["ply"]), match["way"])
 

@@ -67,6 +67,8 @@ class SettingsCommands(CogBase):
         self, interaction: discord.Interaction, language: str | None = None, board: str | None = None
     ) -> None:
         guild = interaction.guild_id
+        if guild is None:  # the group is guild-only: Discord does not offer it in direct messages
+            raise app_commands.NoPrivateMessage()
         if (language or board) and not interaction.permissions.manage_guild:
             raise Refusal(N_("Only members with the Manage Server permission can change this server's settings."))
         store = self.bot.store

@@ -5,6 +5,7 @@ restart)."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import discord
@@ -49,7 +50,7 @@ class PageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         return cls(match["kind"], match["key"], int(match["page"]), match["way"])
 

@@ -11,9 +11,10 @@ import io
 import re
 from collections.abc import Awaitable
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 import discord
+from discord.ext import commands
 
 from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, Player
@@ -38,7 +39,8 @@ def mention_only(user_id: int) -> discord.AllowedMentions:
 
 def cog_of(interaction: discord.Interaction) -> Any:
     """The Wari cog, looked up by name: this module must not import the cog (imports go one way)."""
-    return interaction.client.get_cog("Wari")  # type: ignore[union-attr]
+    # ``discord.Interaction`` types its client as any ``Client``; ours is a ``commands.Bot``.
+    return cast(commands.Bot, interaction.client).get_cog("Wari")
 
 
 def custom_ids(message: discord.Message) -> set[str]:
@@ -84,7 +86,7 @@ class CupButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CupButton:
         return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
 
@@ -108,7 +110,7 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> NextMoveButton:
         return cls(int(match["game"]), int(match["ply"]))
 
@@ -129,7 +131,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> RematchButton:
         return cls(int(match["game"]))
 
@@ -162,7 +164,7 @@ class ChallengeButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
@@ -200,10 +202,11 @@ def replaced_board(table: Table) -> dict[str, Any]:
 
 def side_names(row: GameRow) -> tuple[str, str]:
     """How each side is called: its player's name, with the level when the computer plays it."""
-    return tuple(
+    a, b = (
         name + (f" ({level})" if level else "")
         for name, level in zip(row.names, (row.level_a, row.level_b), strict=True)
     )
+    return a, b
 
 
 def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
@@ -305,8 +308,11 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
                     _("{name}: time runs out {when}", name=names[side], when=discord.utils.format_dt(deadline, "R"))
                 )
             else:
+                # A per-player clock's game banks both times from its start (bot.service.turns.opening).
+                assert banked is not None
                 parts.append(f"{names[side]}: {clock_time(banked)}")
     elif deadline is not None:
+        assert mover is not None  # a deadline runs only while a person is to move
         parts.append(
             _(
                 "{name} moves by {date} ({when})",
@@ -342,6 +348,7 @@ def board_status(table: Table) -> str:
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, side_names(table.row))
     mover = game.to_move
+    assert mover is not None  # a game has no player to move only once it has an outcome
     if table.exhibition:
         if table.paced_by_button:
             text = N_(
@@ -408,7 +415,7 @@ class DrawButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DrawButton:
         return cls(int(match["game"]), int(match["ply"]), match["action"])
 
@@ -418,6 +425,7 @@ class DrawButton(
 
 def offer_message(table: Table) -> dict[str, Any]:
     """The offer, pinging the opponent (a new message, so they are notified)."""
+    assert table.row.draw_by is not None  # a draw offer's message: the offer was just stored
     offerer = Player[table.row.draw_by]
     opponent = table.user(offerer.other)
     embed = discord.Embed(

@@ -117,9 +117,11 @@ def _kill_and_check(program: str, ready_line: str, ready) -> None:
     parent = subprocess.Popen(
         [sys.executable, "-c", program], cwd=ROOT, env=environment, stdout=subprocess.PIPE, text=True
     )
+    stdout = parent.stdout
+    assert stdout is not None  # started with stdout=PIPE
     processes: list[tuple[int, str]] = []
     try:
-        assert parent.stdout.readline().strip() == ready_line
+        assert stdout.readline().strip() == ready_line
         workers: list[int] = []
 
         def started() -> bool:
@@ -144,7 +146,7 @@ def _kill_and_check(program: str, ready_line: str, ready) -> None:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-        parent.stdout.close()
+        stdout.close()
         for identity in processes:  # a failure must not leave 10-minute searches running
             if _alive(identity):
                 os.kill(identity[0], signal.SIGKILL)

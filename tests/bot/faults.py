@@ -16,11 +16,12 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from simcord import InteractionResult
+
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
 
-from .helpers import buttons, press, told
-from .test_game import start_game
+from .helpers import buttons, press, start_game, told
 
 #: What an answer must never say when the database changed: it would be a lie.
 UNTRUE_AFTER_A_CHANGE = "nothing was changed"
@@ -32,7 +33,8 @@ BUG = "Something went wrong on my side"
 class Flow:
     name: str
     setup: Callable[..., Awaitable[dict]]
-    act: Callable[..., Awaitable[object]]
+    #: The user's action: its interaction's result, or ``None`` when no one acted (a sweep did).
+    act: Callable[..., Awaitable[InteractionResult | None]]
 
 
 async def nothing(world) -> dict:
@@ -171,10 +173,12 @@ class Channel:
         """Why an enabled button on ``message`` offers something the database does not hold."""
         live, challenge = self.live, self.challenge
         cup, invite, offer = CUP.fullmatch(custom_id), CHALLENGE.match(custom_id), DRAW.match(custom_id)
-        if cup and not (live and int(cup[1]) == live.id and message.id == live.message_id):
-            return f"message {message.id} shows cups of a board that is not game {cup[1]}'s current one"
-        if cup and board_mismatches(self.table, message):
-            return board_mismatches(self.table, message)[0]
+        if cup:
+            if not (live and int(cup[1]) == live.id and message.id == live.message_id):
+                return f"message {message.id} shows cups of a board that is not game {cup[1]}'s current one"
+            mismatches = board_mismatches(Table.of(live), message)
+            if mismatches:
+                return mismatches[0]
         if invite and not (challenge and int(invite[1]) == challenge.id):
             return f"message {message.id} offers to answer closed challenge {invite[1]}"
         if offer and not (live and live.draw_open and live.draw_message_id == message.id):
@@ -195,7 +199,9 @@ class Channel:
         """Where the channel's messages disagree with the database (empty: they agree)."""
         problems = []
         if self.live is not None:
-            problems += board_mismatches(self.table, self.messages.get(self.live.message_id))
+            message_id = self.live.message_id
+            board = self.messages.get(message_id) if message_id is not None else None
+            problems += board_mismatches(Table.of(self.live), board)
         if self.challenge is not None and self.challenge.message_id not in self.messages:
             problems.append(f"challenge {self.challenge.id} has no message")
         return problems + [why for _, _, why in self.stale_buttons()]

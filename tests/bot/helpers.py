@@ -33,6 +33,14 @@ def enabled_houses(message) -> list[int]:
     ]
 
 
+async def start_game(world, **options):
+    """Alice challenges Bob (Alice moves first unless told otherwise); Bob accepts: the board."""
+    options.setdefault("first", "me")
+    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, **options)).response
+    await world.bob.click(message, label="Accept")
+    return message
+
+
 async def press(member, message, house: int):
     """``member`` presses the cup of ``house`` on ``message``."""
     return await member.click(message, custom_id=cup_id(message, house))

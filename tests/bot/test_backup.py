@@ -18,8 +18,7 @@ from bot.storage.backup import back_up, backup_due, copy_database, restore, rota
 from bot.storage.integrity import backup_path, backups_of, inspect
 from tests.conftest import make_bot
 
-from .helpers import board_code, press, told
-from .test_game import start_game
+from .helpers import board_code, press, start_game, told
 from .test_integrity import ROOT, damage, database_with_games
 
 T0 = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)

@@ -2,6 +2,7 @@
 the same position, and the last move and each house's count visible in the pixels."""
 
 import io
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops
@@ -34,12 +35,15 @@ def house_box(image: Image.Image, game: Game, house: int) -> tuple[int, int, int
     return (left, top, left + pitch, top + pitch)
 
 
-def differs(a: Image.Image, b: Image.Image, box=None) -> bool:
+def differs(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int] | None = None) -> bool:
     """Whether some pixel changed clearly: the palette is chosen per picture, so a change elsewhere
     may shift a colour by a few units everywhere; a drawn change moves it by far more."""
     if box:
         a, b = a.crop(box), b.crop(box)
-    return max(high for _low, high in ImageChops.difference(a, b).getextrema()) > 40
+    # The pictures are RGB (see decode), so there is one (low, high) pair per band, never a single
+    # pair: Pillow's return type covers both.
+    extrema = cast(tuple[tuple[int, int], ...], ImageChops.difference(a, b).getextrema())
+    return max(high for _low, high in extrema) > 40
 
 
 def test_png_decodes_with_the_expected_size():

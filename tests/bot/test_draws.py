@@ -2,8 +2,7 @@
 
 from bot.ai.worker import evaluate
 
-from .helpers import cup_labels, pinged, press, shown, stored
-from .test_game import start_game
+from .helpers import cup_labels, pinged, press, shown, start_game, stored
 
 
 def offer_of(result):

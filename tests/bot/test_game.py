@@ -8,15 +8,7 @@ import discord
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
 
-from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, stored, told
-
-
-async def start_game(world, **options):
-    """Alice challenges Bob (Alice moves first unless told otherwise); Bob accepts."""
-    options.setdefault("first", "me")
-    message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, **options)).response
-    await world.bob.click(message, label="Accept")
-    return message
+from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, start_game, stored, told
 
 
 async def archived(world) -> list:

@@ -14,8 +14,7 @@ from bot.engine import Game, Player
 from bot.engine.notation import from_record, position
 from bot.render import board_text, result_text
 
-from .helpers import board_code, buttons, press, shown, stored
-from .test_game import start_game
+from .helpers import board_code, buttons, press, shown, start_game, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -26,8 +25,9 @@ async def play_to_the_end(world, board, variant: str = "wari", seed: int = 5) ->
     shadow, rng = Game(variant), random.Random(seed)
     players = {Player.A: world.alice, Player.B: world.bob}
     while not shadow.is_over:
-        house = rng.choice(shadow.legal_moves)
-        await press(players[shadow.to_move], board, house)
+        house, mover = rng.choice(shadow.legal_moves), shadow.to_move
+        assert mover is not None  # someone is to move until the game is over
+        await press(players[mover], board, house)
         shadow.play(house)
     return shadow
 
@@ -79,7 +79,11 @@ async def step(member, message, way: str):
 
 def shown_move(message) -> int:
     """The move a replay shows, from its footer ``Move k of n``."""
-    return int(re.match(r"Move (\d+) of \d+", message.embeds[0].footer.text)[1])
+    footer = message.embeds[0].footer.text
+    match = re.match(r"Move (\d+) of \d+", footer)
+    if match is None:
+        raise AssertionError(f"a replay's footer reads 'Move k of n', not {footer!r}")
+    return int(match[1])
 
 
 def disabled(message) -> set[str]:

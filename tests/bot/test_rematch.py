@@ -1,7 +1,6 @@
 """User stories: a finished game's board offers a rematch, sides swapped, also after a restart."""
 
-from .helpers import buttons, enabled_houses, pinged, press, shown, stored
-from .test_game import start_game
+from .helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored
 
 
 def rematch_button(board) -> str:

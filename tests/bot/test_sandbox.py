@@ -306,7 +306,7 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
 # -- the command line ---------------------------------------------------------------------------
 
 
-def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
+def test_the_command_line_serves_the_page_until_interrupted(tmp_path: Path) -> None:
     database = tmp_path / "cli.sqlite3"
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.sandbox", "--database", str(database)],
@@ -315,15 +315,23 @@ def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
+    stdout, stderr = process.stdout, process.stderr
+    assert stdout is not None and stderr is not None  # started with stdout=PIPE and stderr=PIPE
     lines: queue.Queue[str | None] = queue.Queue()
-    reader = threading.Thread(target=lambda: [*map(lines.put, process.stdout), lines.put(None)], daemon=True)
+
+    def read_lines() -> None:
+        for line in stdout:
+            lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=read_lines, daemon=True)
     reader.start()
-    out = []
+    out: list[str] = []
     try:
         url = None
         while url is None:
             line = lines.get(timeout=60)
-            assert line is not None, "".join(out) + process.stderr.read()
+            assert line is not None, "".join(out) + stderr.read()
             out.append(line)
             if match := URL.search(line):
                 url = match.group()
@@ -338,9 +346,9 @@ def test_the_command_line_serves_the_page_until_interrupted(tmp_path):
             process.wait()
     reader.join(timeout=10)
     out.extend(iter(lambda: lines.get(timeout=10), None))
-    err = process.stderr.read()
-    process.stdout.close()
-    process.stderr.close()
+    err = stderr.read()
+    stdout.close()
+    stderr.close()
     assert process.returncode == 0, err
     assert "Wari sandbox stopped." in "".join(out)
     assert "Traceback" not in err and "Task was destroyed" not in err

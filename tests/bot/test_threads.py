@@ -2,8 +2,7 @@
 
 import discord
 
-from .helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, stored
-from .test_game import start_game
+from .helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored
 
 
 async def challenge_in_thread(world, **options):

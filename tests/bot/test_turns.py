@@ -5,8 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from .helpers import buttons, cup_labels, pinged, pings, press, shown, stored, told
-from .test_game import start_game
+from .helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, told
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=60)

@@ -49,7 +49,7 @@ def test_bad_variant_or_parameters_raise_value_error_naming_the_allowed_values(a
 
 def test_rules_objects_are_immutable():
     with pytest.raises(AttributeError):
-        rules_for("oware").houses = 7  # type: ignore[misc]
+        rules_for("oware").houses = 7
 
 
 # -- the worked example ------------------------------------------------------------------------

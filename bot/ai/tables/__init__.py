@@ -60,6 +60,8 @@ class Table:
 
     def value(self, state: tuple[int, ...]) -> int | None:
         """The exact final margin for the player to move at ``state``, or ``None`` if unknown."""
+        if _core is None:  # tables are loaded only where it was built (see _load)
+            raise RuntimeError("the endgame tables are read by the compiled core, which was not built")
         return _core.probe(self.code, self.seeds, self.data, state)
 
 
@@ -98,15 +100,16 @@ def best_move(game: Game, table: Table | None = None) -> Decision | None:
     meet); otherwise every move must have a known value, and the best is played.
     """
     table = table or Table.for_variant(game.rules.name)
-    if table is None or game.is_over or sum(game.board) > table.seeds:
+    mover = game.to_move  # None once the game is over
+    if table is None or mover is None or sum(game.board) > table.seeds:
         return None
-    mover = game.to_move
     margins = {house: _margin_after(game, house, mover, table) for house in game.legal_moves}
     value = table.value(game.state)  # None too while Ouril's extra move is owed
     if value is None:
-        if None in margins.values():
+        known = [margin for margin in margins.values() if margin is not None]
+        if len(known) < len(margins):
             return None
-        value = max(margins.values())
+        value = max(known)
     keeping = [house for house, margin in margins.items() if margin == value]
     if not keeping:
         return None  # the game's history takes the line away: let the search decide
@@ -118,12 +121,14 @@ def _margin_after(game: Game, house: int, mover: int, table: Table) -> int | Non
     """The exact final margin for ``mover`` after ``house`` is played, or ``None``."""
     trial = game.copy()
     trial.play(house)
-    if trial.is_over:
-        a, b = trial.outcome.scores
+    outcome = trial.outcome
+    if outcome is not None:
+        a, b = outcome.scores
         return a - b if mover == 0 else b - a
     if trial.to_move == mover:  # Ouril's extra move after a grand slam: the best of them
         margins = [_margin_after(trial, again, mover, table) for again in trial.legal_moves]
-        return None if None in margins else max(margins)
+        known = [margin for margin in margins if margin is not None]
+        return None if len(known) < len(margins) else max(known)
     value = table.value(trial.state)
     return None if value is None else -value
 

@@ -1,0 +1,41 @@
+"""Types of the compiled rules and search (``bot/engine/_core.c``), which carries none of its own.
+
+Keep in step with the ``methods`` table of ``_core.c`` (and its ``INTERFACE``).
+"""
+
+from collections.abc import Callable, Iterable
+from mmap import mmap
+
+INTERFACE: int
+
+def legal(variant: int, houses: int, seeds: int, state: tuple[int, ...], /) -> list[int]: ...
+def play(
+    variant: int, houses: int, seeds: int, state: tuple[int, ...], i: int, /
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], bool, bool, int]: ...
+def perft(variant: int, houses: int, seeds: int, state: tuple[int, ...], depth: int, /) -> int: ...
+def search(
+    variant: int,
+    houses: int,
+    seeds: int,
+    state: tuple[int, ...],
+    history: Iterable[tuple[int, ...]],
+    seconds: float,
+    max_nodes: int,
+    max_depth: int,
+    progress: Callable[[], object] | None,
+    table: bytes | mmap | None = ...,
+    table_seeds: int = ...,
+    /,
+) -> tuple[int, int, int, tuple[int, ...], int, bool]: ...
+def playout(
+    variant: int,
+    houses: int,
+    seeds: int,
+    state: tuple[int, ...],
+    seen: Iterable[tuple[int, ...]],
+    seed: int,
+    limit: int,
+    /,
+) -> tuple[int, int]: ...
+def build_tables(variant: int, seeds: int, report: Callable[[int, int, int, int], object] | None, /) -> bytes: ...
+def probe(variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], /) -> int | None: ...
