@@ -12,7 +12,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands, tasks
 
-from .service import WariService
+from .service import PlayerService, WariService
 from .storage import ShardScope, Store
 from .storage.backup import back_up, backup_due
 
@@ -29,6 +29,7 @@ class WariBot(commands.Bot):
 
     store: Store
     service: WariService
+    players: PlayerService
 
     def __init__(
         self,
@@ -73,6 +74,7 @@ class WariBot(commands.Bot):
         if not hasattr(self, "store"):
             self.store = await Store.open(self.database, shards=self.shard_scope)
         self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
+        self.players = PlayerService(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.syncs_commands:

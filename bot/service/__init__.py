@@ -13,17 +13,25 @@ from __future__ import annotations
 
 from .base import HEARTBEAT, OUTAGE
 from .challenges import ChallengeService
+from .computer import Computer
 from .games import GameService
+from .pings import DuePing, PingService
+from .players import LeaderboardPage, PlayerService, PlayerStats
 from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Closed, Refusal, StaleBoard, Table, TimeUp
 
 __all__ = [
     "CHALLENGE_CLOSED",
     "CHANNEL_BUSY",
     "Closed",
+    "Computer",
+    "DuePing",
     "FIRST_CHOICES",
     "HEARTBEAT",
+    "LeaderboardPage",
     "NO_GAME",
     "OUTAGE",
+    "PlayerService",
+    "PlayerStats",
     "Refusal",
     "StaleBoard",
     "Table",
@@ -32,5 +40,5 @@ __all__ = [
 ]
 
 
-class WariService(ChallengeService, GameService):
-    """Challenges and games, stored in a :class:`bot.storage.Store`."""
+class WariService(ChallengeService, GameService, PingService):
+    """Challenges, games and their pings, stored in a :class:`bot.storage.Store`."""

@@ -5,23 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Final
 
 import discord
-from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules
 from bot.i18n import N_, _
 from bot.names import markdown_name, plain_name
-from bot.service import Refusal, Table
+from bot.service import Computer, Refusal, Table, WariService
 from bot.storage import ChallengeRow, StorageError
 
-from .base import CogBase, answering, log, now, wari
-from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, rules_of
+from .boards import Boards, where_shown
+from .followup import Followup
+from .languages import Languages
+from .options import rules_of
+from .presenter import Message, Presenter
 from .views import challenge_message
+
+log = logging.getLogger("cogs.wari")
 
 #: Thread auto-archive after a week without messages: long enough for a 3-day move.
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -30,26 +36,46 @@ THREAD_ARCHIVE_MINUTES: Final = 10080
 MESSAGE_ID_RETRIES = (2, 8, 20)
 
 
-class ChallengeCommands(CogBase):
-    @wari.command(name="challenge", description=N_("Challenge a member of this server to a game"))
-    @app_commands.describe(opponent=N_("Who you want to play"), **GAME_OPTIONS)
-    @app_commands.choices(**GAME_CHOICES)
-    @answering
+def now() -> datetime:
+    return discord.utils.utcnow()
+
+
+class Challenges:
+    """Challenges and their answers, games against the computer and exhibitions, rematches."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: WariService,
+        presenter: Presenter,
+        languages: Languages,
+        boards: Boards,
+        followup: Followup,
+        computer: Computer,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.presenter = presenter
+        self.languages = languages
+        self.boards = boards
+        self.followup = followup
+        self.computer = computer
+
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
         variant: str = "wari",
         first: str = "random",
-        houses: app_commands.Range[int, 1, 10] | None = None,
-        seeds: app_commands.Range[int, 1, 10] | None = None,
+        houses: int | None = None,
+        seeds: int | None = None,
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
         rules = rules_of(variant, houses, seeds)
-        await self.close_expired_challenges()  # an expired one must not block the channel
+        await self.close_expired()  # an expired one must not block the channel
         if opponent.bot:
-            if self.bot.user and opponent.id == self.bot.user.id:
+            if self.client.user and opponent.id == self.client.user.id:
                 await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
@@ -83,7 +109,7 @@ class ChallengeCommands(CogBase):
         again, and the challenger is told so.
         """
         try:
-            message = await self.respond(interaction, where, **challenge_message(challenge))
+            message = await self.presenter.respond(interaction, where, challenge_message(challenge))
         except discord.HTTPException as exc:
             log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
             await self.service.drop_unposted(challenge)
@@ -106,20 +132,14 @@ class ChallengeCommands(CogBase):
                 log.warning("challenge %s is posted, but its message could not be saved yet: %s", challenge.id, exc)
         log.error("challenge %s is posted, but its message could not be saved", challenge.id)
 
-    @wari.command(name="play", description=N_("Play against me, the bot, at once"))
-    @app_commands.describe(
-        level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS
-    )
-    @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
-    @answering
     async def play(
         self,
         interaction: discord.Interaction,
         level: str = DEFAULT_LEVEL,
         variant: str = "wari",
         first: str = "random",
-        houses: app_commands.Range[int, 1, 10] | None = None,
-        seeds: app_commands.Range[int, 1, 10] | None = None,
+        houses: int | None = None,
+        seeds: int | None = None,
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
@@ -130,10 +150,10 @@ class ChallengeCommands(CogBase):
     ) -> None:
         # Its commands are guild_only (from a server channel), answered by the logged-in bot.
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        me = self.bot.user
+        me = self.client.user
         assert me is not None
         self.computer.check_capacity(interaction.channel_id)
-        await self.close_expired_challenges()
+        await self.close_expired()
         players = (interaction.user.display_name, f"{me.display_name} ({level})")
         where = await self.thread_if(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
@@ -159,39 +179,22 @@ class ChallengeCommands(CogBase):
     ) -> None:
         """Post a game's first board; if Discord refuses, the game stands all the same, and the
         player is told how to see it."""
-        shown = await self.post_board(interaction, table, where)
+        shown = await self.boards.post(interaction, table, where)
         if shown is None:
-            await self.tell(
+            await self.presenter.tell(
                 interaction,
                 N_("Game #{number} has started. {where}"),
                 number=table.row.id,
-                where=self.where_shown(None),
+                where=where_shown(None),
             )
-        await self.game_changed(shown or table)
+        await self.followup.game_changed(shown or table)
 
-    @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
-    @app_commands.describe(
-        level_a=N_("Who plays A (moves first)"),
-        level_b=N_("Who plays B"),
-        variant=N_("Rule set (default: wari)"),
-        pace=N_("One move per press of Next move (default), or on its own every few seconds"),
-    )
-    @app_commands.choices(
-        level_a=LEVEL_CHOICES,
-        level_b=LEVEL_CHOICES,
-        variant=VARIANT_CHOICES,
-        pace=[
-            app_commands.Choice(name=N_("Next move button"), value="button"),
-            app_commands.Choice(name=N_("On its own"), value="auto"),
-        ],
-    )
-    @answering
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
         # A guild_only command (from a server channel), answered by the logged-in bot.
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        me = self.bot.user
+        me = self.client.user
         assert me is not None
         self.computer.check_capacity(interaction.channel_id)
         table = await self.service.exhibition(
@@ -230,9 +233,7 @@ class ChallengeCommands(CogBase):
                 )
             )
         try:
-            starter = await self.respond(
-                interaction, None, content=intro, allowed_mentions=discord.AllowedMentions.none()
-            )
+            starter = await self.presenter.respond(interaction, None, Message(content=intro))
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
             raise Refusal(N_("Discord did not let me answer, so no game was started. Please try again.")) from None
@@ -240,10 +241,10 @@ class ChallengeCommands(CogBase):
             return await starter.create_thread(name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             log.warning("could not open a thread in channel %s: %s", interaction.channel_id, exc)
-            await self.edit_message(
+            await self.presenter.edit(
                 starter.channel.id,
                 starter.id,
-                {"content": _("~~{intro}~~ I couldn't open a thread here.", intro=intro)},
+                Message(content=_("~~{intro}~~ I couldn't open a thread here.", intro=intro)),
             )
             raise Refusal(
                 N_(
@@ -259,11 +260,10 @@ class ChallengeCommands(CogBase):
             yield
         except BaseException:
             if thread is not None:
-                await self.archive_thread(thread.id)
+                await self.presenter.archive_thread(thread.id)
             raise
 
-    @answering
-    async def answer_challenge(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
+    async def answer(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""
         user, channel = interaction.user.id, interaction.channel_id
         # A button on a challenge's message, in a server channel.
@@ -272,16 +272,16 @@ class ChallengeCommands(CogBase):
             table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
-            if not await self.update_pressed(interaction, await self.board_fields(table)):
-                shown = await self.post_board(None, table, self.bot.get_partial_messageable(table.row.channel_id))
-                await self.tell(
+            if not await self.presenter.update_pressed(interaction, await self.boards.message(table)):
+                shown = await self.boards.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
+                await self.presenter.tell(
                     interaction,
                     N_("Game #{number} has started. {where}"),
                     number=table.row.id,
-                    where=self.where_shown(shown),
+                    where=where_shown(shown),
                 )
                 table = shown or table
-            await self.game_changed(table)
+            await self.followup.game_changed(table)
             return
         if action == "decline":
             challenge = await self.service.decline(challenge_id, user, channel, now())
@@ -289,21 +289,22 @@ class ChallengeCommands(CogBase):
         else:
             challenge = await self.service.withdraw(challenge_id, user, channel, now())
             closing = _("{name} withdrew the challenge.", name=challenge.names[0])
-        if not await self.update_pressed(interaction, challenge_message(challenge, closing)):
-            await self.tell(interaction, N_("The challenge is closed, but Discord did not let me update its message."))
+        if not await self.presenter.update_pressed(interaction, challenge_message(challenge, closing)):
+            await self.presenter.tell(
+                interaction, N_("The challenge is closed, but Discord did not let me update its message.")
+            )
         if challenge.thread:
-            await self.archive_thread(challenge.channel_id)
+            await self.presenter.archive_thread(challenge.channel_id)
 
-    async def close_expired_challenges(self) -> None:
+    async def close_expired(self) -> None:
         """Remove the challenges past their time and say so on their messages."""
         for challenge in await self.service.expire_due(now()):
-            async with self.public(challenge.guild_id):
+            async with self.languages.public(challenge.guild_id):
                 fields = challenge_message(challenge, _("⌛ This challenge expired without an answer."))
-            await self.edit_message(challenge.channel_id, challenge.message_id, fields)
+            await self.presenter.edit(challenge.channel_id, challenge.message_id, fields)
             if challenge.thread:
-                await self.archive_thread(challenge.channel_id)
+                await self.presenter.archive_thread(challenge.channel_id)
 
-    @answering
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
         old = await self.service.rematch_of(game_id, interaction.user.id)
@@ -311,10 +312,10 @@ class ChallengeCommands(CogBase):
         assert side is not None  # rematch_of refuses anyone but a player of the game
         first = "me" if side is Player.B else "opponent"  # the old B moves first now
         clock, rules, channel = old.row.clock or DEFAULT_CLOCK, old.game.rules, old.row.channel_id
-        await self.close_expired_challenges()
+        await self.close_expired()
         level = old.level(side.other)
         if level is not None:
-            me = self.bot.user
+            me = self.client.user
             assert me is not None  # logged in: it is answering a press
             self.computer.check_capacity(channel)
             table = await self.service.play_computer(
@@ -345,7 +346,7 @@ class ChallengeCommands(CogBase):
                 names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
             )
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
-            await self.archive_thread(channel, archived=False)
+            await self.presenter.archive_thread(channel, archived=False)
         if level is not None:
             await self.show_new_game(interaction, table)
         else:

@@ -1,4 +1,23 @@
-"""The Wari cog: every ``/wari`` command and button, put together from one mixin per feature."""
+"""The Wari cog: the ``/wari`` and ``/wari-mod`` commands as Discord sees them, each handed to the
+feature that does it.
+
+The cog is only the seam: it declares every command's name, options and descriptions (discord.py
+reads them from here), builds the features with what each may use, and hands each command and
+each button press to its feature through :class:`cogs.wari.answering.Answering`, which makes sure
+it is answered. To find what a command does, read the method it names here.
+
+======================  ==========================================
+feature                 commands and buttons
+======================  ==========================================
+:mod:`.challenges`      challenge, play, exhibition; Accept/Decline/Withdraw, Rematch
+:mod:`.games`           board, surrender, abort, rules; cups, Next move
+:mod:`.draws`           draw; Accept/Decline of an offer
+:mod:`.standings`       stats, leaderboard, history; ◀ ▶
+:mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
+:mod:`.settings`        settings (a player's, a server's)
+:mod:`.clocks`          the sweep: pings, reminders, time-outs, outages
+======================  ==========================================
+"""
 
 from __future__ import annotations
 
@@ -6,99 +25,300 @@ import asyncio
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
+from discord import app_commands
+from discord.ext import commands, tasks
 
+from bot.ai import DEFAULT_LEVEL
+from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
-from bot.storage import StorageError
+from bot.service import Computer
 
-from . import records, standings
-from .base import CogBase, log, now, wari, wari_mod
-from .challenges import ChallengeCommands
-from .clocks import ClockSweeps
-from .computer import Computer
-from .draws import DrawCommands
-from .games import GameCommands
-from .records import RecordCommands
-from .settings import SettingsCommands
-from .standings import StandingsCommands
-from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton, custom_ids
-
-#: Every button that outlives the process: found again from its custom id after a restart.
-BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
+from . import buttons, records, standings
+from .answering import Answering
+from .boards import Boards
+from .challenges import Challenges
+from .clocks import Clocks
+from .draws import Draws
+from .followup import Followup
+from .games import Games
+from .languages import Languages
+from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES
+from .pings import Pings
+from .presenter import Presenter
+from .records import Records
+from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
+from .standings import SCOPES, Standings
+from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
     from bot.client import WariBot
 
+#: Every button that outlives the process: found again from its custom id after a restart.
+BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
+Houses = app_commands.Range[int, 1, 10]
+PACES = [
+    app_commands.Choice(name=N_("Next move button"), value="button"),
+    app_commands.Choice(name=N_("On its own"), value="auto"),
+]
+ON_OFF = [app_commands.Choice(name=N_("on"), value="on"), app_commands.Choice(name=N_("off"), value="off")]
 
-class WariCog(
-    ChallengeCommands,
-    GameCommands,
-    DrawCommands,
-    ClockSweeps,
-    StandingsCommands,
-    RecordCommands,
-    SettingsCommands,
-    CogBase,
-    commands.Cog,
-    name="Wari",
-):
+
+class WariCog(commands.Cog, name="Wari"):
     """Challenges, boards with cup buttons, clocks and pings, draws, rematches, settings and moderation."""
 
-    wari = wari
-    wari_mod = wari_mod
+    wari = app_commands.Group(name="wari", description=N_("Play Wari, the West African sowing game"), guild_only=True)
+    #: The moderators' commands, a group of their own: Discord hides it from members without Manage
+    #: Messages (a subcommand cannot have permissions of its own), and server admins may change who sees it.
+    wari_mod = app_commands.Group(
+        name="wari-mod",
+        description=N_("Moderators: look after this server's Wari games"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_messages=True),
+    )
 
     def __init__(self, bot: WariBot) -> None:
         self.bot = bot
-        self.service = bot.service
-        self.known_settings = {}
+        service, players = bot.service, bot.players
+        languages = Languages(bot, players)
+        presenter = Presenter(bot, languages)
+        boards = Boards(bot, service, players, presenter, languages)
+        self.computer = Computer(service, clock=discord.utils.utcnow)
+        pings = Pings(service, presenter, languages)
+        followup = Followup(presenter, languages, boards, pings, self.computer)
+        self.computer.on_move = followup.board_changed  # the computer's moves are shown like any change
+        self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
+        self.presenter = presenter
+        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer)
+        self.games = Games(service, presenter, languages, boards, followup, self.computer)
+        self.draws = Draws(bot, service, presenter, followup, self.computer)
+        self.standings = Standings(players)
+        self.records = Records(bot, service)
+        self.settings = Settings(players, presenter, languages)
+        self.clocks = Clocks(
+            bot, service, languages, boards, pings, followup, self.computer, self.challenges.close_expired
+        )
+
+    # -- lifecycle and listeners ----------------------------------------------------------------
 
     async def cog_load(self) -> None:
-        self.computer = Computer(self.bot, on_move=self.board_changed)
-        # Before the gateway connects, so that no press meets a deadline the outage ran out.
-        try:
-            self._paused = (await self.service.credit_downtime(now()))[1]
-        except StorageError as exc:
-            log.error("could not check the clocks at start: %s", exc)
-            self._paused = []
-        self.sweep.start()
-        self.heartbeat.start()
-        self._resuming = asyncio.get_running_loop().create_task(self._resume_computer())
+        press = self.answering.press
+        handlers = {
+            "cup": lambda i, *args: press(i, self.games.press_cup, *args),
+            "next": lambda i, *args: press(i, self.games.next_move, *args),
+            "rematch": lambda i, *args: press(i, self.challenges.rematch, *args),
+            "challenge": lambda i, *args: press(i, self.challenges.answer, *args),
+            "draw": lambda i, *args: press(i, self.draws.answer, *args),
+            "page": lambda i, *args: press(i, self.standings.turn_page, *args),
+            "replay": lambda i, *args: press(i, self.records.step, *args),
+        }
+        buttons.register(self.bot, handlers)
+        await self.clocks.start()
+        self._resuming = asyncio.get_running_loop().create_task(self.clocks.resume())
 
     async def cog_unload(self) -> None:
-        self.sweep.cancel()
-        self.heartbeat.cancel()
+        buttons.unregister(self.bot)
+        self.clocks.stop()
         self._resuming.cancel()
         self.computer.close()
 
-    async def _resume_computer(self) -> None:
-        await self.bot.wait_until_ready()
-        for table in self._paused:  # their deadlines moved while nobody could see
-            try:
-                await self.redraw(table)
-            except Exception:
-                log.exception("could not redraw game %s after the outage", table.row.id)
-        try:
-            await self.computer.resume()
-        except StorageError as exc:
-            log.error("could not resume the computer's games: %s", exc)
+    @property
+    def sweep(self) -> tasks.Loop:
+        return self.clocks.sweep
+
+    @property
+    def heartbeat(self) -> tasks.Loop:
+        return self.clocks.heartbeat
+
+    @commands.Cog.listener()
+    async def on_disconnect(self) -> None:
+        self.clocks.went_offline()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.clocks.back_online()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.clocks.back_online()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer the presses discord.py drops: a button a redraw removed between the click and
         its arrival (a double click, two players racing) is no longer on the message Discord
         sends with the press, so no item is made for it. Every ``wari:`` press gets an answer."""
-        data = interaction.data  # a component interaction always has its data
-        if interaction.type is not discord.InteractionType.component or interaction.message is None or data is None:
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith("wari:") or custom_id in custom_ids(interaction.message):
+        custom_id = str(interaction.data.get("custom_id", "")) if interaction.data is not None else ""
+        if not custom_id.startswith("wari:") or custom_id in buttons.custom_ids(interaction.message):
             return  # not ours, or discord.py dispatches it
         for button in BUTTONS:
             match = button.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match is not None:
-                item = await button.from_custom_id(interaction, None, match)
+                item = await button.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
                 await item.callback(interaction)
                 return
-        await self.tell(
+        await self.presenter.tell(
             interaction, N_("This button is from an older version of the bot and no longer works. Use `/wari board`.")
         )
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await self.presenter.report(interaction, error)
+
+    # -- /wari: starting games ------------------------------------------------------------------
+
+    @wari.command(name="challenge", description=N_("Challenge a member of this server to a game"))
+    @app_commands.describe(opponent=N_("Who you want to play"), **GAME_OPTIONS)
+    @app_commands.choices(**GAME_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User,
+        variant: str = "wari",
+        first: str = "random",
+        houses: Houses | None = None,
+        seeds: Houses | None = None,
+        clock: str = DEFAULT_CLOCK,
+        thread: bool = False,
+    ) -> None:
+        args = (opponent, variant, first, houses, seeds, clock, thread)
+        await self.answering.command(interaction, self.challenges.challenge, *args, private=False)
+
+    @wari.command(name="play", description=N_("Play against me, the bot, at once"))
+    @app_commands.describe(
+        level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS
+    )
+    @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        level: str = DEFAULT_LEVEL,
+        variant: str = "wari",
+        first: str = "random",
+        houses: Houses | None = None,
+        seeds: Houses | None = None,
+        clock: str = DEFAULT_CLOCK,
+        thread: bool = False,
+    ) -> None:
+        args = (level, variant, first, houses, seeds, clock, thread)
+        await self.answering.command(interaction, self.challenges.play, *args, private=False)
+
+    @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
+    @app_commands.describe(
+        level_a=N_("Who plays A (moves first)"),
+        level_b=N_("Who plays B"),
+        variant=N_("Rule set (default: wari)"),
+        pace=N_("One move per press of Next move (default), or on its own every few seconds"),
+    )
+    @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES, pace=PACES)
+    async def exhibition(
+        self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
+    ) -> None:
+        args = (level_a, level_b, variant, pace)
+        await self.answering.command(interaction, self.challenges.exhibition, *args, private=False)
+
+    # -- /wari: the game in this channel --------------------------------------------------------
+
+    @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.games.board, private=False)
+
+    @wari.command(name="surrender", description=N_("Give up this channel's game: your opponent wins"))
+    async def surrender(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.games.surrender, private=False)
+
+    @wari.command(name="draw", description=N_("Offer your opponent a draw"))
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.draws.offer, private=False)
+
+    @wari.command(name="rules", description=N_("How to play (only you see the answer)"))
+    @app_commands.describe(variant=N_("Rule set (default: this channel's game, else wari)"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(self, interaction: discord.Interaction, variant: str | None = None) -> None:
+        await self.answering.command(interaction, self.games.rules, variant, private=False)
+
+    @wari_mod.command(name="abort", description=N_("End this channel's stuck game with no winner"))
+    async def abort(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.games.abort, private=False)
+
+    # -- /wari: what players remember -----------------------------------------------------------
+
+    @wari.command(name="stats", description=N_("A player's games, results, ratings and rating history"))
+    @app_commands.describe(
+        member=N_("Whose stats (default: yours)"),
+        variant=N_("One rule set only"),
+        public=N_("Show them to the channel"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        variant: str | None = None,
+        public: bool = False,
+    ) -> None:
+        args = (member, variant, public)
+        await self.answering.command(interaction, self.standings.stats, *args, private=not public)
+
+    @wari.command(name="leaderboard", description=N_("The best rated players"))
+    @app_commands.describe(
+        variant=N_("Rule set (default: wari)"),
+        scope=N_("This server's players (default) or everyone"),
+        public=N_("Show it to the channel"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
+    ) -> None:
+        args = (variant, scope, public)
+        await self.answering.command(interaction, self.standings.leaderboard, *args, private=not public)
+
+    @wari.command(name="history", description=N_("A player's latest games"))
+    @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
+    async def history(
+        self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False
+    ) -> None:
+        await self.answering.command(interaction, self.standings.history, member, public, private=not public)
+
+    @wari.command(name="record", description=N_("Download a game's full record as a text file (PGN-like)"))
+    @app_commands.describe(
+        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)")
+    )
+    async def record(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
+    ) -> None:
+        await self.answering.command(interaction, self.records.download, game, public, private=not public)
+
+    @wari.command(name="replay", description=N_("Step through a game move by move, from its end (anyone may press)"))
+    @app_commands.describe(
+        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)")
+    )
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
+    ) -> None:
+        await self.answering.command(interaction, self.records.replay, game, public, private=not public)
+
+    # -- settings -------------------------------------------------------------------------------
+
+    @wari.command(name="settings", description=N_("Your Wari settings (only you see the answer)"))
+    @app_commands.describe(
+        pings=N_("Be mentioned in a new message when it is your move (default: on)"),
+        language=N_("The language of what only you see (default: your Discord's)"),
+    )
+    @app_commands.choices(pings=ON_OFF, language=LANGUAGE_CHOICES)
+    async def player_settings(
+        self, interaction: discord.Interaction, pings: str | None = None, language: str | None = None
+    ) -> None:
+        await self.answering.command(interaction, self.settings.player, pings, language, private=False)
+
+    @wari_mod.command(name="settings", description=N_("This server's Wari settings (Manage Server)"))
+    @app_commands.describe(
+        language=N_("The language of boards and announcements here (default: the server's)"),
+        board=N_("Draw boards as text or as a picture (default: text)"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES, board=BOARD_CHOICES)
+    async def server_settings(
+        self, interaction: discord.Interaction, language: str | None = None, board: str | None = None
+    ) -> None:
+        await self.answering.command(interaction, self.settings.server, language, board, private=False)

@@ -4,16 +4,26 @@ at the next move."""
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
+
 import discord
 
 from bot.engine import Player
 from bot.i18n import N_, Text, _
 from bot.names import markdown_name
-from bot.service import Refusal, Table, TimeUp
+from bot.service import Computer, Refusal, Table, TimeUp, WariService
 from bot.storage import StorageError
 
-from .base import CogBase, answering, log, now, wari
+from .followup import Followup
+from .presenter import Message, Presenter
 from .views import offer_closed, offer_message
+
+log = logging.getLogger("cogs.wari")
+
+
+def now() -> datetime:
+    return discord.utils.utcnow()
 
 
 def evaluation_words(score: float) -> str:
@@ -23,10 +33,25 @@ def evaluation_words(score: float) -> str:
     return _("my evaluation: {seeds} seeds", seeds=f"{score / 4:+.1f}")
 
 
-class DrawCommands(CogBase):
-    @wari.command(name="draw", description=N_("Offer your opponent a draw"))
-    @answering
-    async def draw(self, interaction: discord.Interaction) -> None:
+class Draws:
+    """Offers of a draw and their answers, by a person or by the computer."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: WariService,
+        presenter: Presenter,
+        followup: Followup,
+        computer: Computer,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.presenter = presenter
+        self.followup = followup
+        self.computer = computer
+
+    async def offer(self, interaction: discord.Interaction) -> None:
+        """``/wari draw``: the offer, pinging the opponent, or the computer's answer at once."""
         assert interaction.channel_id is not None  # a command is used in a channel
         offered = await self.service.offer_draw(interaction.channel_id, interaction.user.id, now())
         assert offered.row.draw_by is not None  # the offer just made names its side
@@ -35,7 +60,7 @@ class DrawCommands(CogBase):
             await self.ask_the_computer(interaction, offered)
             return
         try:
-            message = await self.respond(interaction, None, **offer_message(offered))
+            message = await self.presenter.respond(interaction, None, offer_message(offered))
         except discord.HTTPException as exc:
             log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
             await self.service.cancel_draw(offered, now())
@@ -49,55 +74,40 @@ class DrawCommands(CogBase):
 
     async def ask_the_computer(self, interaction: discord.Interaction, offered: Table) -> None:
         """The computer answers at once from its own evaluation of the position."""
-        await self.acknowledge(interaction, thinking=True)
+        await self.presenter.acknowledge(interaction, thinking=True)
+        assert self.client.user is not None  # logged in: it is answering a command
+        me = self.client.user.id
         try:
-            accepts, score = await self.computer.judge_draw(offered)
+            accepts, score = await self.computer.judge_draw(offered, me)
         except BaseException:
             await self.service.cancel_draw(offered, now())  # no answer: no offer left standing
             raise
-        assert self.bot.user is not None  # logged in: it is answering a command
         try:
             table = await self.service.answer_draw(
                 channel_id=offered.row.channel_id,
                 game_id=offered.row.id,
                 ply=offered.game.ply,
-                user_id=self.bot.user.id,
+                user_id=me,
                 accept=accepts,
                 now=now(),
             )
         except TimeUp:
             raise
         except Refusal:  # the "thinking…" answer is public (its defer decided): so is this one
-            await self.announce(
-                interaction,
-                _("Your draw offer lapsed: a move was played while I was thinking about it."),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            text = _("Your draw offer lapsed: a move was played while I was thinking about it.")
+            await self.presenter.announce(interaction, Message(content=text))
             return
+        name = markdown_name(interaction.user.display_name)
         if accepts:
-            await self.announce(
-                interaction,
-                _(
-                    "🤝 {name} offered a draw and I accept: game #{number} is drawn.",
-                    name=markdown_name(interaction.user.display_name),
-                    number=table.row.id,
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await self.board_changed(table)
+            text = _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=name, number=table.row.id)
+            await self.presenter.announce(interaction, Message(content=text))
+            await self.followup.board_changed(table)
         else:
-            await self.announce(
-                interaction,
-                _(
-                    "🤖 {name} offered a draw; I decline, I like my position ({why}).",
-                    name=markdown_name(interaction.user.display_name),
-                    why=evaluation_words(score),
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            why = evaluation_words(score)
+            text = _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=name, why=why)
+            await self.presenter.announce(interaction, Message(content=text))
 
-    @answering
-    async def answer_draw(self, interaction: discord.Interaction, game_id: int, ply: int, action: str) -> None:
+    async def answer(self, interaction: discord.Interaction, game_id: int, ply: int, action: str) -> None:
         """Accept or Decline pressed on an offer."""
         assert interaction.channel_id is not None  # a press comes from a message in a channel
         table = await self.service.answer_draw(
@@ -108,19 +118,14 @@ class DrawCommands(CogBase):
             accept=action == "accept",
             now=now(),
         )
+        name = markdown_name(interaction.user.display_name)
         if action == "accept":
-            closing = Text(
-                N_("🤝 {name} accepted: game #{number} is drawn."),
-                name=markdown_name(interaction.user.display_name),
-                number=game_id,
-            )
+            closing = Text(N_("🤝 {name} accepted: game #{number} is drawn."), name=name, number=game_id)
         else:
-            closing = Text(
-                N_("{name} declined the draw offer. Play on!"), name=markdown_name(interaction.user.display_name)
-            )
-        if not await self.update_pressed(interaction, offer_closed(str(closing))):
-            await self.tell(
+            closing = Text(N_("{name} declined the draw offer. Play on!"), name=name)
+        if not await self.presenter.update_pressed(interaction, offer_closed(str(closing))):
+            await self.presenter.tell(
                 interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing
             )
         if action == "accept":
-            await self.board_changed(table)
+            await self.followup.board_changed(table)

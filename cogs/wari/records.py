@@ -18,17 +18,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.engine import Game
 from bot.engine.notation import from_record, parse_rules_code, record
 from bot.i18n import N_, _, n_
 from bot.render import describe_move, result_text
-from bot.service import Refusal
+from bot.service import Refusal, WariService
 from bot.storage import GameRow
 
-from .base import CogBase, answering, wari
-from .views import OVER_COLOUR, cog_of, position_lines, safely, side_names
+from .buttons import dispatch
+from .presenter import Message
+from .views import OVER_COLOUR, position_lines, side_names
 
 #: The ``Event`` tag of every record the bot writes.
 EVENT = "Wari for Discord"
@@ -68,7 +68,7 @@ class ReplayButton(
         return cls(int(match["game"]), int(match["ply"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).step_replay(interaction, self.game_id, self.ply, self.way))
+        await dispatch(interaction, "replay", self.game_id, self.ply, self.way)
 
 
 #: This feature's persistent buttons (registered by the extension's setup).
@@ -146,8 +146,8 @@ def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
     return _("⏳ The game goes on: this is its latest move.")
 
 
-def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``edit``: game ``row`` after ``ply`` moves (clamped to the
+def replay_message(row: GameRow, ply: int) -> Message:
+    """Game ``row`` after ``ply`` moves (clamped to the
     moves it has), with its replay buttons."""
     full, _tags = from_record(row.record)
     total = full.ply
@@ -170,22 +170,26 @@ def replay_message(row: GameRow, ply: int) -> dict[str, Any]:
         colour=REPLAY_COLOUR,
     )
     embed.set_footer(text=_("Move {number} of {total} · ⏮ ◀ ▶ ⏭ step through the game", number=ply, total=total))
-    return {
-        "content": None,
-        "embed": embed,
-        "view": replay_view(row.id, ply, total),
-        "allowed_mentions": discord.AllowedMentions.none(),
-    }
+    return Message(content=None, embeds=[embed], view=replay_view(row.id, ply, total))
 
 
 # -- the commands -------------------------------------------------------------------------------
 
 
-class RecordCommands(CogBase):
+class Records:
+    """``/wari record`` and ``/wari replay``, and the replay's buttons."""
+
+    def __init__(self, client: discord.Client, service: WariService) -> None:
+        self.client = client
+        self.service = service
+
     async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
         """Game ``number`` if it was played in this server; else a refusal (that does not tell
         another server's game from one that does not exist)."""
-        row = await self.bot.store.get_game(number)
+        try:
+            row: GameRow | None = (await self.service.game(number)).row
+        except Refusal:
+            row = None
         if row is None or row.guild_id != interaction.guild_id:
             raise Refusal(
                 N_("There is no game #{number} in this server. `/wari history` lists the games of a player."),
@@ -198,22 +202,15 @@ class RecordCommands(CogBase):
         display name (their id if Discord cannot say)."""
         if level is not None:
             return f"{COMPUTER} ({level})"
-        user = self.bot.get_user(user_id)
+        user = self.client.get_user(user_id)
         if user is None:
             try:
-                user = await self.bot.fetch_user(user_id)
+                user = await self.client.fetch_user(user_id)
             except discord.HTTPException:
                 return str(user_id)
         return user.display_name
 
-    @wari.command(name="record", description=N_("Download a game's full record as a text file (PGN-like)"))
-    @app_commands.describe(
-        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)")
-    )
-    @answering
-    async def download_record(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
-    ) -> None:
+    async def download(self, interaction: discord.Interaction, game: int, public: bool) -> None:
         row = await self.game_of_this_server(interaction, game)
         await interaction.response.defer(ephemeral=not public, thinking=True)  # names may take Discord a while
         names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
@@ -250,19 +247,11 @@ class RecordCommands(CogBase):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @wari.command(name="replay", description=N_("Step through a game move by move, from its end (anyone may press)"))
-    @app_commands.describe(
-        game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)")
-    )
-    @answering
-    async def replay(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
-    ) -> None:
+    async def replay(self, interaction: discord.Interaction, game: int, public: bool) -> None:
         row = await self.game_of_this_server(interaction, game)
-        await interaction.response.send_message(**replay_message(row, 1 << 30), ephemeral=not public)
+        await interaction.response.send_message(**replay_message(row, 1 << 30).for_send(), ephemeral=not public)
 
-    @answering
-    async def step_replay(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
+    async def step(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
         """⏮ ◀ ▶ ⏭ pressed: show the game after ``ply`` moves (⏭: its latest), in place."""
         row = await self.game_of_this_server(interaction, game_id)
-        await interaction.response.edit_message(**replay_message(row, 1 << 30 if way == "last" else ply))
+        await interaction.response.edit_message(**replay_message(row, 1 << 30 if way == "last" else ply).for_edit())

@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 
 from bot.i18n import LANGUAGE_NAMES, N_, _, speaking
-from bot.service import Refusal
+from bot.service import PlayerService, Refusal
 
-from .base import CogBase, answering, wari, wari_mod
+from .languages import Languages
+from .presenter import Presenter
 
 PINGS_ON = N_(
     "🔔 Turn pings are **on**: when it is your move I post a message that mentions you, and a reminder "
@@ -30,56 +31,41 @@ BOARD_CHOICES = [
 ]
 
 
-class SettingsCommands(CogBase):
-    @wari.command(name="settings", description=N_("Your Wari settings (only you see the answer)"))
-    @app_commands.describe(
-        pings=N_("Be mentioned in a new message when it is your move (default: on)"),
-        language=N_("The language of what only you see (default: your Discord's)"),
-    )
-    @app_commands.choices(
-        pings=[app_commands.Choice(name=N_("on"), value="on"), app_commands.Choice(name=N_("off"), value="off")],
-        language=LANGUAGE_CHOICES,
-    )
-    @answering
-    async def settings(
-        self, interaction: discord.Interaction, pings: str | None = None, language: str | None = None
-    ) -> None:
-        store, user = self.bot.store, interaction.user.id
-        if pings is not None:
-            await store.set_pings(user, pings == "on")
-        if language is not None:
-            await store.set_user_language(user, None if language == "auto" else self.checked_language(language))
-        with speaking(await self.reader_language(interaction)):
-            lines = [
-                _(PINGS_ON if await store.pings_enabled(user) else PINGS_OFF),
-                self.language_line(await store.user_language(user)),
-            ]
-        await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
+class Settings:
+    """``/wari settings`` (a player's own) and ``/wari-mod settings`` (a server's)."""
 
-    @wari_mod.command(name="settings", description=N_("This server's Wari settings (Manage Server)"))
-    @app_commands.describe(
-        language=N_("The language of boards and announcements here (default: the server's)"),
-        board=N_("Draw boards as text or as a picture (default: text)"),
-    )
-    @app_commands.choices(language=LANGUAGE_CHOICES, board=BOARD_CHOICES)
-    @answering
-    async def server_settings_command(
-        self, interaction: discord.Interaction, language: str | None = None, board: str | None = None
-    ) -> None:
+    def __init__(self, players: PlayerService, presenter: Presenter, languages: Languages) -> None:
+        self.players = players
+        self.presenter = presenter
+        self.languages = languages
+
+    async def player(self, interaction: discord.Interaction, pings: str | None, language: str | None) -> None:
+        user = interaction.user.id
+        if pings is not None:
+            await self.players.set_pings(user, pings == "on")
+        if language is not None:
+            await self.players.set_user_language(user, None if language == "auto" else self.checked_language(language))
+        with speaking(await self.languages.of_reader(interaction)):
+            lines = [
+                _(PINGS_ON if await self.players.pings_enabled(user) else PINGS_OFF),
+                self.language_line(await self.players.user_language(user)),
+            ]
+        await self.presenter.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
+
+    async def server(self, interaction: discord.Interaction, language: str | None, board: str | None) -> None:
         guild = interaction.guild_id
         if guild is None:  # the group is guild-only: Discord does not offer it in direct messages
             raise app_commands.NoPrivateMessage()
         if (language or board) and not interaction.permissions.manage_guild:
             raise Refusal(N_("Only members with the Manage Server permission can change this server's settings."))
-        store = self.bot.store
-        if language is not None:
-            await store.set_server_language(guild, None if language == "auto" else self.checked_language(language))
-        if board is not None:
-            await store.set_board_style(guild, board if board in ("text", "image") else "text")
-        self.forget_server_settings(guild)
-        chosen, style = await self.server_settings(guild)
-        with speaking(await self.reader_language(interaction)):
-            here = LANGUAGE_NAMES[await self.server_language(guild)]
+        await self.players.set_server_settings(
+            guild,
+            language=None if language is None else language if language == "auto" else self.checked_language(language),
+            board=board if board in (None, "text", "image") else "text",
+        )
+        chosen, style = await self.players.server_settings(guild)
+        with speaking(await self.languages.of_reader(interaction)):
+            here = LANGUAGE_NAMES[await self.languages.of_server(guild)]
             lines = [
                 _("🌍 Boards and announcements here are in **{language}**.", language=here)
                 + (" " + _("(the server's own language: choose one with `language`)") if chosen is None else ""),
@@ -87,7 +73,7 @@ class SettingsCommands(CogBase):
                 if style == "image"
                 else _("🔤 Boards are drawn as **text**."),
             ]
-        await self.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
+        await self.presenter.tell(interaction, "\n".join(lines))  # saved already: told even if the first answer fails
 
     @staticmethod
     def checked_language(language: str) -> str:

@@ -17,11 +17,12 @@ from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, n_
 from bot.names import markdown_name
 from bot.ratings import outcome_for
+from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
 
-from .base import CogBase, answering, wari
-from .options import VARIANT_CHOICES
-from .views import board_link, cog_of, safely, side_names
+from .buttons import dispatch
+from .presenter import Message
+from .views import board_link, side_names
 
 PAGE = 10
 STANDINGS_COLOUR = discord.Colour.teal()
@@ -55,7 +56,7 @@ class PageButton(
         return cls(match["kind"], match["key"], int(match["page"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).turn_page(interaction, self.kind, self.key, self.page))
+        await dispatch(interaction, "page", self.kind, self.key, self.page)
 
 
 BUTTONS = (PageButton,)
@@ -95,67 +96,47 @@ def result_for(row: GameRow, user_id: int) -> str:
     return _(OUTCOME_WORDS[outcome_for(row.status, row.result, "A" if row.player_a == user_id else "B")])
 
 
-class StandingsCommands(CogBase):
-    @wari.command(name="stats", description=N_("A player's games, results, ratings and rating history"))
-    @app_commands.describe(
-        member=N_("Whose stats (default: yours)"),
-        variant=N_("One rule set only"),
-        public=N_("Show them to the channel"),
-    )
-    @app_commands.choices(variant=VARIANT_CHOICES)
-    @answering
+class Standings:
+    """``/wari stats``, ``/wari leaderboard``, ``/wari history`` and their pages."""
+
+    def __init__(self, players: PlayerService) -> None:
+        self.players = players
+
     async def stats(
-        self,
-        interaction: discord.Interaction,
-        member: discord.User | None = None,
-        variant: str | None = None,
-        public: bool = False,
+        self, interaction: discord.Interaction, member: discord.User | None, variant: str | None, public: bool
     ) -> None:
         who = member or interaction.user
-        store = self.bot.store
-        results = await store.results_of(who.id, variant)
-        ratings = await store.ratings_of(who.id)
-        if variant is not None:
-            ratings = {name: rating for name, rating in ratings.items() if name == variant}
+        stats = await self.players.player_stats(who.id, variant, chart_points=plot_width())
         embed = discord.Embed(
             title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR
         )
+        results = dict(stats.results)
         people = results.pop(None, Record())
         embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
-        rated = "\n".join(f"**{name}** {rating}" for name, rating in ratings.items()) or _(
+        rated = "\n".join(f"**{name}** {rating}" for name, rating in stats.ratings.items()) or _(
             "Not rated yet: finish a game against a person."
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if results:
             levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
             embed.add_field(name=_("Against the computer"), value=levels, inline=False)
-        streak = await store.longest_streak(who.id, variant)
-        embed.add_field(name=_("Longest winning streak"), value=str(streak), inline=False)
+        embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         files = []
-        if ratings:
-            charted = next(iter(ratings))
-            history, games = await store.rating_history(who.id, charted, points=plot_width())
+        if stats.history is not None:
+            charted = next(iter(stats.ratings))
+            history, games = stats.history
             files.append(discord.File(io.BytesIO(rating_chart(history, charted, games=games)), filename="rating.png"))
             embed.set_image(url="attachment://rating.png")
         await interaction.response.send_message(
             embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @wari.command(name="leaderboard", description=N_("The best rated players"))
-    @app_commands.describe(
-        variant=N_("Rule set (default: wari)"),
-        scope=N_("This server's players (default) or everyone"),
-        public=N_("Show it to the channel"),
-    )
-    @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
-    @answering
-    async def leaderboard(
-        self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
-    ) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, variant: str, scope: str, public: bool) -> None:
         key = f"{variant}-{scope}-{interaction.user.id}"
-        await interaction.response.send_message(**await self.ranks_page(interaction, key, 0), ephemeral=not public)
+        page = await self.ranks_page(interaction, key, 0)
+        await interaction.response.send_message(**page.for_send(), ephemeral=not public)
 
-    async def ranks_page(self, interaction: discord.Interaction, key: str, page: int) -> dict[str, Any]:
+    async def ranks_page(self, interaction: discord.Interaction, key: str, page: int) -> Message:
         """One page of a leaderboard (``key``: variant, scope and who asked: their place is shown,
         whoever turns the pages)."""
         variant, scope, asker = key.split("-")
@@ -163,9 +144,7 @@ class StandingsCommands(CogBase):
             raise ValueError(f"no leaderboard {key!r}")
         everyone = scope == "everyone"
         guild = None if everyone else interaction.guild_id
-        store = self.bot.store
-        rows = await store.leaderboard(variant, guild_id=guild, offset=page * PAGE, limit=PAGE + 1)
-        mine, size = await store.place_of(int(asker), variant, guild_id=guild)
+        board = await self.players.leaderboard_page(variant, guild_id=guild, asker=int(asker), page=page, size=PAGE)
         lines = [
             n_(
                 "**{place}.** {name} {rating} · {games} game",
@@ -176,7 +155,7 @@ class StandingsCommands(CogBase):
                 rating=row.rating,
                 games=row.rating.games,
             )
-            for row in rows[:PAGE]
+            for row in board.rows
         ]
         label = parse_rules_code(variant).label.capitalize()
         if everyone:
@@ -188,6 +167,7 @@ class StandingsCommands(CogBase):
             description="\n".join(lines) or _("Nobody is rated here yet: finish a game against a person."),
             colour=STANDINGS_COLOUR,
         )
+        mine, size = board.mine, board.size
         if interaction.user.id == int(asker):
             own = (
                 _("Your place: {place} of {size} ({rating})", place=mine.place, size=size, rating=mine.rating)
@@ -199,37 +179,25 @@ class StandingsCommands(CogBase):
         else:
             own = _("The asker's rating is not here yet.")
         embed.set_footer(text=_("{own} · page {page} · ? marks a provisional rating", own=own, page=page + 1))
-        return {
-            "embed": embed,
-            "view": pages("ranks", key, page, len(rows) > PAGE),
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
+        return Message(embeds=[embed], view=pages("ranks", key, page, board.more))
 
-    @wari.command(name="history", description=N_("A player's latest games"))
-    @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
-    @answering
-    async def history(
-        self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False
-    ) -> None:
+    async def history(self, interaction: discord.Interaction, member: discord.User | None, public: bool) -> None:
         who = member or interaction.user
-        await interaction.response.send_message(**await self.history_page(str(who.id), 0), ephemeral=not public)
+        page = await self.history_page(str(who.id), 0)
+        await interaction.response.send_message(**page.for_send(), ephemeral=not public)
 
-    async def history_page(self, key: str, page: int) -> dict[str, Any]:
+    async def history_page(self, key: str, page: int) -> Message:
         """One page of a player's archived games (``key``: the player's id), newest first."""
         user_id = int(key)
-        rows = await self.bot.store.archive_of(user_id, offset=page * PAGE, limit=PAGE + 1)
-        lines = [self.history_line(row, user_id) for row in rows[:PAGE]]
+        rows, more = await self.players.archive_page(user_id, page=page, size=PAGE)
+        lines = [self.history_line(row, user_id) for row in rows]
         embed = discord.Embed(
             title=_("🗂️ Latest games"),
             description=f"{self.name_in(rows, user_id)}\n" + ("\n".join(lines) or _("No finished game yet.")),
             colour=STANDINGS_COLOUR,
         )
         embed.set_footer(text=_("page {page} · /wari record and /wari replay take a game's number", page=page + 1))
-        return {
-            "embed": embed,
-            "view": pages("history", key, page, len(rows) > PAGE),
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
+        return Message(embeds=[embed], view=pages("history", key, page, more))
 
     @staticmethod
     def name_in(rows: list[GameRow], user_id: int) -> str:
@@ -262,8 +230,7 @@ class StandingsCommands(CogBase):
             ).rstrip()
         return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** {board}", **fields).rstrip()
 
-    @answering
     async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:
         """◀ or ▶ pressed: the same message shows the other page."""
-        fields = await (self.ranks_page(interaction, key, page) if kind == "ranks" else self.history_page(key, page))
-        await interaction.response.edit_message(**fields)
+        shown = await (self.ranks_page(interaction, key, page) if kind == "ranks" else self.history_page(key, page))
+        await interaction.response.edit_message(**shown.for_edit())

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Awaitable
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, Player
@@ -24,45 +22,15 @@ from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
 
+from .buttons import dispatch
+from .presenter import Message, mention_only
+
 LIVE_COLOUR = discord.Colour.green()
 OVER_COLOUR = discord.Colour.dark_grey()
 CHALLENGE_COLOUR = discord.Colour.gold()
 OFFER_COLOUR = discord.Colour.blurple()
 #: Discord allows 5 buttons a row; a row of 6 is split 3 + 3, of 10 5 + 5.
 BUTTONS_PER_ROW = 5
-
-
-def mention_only(user_id: int) -> discord.AllowedMentions:
-    """Allowed mentions that notify ``user_id`` and nobody else."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
-
-
-def cog_of(interaction: discord.Interaction) -> Any:
-    """The Wari cog, looked up by name: this module must not import the cog (imports go one way)."""
-    # ``discord.Interaction`` types its client as any ``Client``; ours is a ``commands.Bot``.
-    return cast(commands.Bot, interaction.client).get_cog("Wari")
-
-
-def custom_ids(message: discord.Message) -> set[str]:
-    """The custom ids of the buttons on ``message`` as Discord last sent it."""
-    return {
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
-        if getattr(child, "custom_id", None)
-    }
-
-
-async def safely(interaction: discord.Interaction, handler: Awaitable[None]) -> None:
-    """Run a button handler; a bug still gets the user an answer (discord.py would only log it),
-    and so does a press whose first answer Discord refused but whose work was done by other calls."""
-    cog = cog_of(interaction)
-    try:
-        await handler
-    except Exception as error:
-        await cog.report(interaction, error)
-    if not interaction.response.is_done():
-        await cog.acknowledge(interaction)
 
 
 class CupButton(
@@ -91,7 +59,7 @@ class CupButton(
         return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).press_cup(interaction, self.game_id, self.ply, self.house))
+        await dispatch(interaction, "cup", self.game_id, self.ply, self.house)
 
 
 class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
@@ -115,7 +83,7 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).next_move(interaction, self.game_id, self.ply))
+        await dispatch(interaction, "next", self.game_id, self.ply)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:rematch:(?P<game>[0-9]+)"):
@@ -136,7 +104,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).rematch(interaction, self.game_id))
+        await dispatch(interaction, "rematch", self.game_id)
 
 
 class ChallengeButton(
@@ -169,10 +137,21 @@ class ChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).answer_challenge(interaction, self.challenge_id, self.action))
+        await dispatch(interaction, "challenge", self.challenge_id, self.action)
 
 
 # -- the board ---------------------------------------------------------------------------------
+
+
+def mention(table: Table, side: Player) -> str:
+    """A side in an announcement: a mention for a person (to notify them), the name for the computer."""
+    return table.row.names[side] if table.level(side) is not None else f"<@{table.user(side)}>"
+
+
+def notify(table: Table, *sides: Player) -> discord.AllowedMentions:
+    """Allowed mentions that notify the people among ``sides``, and nobody else."""
+    people = [discord.Object(table.user(side)) for side in sides if table.level(side) is None]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=people)
 
 
 def board_url(row: GameRow) -> str:
@@ -185,7 +164,7 @@ def board_link(row: GameRow) -> str:
     return _("[board]({url})", url=board_url(row))
 
 
-def replaced_board(table: Table) -> dict[str, Any]:
+def replaced_board(table: Table) -> Message:
     """Fields that close an old board message: no buttons, and a pointer to the current board."""
     if table.row.live:
         text = _(
@@ -197,7 +176,7 @@ def replaced_board(table: Table) -> dict[str, Any]:
         text = _(
             "↪️ Game #{number} is over: its final board is here {url}", number=table.row.id, url=board_url(table.row)
         )
-    return {"content": text, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+    return Message(content=text, view=None)
 
 
 def side_names(row: GameRow) -> tuple[str, str]:
@@ -371,25 +350,16 @@ def board_status(table: Table) -> str:
     return _(text, name=names[mover], variant=game.rules.label, houses=houses_of(game.rules, mover))
 
 
-def board_message(table: Table, picture: bytes | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``edit`` (and, through :func:`for_send`, ``send``) that draw the board,
-    as text or with ``picture`` (a PNG of it) attached. It pings nobody: the player to move is told
-    by a ping of its own, a new message (an edit notifies nobody)."""
+def board_message(table: Table, picture: bytes | None = None) -> Message:
+    """The board, as text or with ``picture`` (a PNG of it) attached. It pings nobody: the player
+    to move is told by a ping of its own, a new message (an edit notifies nobody)."""
     files = [discord.File(io.BytesIO(picture), filename=BOARD_PICTURE)] if picture else []
-    return {
-        "content": board_status(table),
-        "embed": board_embed(table, picture is not None),
-        "attachments": files,  # an edit replaces the old picture (or removes it for a text board)
-        "view": board_view(table),
-        "allowed_mentions": discord.AllowedMentions.none(),
-    }
-
-
-def for_send(fields: dict[str, Any]) -> dict[str, Any]:
-    """Fields made for an edit, for a new message: ``send`` takes new attachments as ``files``."""
-    fields = dict(fields)
-    files = fields.pop("attachments", [])
-    return {**fields, "files": files} if files else fields
+    return Message(
+        content=board_status(table),
+        embeds=[board_embed(table, picture is not None)],
+        files=files,  # an edit replaces the old picture (or removes it for a text board)
+        view=board_view(table),
+    )
 
 
 # -- draw offers -------------------------------------------------------------------------------
@@ -420,10 +390,10 @@ class DrawButton(
         return cls(int(match["game"]), int(match["ply"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await safely(interaction, cog_of(interaction).answer_draw(interaction, self.game_id, self.ply, self.action))
+        await dispatch(interaction, "draw", self.game_id, self.ply, self.action)
 
 
-def offer_message(table: Table) -> dict[str, Any]:
+def offer_message(table: Table) -> Message:
     """The offer, pinging the opponent (a new message, so they are notified)."""
     assert table.row.draw_by is not None  # a draw offer's message: the offer was just stored
     offerer = Player[table.row.draw_by]
@@ -439,12 +409,12 @@ def offer_message(table: Table) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
     for action in DrawButton.STYLES:
         view.add_item(DrawButton(table.row.id, table.game.ply, action))
-    return {
-        "content": _("{player}, your opponent offers a draw.", player=f"<@{opponent}>"),
-        "embed": embed,
-        "view": view,
-        "allowed_mentions": mention_only(opponent),
-    }
+    return Message(
+        content=_("{player}, your opponent offers a draw.", player=f"<@{opponent}>"),
+        embeds=[embed],
+        view=view,
+        allowed_mentions=mention_only(opponent),
+    )
 
 
 #: A line of an embed that counts down to a moment (a Discord relative timestamp, "in 9 minutes").
@@ -464,10 +434,10 @@ def closed_embeds(message: discord.Message) -> list[discord.Embed]:
     return closed
 
 
-def offer_closed(text: str) -> dict[str, Any]:
+def offer_closed(text: str) -> Message:
     """An offer's message once it is answered or lapsed: its words, no buttons."""
     embed = discord.Embed(title=_("🤝 Draw offer"), description=text, colour=OVER_COLOUR)
-    return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+    return Message(content=None, embeds=[embed], view=None)
 
 
 # -- challenges --------------------------------------------------------------------------------
@@ -479,7 +449,7 @@ FIRST_WORDS = {
 }
 
 
-def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> dict[str, Any]:
+def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Message:
     """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
     rules = parse_rules_code(challenge.variant)
     challenger, opponent = challenge.names
@@ -508,13 +478,13 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> di
         title=_("⚔️ Wari challenge"), description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR
     )
     if closing is not None:
-        return {"content": closing, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
+        return Message(content=closing, embeds=[embed], view=None)
     view = discord.ui.View(timeout=None)
     for action in ChallengeButton.STYLES:
         view.add_item(ChallengeButton(challenge.id, action))
-    return {
-        "content": _("{player}, you have been challenged!", player=f"<@{challenge.opponent_id}>"),
-        "embed": embed,
-        "view": view,
-        "allowed_mentions": mention_only(challenge.opponent_id),
-    }
+    return Message(
+        content=_("{player}, you have been challenged!", player=f"<@{challenge.opponent_id}>"),
+        embeds=[embed],
+        view=view,
+        allowed_mentions=mention_only(challenge.opponent_id),
+    )

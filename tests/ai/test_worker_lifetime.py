@@ -19,15 +19,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The bot's own pool (cogs.wari.computer), both workers deep in a long expert search.
+#: The bot's own pool (bot.service.computer), both workers deep in a long expert search.
 SEARCHING_BOT = """
 from concurrent.futures import wait
 from bot.ai.worker import choose_move
 from bot.engine import Game
 from bot.engine.notation import record
-from cogs.wari.computer import Computer
+from bot.service.computer import Computer
 
-computer = Computer(bot=None, on_move=None, workers=2)
+computer = Computer(games=None, workers=2)
 text = record(Game("wari"))
 # Each search outlasts the test, so each worker takes one: both are searching when killed.
 searches = [computer.pool.submit(choose_move, "expert", text, 600.0, seed) for seed in (1, 2)]

@@ -1,5 +1,7 @@
 """User stories: playing the bot itself, which thinks in worker processes."""
 
+import discord
+
 from bot.engine import Game
 from bot.engine.notation import from_record
 from bot.storage import StorageError
@@ -48,8 +50,8 @@ async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world)
     thinking_game = Game(table.game.rules)
     thinking = Table(table.row, thinking_game)
     drawn = board_message(thinking)
-    assert drawn["content"] == f"🤖 **{BOT} (random)** is thinking…"
-    assert all(cup.item.disabled for cup in drawn["view"].children)
+    assert drawn.content == f"🤖 **{BOT} (random)** is thinking…"
+    assert isinstance(drawn.view, discord.ui.View) and all(cup.item.disabled for cup in drawn.view.children)
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
 
 
@@ -136,7 +138,7 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
     import asyncio
 
     from bot.engine import rules_for
-    from cogs.wari import computer as computer_module
+    from bot.service import computer as computer_module
 
     monkeypatch.setitem(computer_module.THINKING_TIME, "expert", 0.5)
     cog = world.env.bot.get_cog("Wari")
@@ -170,7 +172,7 @@ def discord_now():
 async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch):
     import asyncio
 
-    from cogs.wari import computer as computer_module
+    from bot.service import computer as computer_module
 
     monkeypatch.setattr(computer_module, "RETRY_PAUSE", 0.2)
     board = await play_bot(world, level="greedy", first="me")

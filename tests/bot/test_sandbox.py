@@ -34,7 +34,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from discord.ext import tasks
 
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
@@ -169,9 +168,8 @@ async def test_time_passes_in_the_sandbox_and_a_challenge_expires_by_itself(data
         async with sandbox.hold_clock():
             # The bot's sweeps (it looks for expired challenges every 15 s) run every second
             # instead, so that the test need not wait so long.
-            sweeps = [
-                item for cog in sandbox.bot.cogs.values() for item in vars(cog).values() if isinstance(item, tasks.Loop)
-            ]
+            cog = sandbox.bot.get_cog("Wari")
+            sweeps = [cog.sweep, cog.heartbeat]
             assert sweeps
             for sweep in sweeps:
                 sweep.change_interval(seconds=1)

@@ -15,16 +15,14 @@ import os
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
-
-import discord
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
 
 from bot.ai.worker import choose_move, evaluate, tie_to_parent
+from bot.engine import MoveRecord
 from bot.i18n import N_
-from bot.service import Refusal, StaleBoard, Table
 
-if TYPE_CHECKING:
-    from bot.client import WariBot
+from .table import Refusal, StaleBoard, Table
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -37,13 +35,34 @@ RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
 EXHIBITION_PACE = 6
 
 
+class Games(Protocol):
+    """What the computer needs of the service (:class:`bot.service.WariService`)."""
+
+    async def table(self, channel_id: int) -> Table | None: ...
+
+    async def computer_move(
+        self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime
+    ) -> tuple[Table, MoveRecord]: ...
+
+    async def computer_games(self) -> list[Table]: ...
+
+
+async def _nothing(table: Table) -> None:
+    """No one to show a move to (a computer without :attr:`Computer.on_move`)."""
+
+
 class Computer:
     """Plays the bot's moves in every channel where it is a player."""
 
-    def __init__(self, bot: WariBot, on_move: Callable[[Table], Awaitable[None]], workers: int | None = None) -> None:
-        self.bot = bot
-        #: Called with the game after each move the computer plays on its own (to show it).
-        self.on_move = on_move
+    def __init__(
+        self, games: Games, workers: int | None = None, *, clock: Callable[[], datetime] | None = None
+    ) -> None:
+        self.games = games
+        #: The time of a move (the caller's clock: Discord's, which a simulated Discord may run).
+        self.clock = clock or (lambda: datetime.now(UTC))
+        #: Called with the game after each move the computer plays on its own (to show it): set by
+        #: whoever shows games, which in turn schedules the computer (so it cannot be given here).
+        self.on_move: Callable[[Table], Awaitable[None]] = _nothing
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.pool = self._new_pool()
         self.capacity = 4 * self.workers
@@ -100,22 +119,21 @@ class Computer:
         seed = table.row.id * 1000 + table.game.ply
         house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
-            table, _move = await self.bot.service.computer_move(
+            table, _move = await self.games.computer_move(
                 channel_id=table.row.channel_id,
                 game_id=table.row.id,
                 ply=table.game.ply,
                 house=house,
-                now=discord.utils.utcnow(),
+                now=self.clock(),
             )
         except StaleBoard:
             return None  # surrendered, aborted or otherwise moved on
         return table
 
-    async def judge_draw(self, table: Table) -> tuple[bool, float]:
-        """Whether the computer accepts a draw in ``table``, and its evaluation (its point of view):
-        it accepts unless it thinks it is ahead."""
-        assert self.bot.user is not None  # logged in: it is answering a command
-        side = table.player(self.bot.user.id)
+    async def judge_draw(self, table: Table, computer_id: int) -> tuple[bool, float]:
+        """Whether the computer (the user ``computer_id`` in ``table``) accepts a draw, and its
+        evaluation from its point of view: it accepts unless it thinks it is ahead."""
+        side = table.player(computer_id)
         score = await self._in_worker(evaluate, table.row.record, table.row.id)
         mine = score if table.game.to_move == side else -score
         return mine <= 0, mine
@@ -151,7 +169,7 @@ class Computer:
         pause = RETRY_PAUSE
         while True:
             try:
-                table = await self.bot.service.table(channel_id)
+                table = await self.games.table(channel_id)
                 if table is None or table.row.id != game_id or not table.computer_to_move:
                     return
                 if table.exhibition and table.game.ply:
@@ -169,8 +187,8 @@ class Computer:
 
     async def resume(self) -> None:
         """After a restart: think again where it is the bot's turn (not in button-paced exhibitions)."""
-        for row in await self.bot.store.live_computer_games():
-            self.schedule(Table.of(row))
+        for table in await self.games.computer_games():
+            self.schedule(table)
 
     def close(self) -> None:
         for task in list(self.tasks.values()):

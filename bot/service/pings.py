@@ -1,0 +1,78 @@
+"""Turn pings and reminders, time-outs due, and the games the computer plays: what the sweeps
+and a restart read and record. Discord is the caller's: this module says who is due a ping and
+records that it was posted."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage import GameRow
+
+from .base import ServiceBase
+from .table import Table
+
+
+@dataclass(frozen=True)
+class DuePing:
+    """A ping a game is due now, as read under its channel's lock."""
+
+    table: Table
+    #: ``"turn"`` (it is their move) or ``"reminder"`` (a quarter of a per-move clock is left).
+    kind: str
+    #: Whom to mention: the player to move, unless they turned pings off (``None``: nobody).
+    user_id: int | None
+
+
+class PingService(ServiceBase):
+    """Who is due a ping, its record, and the due rows the sweeps read."""
+
+    async def games_past_deadline(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move has run out of time (end each with :meth:`time_out`)."""
+        return await self.store.games_past_deadline(now)
+
+    async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
+        """Live games whose player to move is due a ping (deliver each through :meth:`due_ping`)."""
+        return await self.store.games_due_a_ping(now)
+
+    @contextlib.asynccontextmanager
+    async def due_ping(self, game_id: int, channel_id: int, now: datetime) -> AsyncIterator[DuePing | None]:
+        """The ping game ``game_id`` is due at ``now`` (``None``: none is), held under the channel's
+        lock so that no move or ending comes between reading it and :meth:`record_ping`, which
+        must be called inside the block (its compare-and-set keeps other processes right)."""
+        async with self.lock(channel_id):
+            found = await self.store.game_to_ping(game_id)
+            due = None
+            if found is not None:
+                row, muted = found
+                if row.live and row.ping_at is not None and row.ping_at <= now and row.message_id is not None:
+                    assert row.ping_kind is not None  # stored together with ping_at
+                    table = Table.of(row)
+                    user = table.user_to_move
+                    due = DuePing(table, row.ping_kind, None if user in muted else user)
+            yield due
+
+    async def record_ping(self, due: DuePing, message_id: int | None) -> int | None:
+        """Record that ``due`` was posted as ``message_id`` (``None``: not posted) and set the next
+        ping (a turn ping leads to a reminder, if the clock gives one). The id of the ping message
+        to delete: the game's previous ping, or, if the game moved on meanwhile, the one just posted."""
+        row, clock = due.table.row, due.table.clock
+        next_at = None
+        if due.kind == "turn" and clock is not None and clock.reminder_before and row.deadline:
+            next_at = row.deadline - clock.reminder_before
+        recorded = await self.store.record_ping(
+            row, message_id=message_id, next_at=next_at, next_kind="reminder" if next_at is not None else None
+        )
+        return row.ping_message_id if recorded else message_id
+
+    async def last_ping(self, table: Table) -> int | None:
+        """The last ping message of ``table``'s game, read afresh (one may have come meanwhile)."""
+        async with self.lock(table.row.channel_id):
+            row = await self.store.get_game(table.row.id)
+        return row.ping_message_id if row else None
+
+    async def computer_games(self) -> list[Table]:
+        """Every live game the computer plays in on this process's shards (to resume after a restart)."""
+        return [Table.of(row) for row in await self.store.live_computer_games()]

@@ -1,0 +1,99 @@
+"""What players and servers choose (pings, languages, board style) and what they have done
+(results, ratings, standings, archived games)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.ratings import Rating
+from bot.storage import GameRow, Record, Standing, Store
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record: against people (``None``) and against each computer level."""
+
+    results: dict[str | None, Record]
+    ratings: dict[str, Rating]
+    longest_streak: int
+    #: The first rated variant's rating after each of its games (at most the points asked for), and their count.
+    history: tuple[list[float], int] | None
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    rows: list[Standing]
+    #: Whether a next page exists.
+    more: bool
+    #: The asker's own standing (``None``: not rated here), and how many are rated here.
+    mine: Standing | None
+    size: int
+
+
+class PlayerService:
+    """Players' and servers' settings; standings and archives. Nothing here changes a game, so
+    it needs none of the channel locks of :class:`bot.service.WariService`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: Each server's settings as read from the database: the process of its shard is the only
+        #: one that changes them, so they are read once.
+        self._server_settings: dict[int, tuple[str | None, str]] = {}
+
+    async def pings_enabled(self, user_id: int) -> bool:
+        return await self.store.pings_enabled(user_id)
+
+    async def set_pings(self, user_id: int, enabled: bool) -> None:
+        await self.store.set_pings(user_id, enabled)
+
+    async def user_language(self, user_id: int) -> str | None:
+        """The language a player chose for what only they read (``None``: their Discord's)."""
+        return await self.store.user_language(user_id)
+
+    async def set_user_language(self, user_id: int, language: str | None) -> None:
+        await self.store.set_user_language(user_id, language)
+
+    async def server_settings(self, guild_id: int) -> tuple[str | None, str]:
+        """A server's chosen language (``None``: its Discord locale's) and board style."""
+        if guild_id not in self._server_settings:
+            self._server_settings[guild_id] = await self.store.server_settings(guild_id)
+        return self._server_settings[guild_id]
+
+    async def set_server_settings(
+        self, guild_id: int, *, language: str | None = None, board: str | None = None
+    ) -> None:
+        """Change a server's language (``"auto"``: its Discord locale's) and board style, if given."""
+        if language is not None:
+            await self.store.set_server_language(guild_id, None if language == "auto" else language)
+        if board is not None:
+            await self.store.set_board_style(guild_id, board)
+        self._server_settings.pop(guild_id, None)
+
+    async def player_stats(self, user_id: int, variant: str | None, *, chart_points: int) -> PlayerStats:
+        """A player's results, ratings and longest streak (in ``variant`` only, if given), and the
+        rating history of the first rated variant, for its chart."""
+        ratings = await self.store.ratings_of(user_id)
+        if variant is not None:
+            ratings = {name: rating for name, rating in ratings.items() if name == variant}
+        history = None
+        if ratings:
+            history = await self.store.rating_history(user_id, next(iter(ratings)), points=chart_points)
+        return PlayerStats(
+            results=await self.store.results_of(user_id, variant),
+            ratings=ratings,
+            longest_streak=await self.store.longest_streak(user_id, variant),
+            history=history,
+        )
+
+    async def leaderboard_page(
+        self, variant: str, *, guild_id: int | None, asker: int, page: int, size: int
+    ) -> LeaderboardPage:
+        """Page ``page`` (from 0) of ``variant``'s ratings, in a server or everywhere, with the asker's place."""
+        rows = await self.store.leaderboard(variant, guild_id=guild_id, offset=page * size, limit=size + 1)
+        mine, rated = await self.store.place_of(asker, variant, guild_id=guild_id)
+        return LeaderboardPage(rows[:size], len(rows) > size, mine, rated)
+
+    async def archive_page(self, user_id: int, *, page: int, size: int) -> tuple[list[GameRow], bool]:
+        """Page ``page`` (from 0) of a player's finished games, newest first, and whether more follow."""
+        rows = await self.store.archive_of(user_id, offset=page * size, limit=size + 1)
+        return rows[:size], len(rows) > size

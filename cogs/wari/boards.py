@@ -1,0 +1,161 @@
+"""A game's board message: drawn as the server wants it, redrawn in place, posted anew when it
+cannot be, and brought up to date when a press finds it stale.
+
+A game has one board message (its id is stored with the game). When Discord refuses to redraw
+it, the board is posted anew in the channel and becomes the game's board; when Discord refuses
+that too, the stored game stays the truth and ``/wari board`` or any press on the old board
+shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.board_image import board_png
+from bot.i18n import N_, Text
+from bot.service import PlayerService, StaleBoard, Table, WariService
+
+from .languages import Languages
+from .presenter import Message, Presenter
+from .views import board_message, board_url, replaced_board
+
+log = logging.getLogger("cogs.wari")
+
+
+def pressed_id(interaction: discord.Interaction) -> str:
+    """The custom id of the pressed button (every press carries one)."""
+    custom_id = interaction.data.get("custom_id") if interaction.data is not None else None
+    if not isinstance(custom_id, str):
+        raise TypeError(f"interaction {interaction.id} is not a button press")
+    return custom_id
+
+
+def game_of(interaction: discord.Interaction) -> int:
+    """The game number a pressed board button carries (``wari:<kind>:<game>:...``)."""
+    return int(pressed_id(interaction).split(":")[2])
+
+
+def where_shown(shown: Table | None) -> Text:
+    """Where to find a board that had to be posted anew (``None``: it could not be)."""
+    if shown is None:
+        return Text(N_("Discord did not let me show the board: use `/wari board` to see it."))
+    return Text(N_("Discord did not let me update the board, so I posted it anew: {url}"), url=board_url(shown.row))
+
+
+def stale_reason(table: Table, interaction: discord.Interaction) -> Text:
+    """Why a press on the game's own board did nothing: the game ended, or another press came first."""
+    if not table.row.live:
+        return Text(N_("This game is over: the board now shows how it ended."))
+    pressed_ply = int(pressed_id(interaction).split(":")[3])
+    if pressed_ply < table.game.ply:
+        return Text(
+            N_(
+                "Another press came first: move {number} (`{move}`) was played. "
+                "The board now shows the current position."
+            ),
+            number=table.game.ply,
+            move=table.game.last_move,
+        )
+    return Text(N_("The board now shows the current position. Have another look!"))
+
+
+class Boards:
+    """Draws, redraws and posts games' board messages."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: WariService,
+        players: PlayerService,
+        presenter: Presenter,
+        languages: Languages,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.players = players
+        self.presenter = presenter
+        self.languages = languages
+
+    async def message(self, table: Table) -> Message:
+        """The board message, as the server wants its boards: text, or a picture drawn in a worker
+        thread (Pillow releases the GIL; the event loop goes on meanwhile)."""
+        _language, style = await self.players.server_settings(table.row.guild_id)
+        if style != "image":
+            return board_message(table)
+        return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=table.game.last_move))
+
+    async def redraw(self, table: Table) -> Table | None:
+        """Draw ``table`` on its board message; if Discord refuses the edit, post the board anew
+        in the channel, which becomes the game's board. The game as shown (its board may have
+        moved), or ``None`` if Discord refused both: then the stored game stays the truth, and
+        any press on its old board or ``/wari board`` shows it."""
+        async with self.languages.public(table.row.guild_id):  # also when the computer or the sweep changed it
+            if await self.presenter.edit(table.row.channel_id, table.row.message_id, await self.message(table)):
+                return table
+            return await self.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
+
+    async def post(
+        self, interaction: discord.Interaction | None, table: Table, where: discord.abc.Messageable | None = None
+    ) -> Table | None:
+        """Post the board as a new message (the answer, or in ``where``): the game's board from
+        now on. If Discord refuses the answer, the board is posted in the channel instead;
+        ``None`` if Discord refused that too (the game's board did not change)."""
+        try:
+            message = await self.presenter.respond(interaction, where, await self.message(table))
+        except discord.HTTPException as exc:
+            log.warning("could not post the board of game %s: %s", table.row.id, exc)
+            if where is not None:
+                return None
+            assert interaction is not None  # without ``where``, the board was its answer
+            posted = await self.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
+            if posted is not None:  # the command still needs its answer
+                await self.presenter.tell(
+                    interaction,
+                    N_("The board of game #{number} is here: {url}"),
+                    number=posted.row.id,
+                    url=board_url(posted.row),
+                )
+            return posted
+        current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
+        if current.game.ply != table.game.ply:  # the computer moved while we were posting
+            await self.presenter.edit(message.channel.id, message.id, await self.message(current))
+        if table.row.message_id is not None:  # the old board must not look live
+            await self.presenter.edit(table.row.channel_id, table.row.message_id, replaced_board(current))
+        return current
+
+    async def show_move(self, interaction: discord.Interaction, table: Table) -> None:
+        """Redraw the pressed board as the press's answer. If Discord refuses, the board is redrawn
+        by id or posted anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
+        if await self.presenter.update_pressed(interaction, await self.message(table)):
+            return
+        log.warning("game %s moved, but the pressed board could not be redrawn", table.row.id)
+        shown = await self.redraw(table)
+        if shown is None or shown.row.message_id != table.row.message_id:
+            await self.presenter.tell(
+                interaction,
+                N_("The move `{move}` was played. {where}"),
+                move=table.game.last_move,
+                where=where_shown(shown),
+            )
+
+    async def refuse_stale(self, interaction: discord.Interaction, stale: StaleBoard) -> None:
+        """A press on a board that is not the game's current view: make the pressed message tell
+        the truth (the current position, or a pointer to the board that replaced it), then say why."""
+        pressed_game = game_of(interaction)
+        table = stale.table if stale.table is not None and stale.table.row.id == pressed_game else None
+        if table is None:  # the game ended: the pressed board shows its end, if it is its board
+            table = await self.service.game(pressed_game)
+        assert interaction.message is not None  # a press comes from a message
+        if table.row.message_id == interaction.message.id:
+            message, text = await self.message(table), stale_reason(table, interaction)
+        else:
+            message, text = (
+                replaced_board(table),
+                Text(N_("This board was replaced: use the current one, linked here.")),
+            )
+        if not await self.presenter.update_pressed(interaction, message):
+            log.warning("could not bring a stale board of game %s up to date", table.row.id)
+        await self.presenter.tell(interaction, text)

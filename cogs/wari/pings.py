@@ -1,0 +1,74 @@
+"""Turn pings and reminders: a new message that mentions only the player to move (Discord
+notifies nobody of a mention added by an edit) and links the board; the game's previous ping is
+deleted, so a channel holds at most one per game. A player who turned pings off gets none.
+
+What is due and what was posted are the service's (:class:`bot.service.PingService`): a ping
+stays due until it is recorded as posted, so nothing is lost or doubled by a restart."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.clock import duration
+from bot.i18n import _
+from bot.service import Table, WariService
+
+from .languages import Languages
+from .presenter import Presenter
+from .views import board_link
+
+log = logging.getLogger("cogs.wari")
+
+
+def ping_text(table: Table, kind: str) -> str:
+    """A turn ping or a reminder: it mentions the player to move and links the board."""
+    row, user = table.row, f"<@{table.user_to_move}>"
+    if kind == "turn":
+        return _("{player}, your move in game #{number} → {board}", player=user, number=row.id, board=board_link(row))
+    assert row.deadline is not None  # a reminder is due only before a deadline
+    left = duration(row.deadline - row.ping_at) if row.ping_at else _("little time")
+    when = discord.utils.format_dt(row.deadline, "R")
+    return _(
+        "⏰ {player}, about {left} left for your move in game #{number} (time runs out {when}) → {board}",
+        player=user,
+        left=left,
+        number=row.id,
+        when=when,
+        board=board_link(row),
+    )
+
+
+class Pings:
+    """Posts the pings games are due, and takes back the last one of a game that ended."""
+
+    def __init__(self, service: WariService, presenter: Presenter, languages: Languages) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.languages = languages
+
+    async def deliver(self, game_id: int, channel_id: int) -> None:
+        """Post the ping the game is due now, if it is due, then delete its previous ping.
+
+        It runs under the channel's lock (:meth:`bot.service.PingService.due_ping`), so no move or
+        ending comes between reading the game and recording its ping.
+        """
+        async with self.service.due_ping(game_id, channel_id, discord.utils.utcnow()) as due:
+            if due is None:
+                return
+            posted = None
+            if due.user_id is not None:
+                async with self.languages.public(due.table.row.guild_id):
+                    text = ping_text(due.table, due.kind)
+                try:
+                    posted = await self.presenter.ping(channel_id, text, due.user_id)
+                except discord.HTTPException as exc:
+                    log.warning("could not ping in game %s (the sweep tries again): %s", game_id, exc)
+                    return
+            stale = await self.service.record_ping(due, posted.id if posted else None)
+            await self.presenter.delete(channel_id, stale)
+
+    async def forget(self, table: Table) -> None:
+        """Delete the last ping of a game that ended."""
+        await self.presenter.delete(table.row.channel_id, await self.service.last_ping(table))

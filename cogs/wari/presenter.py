@@ -1,0 +1,267 @@
+"""Everything the bot shows goes through one :class:`Presenter`, as a :class:`Message`.
+
+The database is the truth and every Discord message a view of it, and any Discord call can
+fail. The rules for when it does live here, once:
+
+- an answer only the asker sees (:meth:`Presenter.tell`) is tried twice: nothing else would tell them;
+- what has happened is said in the channel even if the interaction's answer is refused
+  (:meth:`Presenter.announce` posts it instead);
+- a pressed message is redrawn as the press's answer, or else by its id
+  (:meth:`Presenter.update_pressed`), and the caller hears whether either worked;
+- an edit, a deletion or a thread's archiving that Discord refuses is logged, never raised:
+  the stored game stays the truth and the next redraw repairs the view.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import N_, Text, _, language_of, speaking
+from bot.service import Refusal
+from bot.storage import StorageError
+
+from .languages import Languages
+
+log = logging.getLogger("cogs.wari")
+
+DATABASE_TROUBLE = N_("I can't reach my game database right now, so nothing was changed. Please try again in a moment.")
+#: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
+UNEXPECTED = N_(
+    "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
+)
+
+
+class Keep(Enum):
+    """A field a :class:`Message` leaves as it is when it edits a message."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+def mention_only(user_id: int) -> discord.AllowedMentions:
+    """Allowed mentions that notify ``user_id`` and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
+
+
+@dataclass(frozen=True)
+class Message:
+    """What a message shows: its text, embeds, buttons and attached files, and whom it may notify
+    (nobody unless said). A field left :data:`KEEP` is not changed by an edit, and not sent with
+    a new message."""
+
+    content: str | None | Keep = KEEP
+    embeds: Sequence[discord.Embed] | Keep = KEEP
+    view: discord.ui.View | None | Keep = KEEP
+    #: Attached files (a picture board): an edit replaces the message's attachments with these.
+    files: Sequence[discord.File] | Keep = KEEP
+    allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+
+    def with_content(self, content: str | None) -> Message:
+        return replace(self, content=content)
+
+    def for_edit(self) -> dict[str, Any]:
+        """Keyword arguments for ``edit`` (of a message, or of an interaction's message)."""
+        fields: dict[str, Any] = {"allowed_mentions": self.allowed_mentions}
+        for name, value in (("content", self.content), ("embeds", self.embeds), ("view", self.view)):
+            if value is not KEEP:
+                fields[name] = list(value) if name == "embeds" else value  # type: ignore[arg-type]
+        if self.files is not KEEP:
+            for file in self.files:  # a picture read by a failed call before is read again
+                file.reset(seek=True)
+            fields["attachments"] = list(self.files)
+        return fields
+
+    def for_send(self) -> dict[str, Any]:
+        """Keyword arguments for ``send`` (in a channel, or as an interaction's answer)."""
+        fields = self.for_edit()
+        if "attachments" in fields:
+            fields["files"] = fields.pop("attachments")
+        if fields.get("view", True) is None:
+            del fields["view"]  # a new message without buttons: nothing to say
+        if fields.get("content", True) is None:
+            del fields["content"]
+        return fields
+
+
+class Presenter:
+    """The bot's verbs for Discord: answer the presser privately, announce in the channel, redraw
+    a pressed message or one by id, post a message, ping one member, delete, archive a thread."""
+
+    def __init__(self, client: discord.Client, languages: Languages) -> None:
+        self.client = client
+        self.languages = languages
+
+    async def tell(self, interaction: discord.Interaction, message: str | Text | Refusal, **params: object) -> None:
+        """An ephemeral answer, whether or not the interaction was already acknowledged, in the
+        reader's language: ``message`` is English text with ``{placeholders}`` (or a text made
+        earlier, a refusal) that is translated here.
+
+        Tried twice: only the asker can see it, so nothing else would tell them.
+        """
+        language: str | None
+        try:
+            language = await self.languages.of_reader(interaction)
+        except StorageError:
+            language = language_of(interaction.locale)
+        with speaking(language or "en"):
+            text = _(message, **params) if isinstance(message, str) else str(message)
+        for attempt in range(2):
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
+
+    async def acknowledge(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
+        """Tell Discord the press is being handled (so it waits for the answer). If Discord
+        refuses, the press is handled all the same: its answers fall back on other calls."""
+        try:
+            await interaction.response.defer(thinking=thinking)
+        except discord.HTTPException as exc:
+            log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
+
+    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """Turn any failure into a clear ephemeral answer; log what is ours to fix."""
+        if isinstance(error, app_commands.CommandInvokeError):
+            error = error.original
+        message: str | Refusal
+        if isinstance(error, Refusal):
+            message = error
+        elif isinstance(error, StorageError):
+            log.error("%s", error)
+            message = DATABASE_TROUBLE
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = N_("Wari is played in server channels, not in direct messages.")
+        else:
+            log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
+            message = UNEXPECTED
+        await self.tell(interaction, message)
+
+    async def announce(self, interaction: discord.Interaction, message: Message) -> None:
+        """Say ``message`` in the channel as the answer to ``interaction``; if Discord refuses the
+        answer, as a message of its own (what it says has happened: it must be seen)."""
+        fields = message.for_send()
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(**fields)
+            else:
+                await interaction.response.send_message(**fields)
+            return
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
+        assert interaction.channel_id is not None  # the cog's commands and buttons are in channels
+        await self.post(interaction.channel_id, message)
+        if not interaction.response.is_done():  # the command still needs its answer
+            await self.tell(interaction, message.content if isinstance(message.content, str) else "…")
+
+    async def post(self, channel_id: int, message: Message) -> discord.Message | None:
+        """A new message in a channel (``None``, and a log line, if Discord refuses)."""
+        try:
+            return await self.client.get_partial_messageable(channel_id).send(**message.for_send())
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", channel_id, exc)
+            return None
+
+    async def respond(
+        self, interaction: discord.Interaction | None, where: discord.abc.Messageable | None, message: Message
+    ) -> discord.Message:
+        """Post a new message: the answer to ``interaction``, or (``where`` given) a message there.
+        Discord's refusal is raised: the caller decides what a message that was never shown means.
+
+        The answer's message comes back with Discord's reply to the answer itself: no second
+        call to read it back, which could fail after the message was already shown.
+        """
+        fields = message.for_send()
+        if where is not None:
+            return await where.send(**fields)
+        if interaction is None:
+            raise ValueError("respond needs an interaction to answer or a place to post in")
+        callback = await interaction.response.send_message(**fields)
+        if isinstance(callback.resource, discord.InteractionMessage):
+            return callback.resource
+        return await interaction.original_response()  # not sent back: read it (discord.py asks for it)
+
+    async def ping(self, channel_id: int, text: str, user_id: int) -> discord.Message | None:
+        """A new message that notifies ``user_id`` alone (Discord notifies nobody of a mention added
+        by an edit). ``None`` if Discord refused for good (no access to the channel); a refusal
+        that may pass is raised, for the caller to try again later."""
+        try:
+            return await self.client.get_partial_messageable(channel_id).send(
+                text, allowed_mentions=mention_only(user_id)
+            )
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.warning("cannot ping in channel %s, and will not retry: %s", channel_id, exc)
+            return None
+
+    async def update_pressed(self, interaction: discord.Interaction, message: Message) -> bool:
+        """Redraw the message whose button was pressed, as the press's answer, after a change was
+        saved. If Discord refuses the answer, edit the message by id; a press already deferred is
+        answered through its original response. ``False`` if that failed (the caller repairs the
+        view or says so)."""
+        if interaction.response.is_done():
+            try:
+                await interaction.edit_original_response(**message.for_edit())
+            except discord.HTTPException as exc:
+                log.warning("could not redraw the message of interaction %s: %s", interaction.id, exc)
+                return False
+            return True
+        try:
+            await interaction.response.edit_message(**message.for_edit())
+            return True
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not answer interaction %s with an edit (%s); editing the message instead", interaction.id, exc
+            )
+        pressed, channel_id = interaction.message, interaction.channel_id
+        assert pressed is not None and channel_id is not None  # a press comes from a message in a channel
+        if not await self.edit(channel_id, pressed.id, message):
+            return False
+        await self.acknowledge(interaction)  # the press still needs its answer
+        return True
+
+    async def edit(self, channel_id: int, message_id: int | None, message: Message) -> bool:
+        """Edit one of our messages by id; ``False`` (and a log line) if Discord refuses."""
+        if message_id is None:
+            return False
+        try:
+            await (
+                self.client.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .edit(**message.for_edit())
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not edit message %s in channel %s: %s", message_id, channel_id, exc)
+            return False
+        return True
+
+    async def delete(self, channel_id: int, message_id: int | None) -> None:
+        """Delete one of our messages by id; one already gone is fine, other failures are logged."""
+        if message_id is None:
+            return
+        try:
+            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("could not delete message %s in channel %s: %s", message_id, channel_id, exc)
+
+    async def archive_thread(self, channel_id: int, archived: bool = True) -> None:
+        """Archive (or reopen) a thread the bot made for a game; failures are only logged."""
+        try:
+            thread = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+            if isinstance(thread, discord.Thread) and thread.archived != archived:
+                await thread.edit(archived=archived)
+        except discord.HTTPException as exc:
+            log.warning("could not %s thread %s: %s", "archive" if archived else "reopen", channel_id, exc)
