@@ -4,11 +4,8 @@ Withdraw buttons, expiry, rematches, and a thread per game when asked."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import Final
 
 import discord
 
@@ -16,7 +13,6 @@ from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules
 from bot.i18n import N_, _
-from bot.names import markdown_name, plain_name
 from bot.service import Computer, Refusal, Table, WariService
 from bot.storage import ChallengeRow, StorageError
 
@@ -24,13 +20,12 @@ from .boards import Boards, where_shown
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
-from .presenter import Message, Presenter
+from .presenter import Presenter
+from .threads import GameThreads
 from .views import challenge_message
 
 log = logging.getLogger("cogs.wari")
 
-#: Thread auto-archive after a week without messages: long enough for a 3-day move.
-THREAD_ARCHIVE_MINUTES: Final = 10080
 #: Seconds between the tries at saving a posted challenge's message id when the database fails.
 #: All within the minute after which a challenge without a message counts as never posted.
 MESSAGE_ID_RETRIES = (2, 8, 20)
@@ -52,6 +47,7 @@ class Challenges:
         boards: Boards,
         followup: Followup,
         computer: Computer,
+        threads: GameThreads,
     ) -> None:
         self.client = client
         self.service = service
@@ -60,6 +56,7 @@ class Challenges:
         self.boards = boards
         self.followup = followup
         self.computer = computer
+        self.threads = threads
 
     async def challenge(
         self,
@@ -82,10 +79,10 @@ class Challenges:
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
         players = (interaction.user.display_name, opponent.display_name)
         intro = N_("⚔️ {title}: the challenge and the game are in the thread below.")
-        where = await self.thread_if(thread, interaction, players, rules, intro)
+        where = await self.threads.open(thread, interaction, players, rules, intro)
         # The command is guild_only: it comes from a server channel.
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        async with self.closing_on_failure(where):
+        async with self.threads.closing_on_failure(where):
             challenge = await self.service.challenge(
                 guild_id=interaction.guild_id,
                 channel_id=where.id if where else interaction.channel_id,
@@ -155,10 +152,10 @@ class Challenges:
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired()
         players = (interaction.user.display_name, f"{me.display_name} ({level})")
-        where = await self.thread_if(
+        where = await self.threads.open(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
         )
-        async with self.closing_on_failure(where):
+        async with self.threads.closing_on_failure(where):
             table = await self.service.play_computer(
                 guild_id=interaction.guild_id,
                 channel_id=where.id if where else interaction.channel_id,
@@ -208,60 +205,6 @@ class Challenges:
             computer_name=me.display_name,
         )
         await self.show_new_game(interaction, table)
-
-    async def thread_if(
-        self, wanted: bool, interaction: discord.Interaction, players: tuple[str, str], rules: Rules, intro: str
-    ) -> discord.Thread | None:
-        """If ``wanted``, answer in this channel with ``intro`` (its ``{title}``: who plays what)
-        and open a public thread from that message, named after the game: the game's channel.
-        ``None`` if not wanted."""
-        if not wanted:
-            return None
-        (a, b), title = players, N_("{a} vs {b} · {variant}")
-        intro = _(intro, title=_(title, a=markdown_name(a), b=markdown_name(b), variant=rules.label))
-        name = _(title, a=plain_name(a), b=plain_name(b), variant=rules.label)  # a thread's name is not markdown
-        if not isinstance(interaction.channel, discord.TextChannel):
-            raise Refusal(
-                N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here.")
-            )
-        permissions = interaction.app_permissions
-        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            raise Refusal(
-                N_(
-                    "I need the **Create Public Threads** and **Send Messages in Threads** permissions in this channel "
-                    "to start a game in a thread. Ask a moderator to grant them, or leave `thread` off."
-                )
-            )
-        try:
-            starter = await self.presenter.respond(interaction, None, Message(content=intro))
-        except discord.HTTPException as exc:
-            log.warning("could not answer interaction %s: %s", interaction.id, exc)
-            raise Refusal(N_("Discord did not let me answer, so no game was started. Please try again.")) from None
-        try:
-            return await starter.create_thread(name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES)
-        except discord.HTTPException as exc:
-            log.warning("could not open a thread in channel %s: %s", interaction.channel_id, exc)
-            await self.presenter.edit(
-                starter.channel.id,
-                starter.id,
-                Message(content=_("~~{intro}~~ I couldn't open a thread here.", intro=intro)),
-            )
-            raise Refusal(
-                N_(
-                    "Discord did not let me open a thread here, so no game was started. "
-                    "Try again, or leave `thread` off."
-                )
-            ) from None
-
-    @contextlib.asynccontextmanager
-    async def closing_on_failure(self, thread: discord.Thread | None) -> AsyncIterator[None]:
-        """A thread just opened for a game that could not be started is archived again."""
-        try:
-            yield
-        except BaseException:
-            if thread is not None:
-                await self.presenter.archive_thread(thread.id)
-            raise
 
     async def answer(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""

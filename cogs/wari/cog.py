@@ -48,6 +48,7 @@ from .presenter import Presenter
 from .records import Records
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
+from .threads import GameThreads
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class WariCog(commands.Cog, name="Wari"):
         self.computer.on_move = followup.board_changed  # the computer's moves are shown like any change
         self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
         self.presenter = presenter
-        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer)
+        threads = GameThreads(presenter)
+        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer, threads)
         self.games = Games(service, presenter, languages, boards, followup, self.computer)
         self.draws = Draws(bot, service, presenter, followup, self.computer)
         self.standings = Standings(players)

@@ -37,8 +37,7 @@ import pytest
 
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
-
-from .helpers import cup_labels, press, shown, told
+from tests.helpers import cup_labels, press, shown, told
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")

@@ -9,8 +9,7 @@ from simcord import Env
 from bot.client import ShardedWariBot, WariBot
 from bot.storage import ShardScope, Store
 from tests.conftest import close_bot, make_bot
-
-from .helpers import enabled_houses, press
+from tests.helpers import enabled_houses, press
 
 
 def guild_id_on(shard: int, count: int, serial: int = 1) -> int:

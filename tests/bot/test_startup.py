@@ -17,8 +17,7 @@ from bot.client import COMMANDS_DIGEST_KEY, WariBot
 from bot.config import DEFAULT_DATABASE, SettingsError, load_settings
 from bot.storage import MIGRATIONS, Store
 from tests.conftest import make_bot
-
-from .test_integrity import run_bot, the_one_error_line
+from tests.processes import run_bot, the_one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 

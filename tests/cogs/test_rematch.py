@@ -1,6 +1,6 @@
 """User stories: a finished game's board offers a rematch, sides swapped, also after a restart."""
 
-from .helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored
+from tests.helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored
 
 
 def rematch_button(board) -> str:

@@ -5,8 +5,7 @@ import discord
 from bot.engine import Game
 from bot.engine.notation import from_record
 from bot.storage import StorageError
-
-from .helpers import buttons, enabled_houses, press, shown
+from tests.helpers import buttons, enabled_houses, press, shown
 
 #: The bot's name in SimCord, as its messages show it.
 BOT = "TestBot"

@@ -7,8 +7,18 @@ import discord
 
 from bot.engine import Game, Player
 from bot.engine.notation import from_record
-
-from .helpers import board_code, buttons, cup_id, cup_labels, enabled_houses, press, shown, start_game, stored, told
+from tests.helpers import (
+    board_code,
+    buttons,
+    cup_id,
+    cup_labels,
+    enabled_houses,
+    press,
+    shown,
+    start_game,
+    stored,
+    told,
+)
 
 
 async def archived(world) -> list:

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from .helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, told
+from tests.helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, told
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=60)

@@ -20,8 +20,7 @@ from simcord import InteractionResult
 
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
-
-from .helpers import buttons, press, start_game, told
+from tests.helpers import buttons, press, start_game, told
 
 #: What an answer must never say when the database changed: it would be a lie.
 UNTRUE_AFTER_A_CHANGE = "nothing was changed"

@@ -2,8 +2,7 @@
 the leaderboard and their history."""
 
 from bot.ratings import Rating, rate_game
-
-from .helpers import buttons, shown, stored
+from tests.helpers import buttons, shown, stored
 
 
 async def play_out(world, winner, loser, *, draw=False, **options):

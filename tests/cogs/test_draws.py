@@ -1,8 +1,7 @@
 """User stories: offering a draw, answering it, and an offer that lapses at the next move."""
 
 from bot.ai.worker import evaluate
-
-from .helpers import cup_labels, pinged, press, shown, start_game, stored
+from tests.helpers import cup_labels, pinged, press, shown, start_game, stored
 
 
 def offer_of(result):

@@ -2,7 +2,7 @@
 
 import discord
 
-from .helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored
+from tests.helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored
 
 
 async def challenge_in_thread(world, **options):

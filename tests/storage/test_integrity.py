@@ -2,11 +2,7 @@
 is refused before anything is written to it, with one line saying how to restore a backup."""
 
 import contextlib
-import os
-import random
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC
 from pathlib import Path
 
@@ -15,36 +11,9 @@ import pytest
 from bot.storage import MIGRATIONS, StorageError, Store
 from bot.storage.__main__ import main as storage_cli
 from bot.storage.integrity import backup_path, inspect
+from tests.processes import run_bot, the_one_error_line
 
-ROOT = Path(__file__).resolve().parents[2]
-#: A record of the length of a real game's (about 60 moves), so the games span many pages.
-RECORD = "[Format wari-record/1]\n" + " ".join(f"A({1 + n % 6},{n % 9})" for n in range(60))
-
-
-async def database_with_games(path: Path, games: int = 200) -> Path:
-    """A database as the bot leaves it (WAL mode, latest schema, closed) holding ``games`` archived games."""
-    store = await Store.open(path)
-    await store.close()
-    with contextlib.closing(sqlite3.connect(path)) as db, db:
-        db.executemany(
-            "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, status, result, created_at,"
-            " updated_at, finished_at) VALUES (1, ?, 100, 200, 'wari', ?, 'finished', 'A',"
-            " '2026-01-01', '2026-01-01', '2026-01-01')",
-            [(n, RECORD) for n in range(games)],
-        )
-    return path
-
-
-def damage(path: Path, table: str = "games") -> None:
-    """Overwrite the root page of ``table``'s b-tree with garbage, in the middle of the file:
-    the header (page 1) stays intact, so SQLite opens the file without complaint."""
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
-        (page_size,) = db.execute("PRAGMA page_size").fetchone()
-    assert root > 1 and path.stat().st_size > root * page_size  # neither the header nor the last page
-    with path.open("r+b") as file:
-        file.seek((root - 1) * page_size)
-        file.write(random.Random(root).randbytes(page_size))
+from .databases import damage, database_with_games
 
 
 def beside(path: Path) -> set[str]:
@@ -103,28 +72,6 @@ async def test_without_a_backup_the_refusal_says_so(damaged):
         StorageError, match=rf"there is no backup in {damaged.parent / 'backups'}: .*move the file away"
     ):
         await Store.open(damaged)
-
-
-def run_bot(database: Path, *prefix: str) -> subprocess.CompletedProcess:
-    """``python -m bot`` with a fake token on ``database`` (behind ``prefix``, a command to run it with)."""
-    environ = {
-        **os.environ,
-        "DISCORD_TOKEN": "MTIz.not-a-real-token",
-        "DATABASE_PATH": str(database),
-        "BACKUP_INTERVAL_HOURS": "0",
-    }
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "bot"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
-    )
-
-
-def the_one_error_line(done: subprocess.CompletedProcess) -> str:
-    """The bot stopped with exit code 1 and exactly one line on standard error, no traceback, no token."""
-    assert done.returncode == 1, done.stderr
-    assert "Traceback" not in done.stderr and "not-a-real-token" not in done.stderr + done.stdout
-    (line,) = done.stderr.strip().splitlines()
-    assert "ERROR" in line
-    return line
 
 
 async def test_python_m_bot_stops_on_a_damaged_database_with_one_line(damaged):

@@ -19,9 +19,9 @@ from simcord.preview._markdown import markdown_summary, markdown_tokens
 
 from bot.i18n import _, language_of, speaking
 from bot.names import plain_name
+from tests.helpers import buttons, press
 
 from ..conftest import fresh_world
-from .helpers import buttons, press
 
 #: Nicknames that are markup: a masked link, code fences, a heading, a right-to-left override,
 #: a quote with a spoiler and mentions, emphasis, and an Arabic name with a digit after it.

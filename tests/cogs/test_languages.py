@@ -15,8 +15,7 @@ from bot.engine import Game, Player
 from bot.i18n import LANGUAGES, _, catalog, speaking
 from bot.render import result_text
 from cogs.wari.settings import PINGS_ON
-
-from .helpers import buttons, cup_id, enabled_houses, press, told
+from tests.helpers import buttons, cup_id, enabled_houses, press, told
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import buttons, cup_labels, enabled_houses, pinged, shown
+from tests.helpers import buttons, cup_labels, enabled_houses, pinged, shown
 
 
 async def challenge(world, **options):

@@ -13,8 +13,7 @@ from pathlib import Path
 from bot.engine import Game, Player
 from bot.engine.notation import from_record, position
 from bot.render import board_text, result_text
-
-from .helpers import board_code, buttons, press, shown, start_game, stored
+from tests.helpers import board_code, buttons, press, shown, start_game, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")

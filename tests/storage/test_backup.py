@@ -17,9 +17,10 @@ from bot.storage.__main__ import main as storage_cli
 from bot.storage.backup import back_up, backup_due, copy_database, restore, rotate
 from bot.storage.integrity import backup_path, backups_of, inspect
 from tests.conftest import make_bot
+from tests.helpers import board_code, press, start_game, told
+from tests.processes import ROOT
 
-from .helpers import board_code, press, start_game, told
-from .test_integrity import ROOT, damage, database_with_games
+from .databases import damage, database_with_games
 
 T0 = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)
 

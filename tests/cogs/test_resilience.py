@@ -9,8 +9,18 @@ from bot.engine import rules_for
 from bot.service import Refusal, StaleBoard
 from bot.storage import StorageError
 from cogs.wari.options import rules_of
-
-from .helpers import board_code, cup_id, cup_labels, enabled_houses, late_click, press, shown, start_game, stored, told
+from tests.helpers import (
+    board_code,
+    cup_id,
+    cup_labels,
+    enabled_houses,
+    late_click,
+    press,
+    shown,
+    start_game,
+    stored,
+    told,
+)
 
 
 async def test_restart_in_the_middle_of_a_game_and_play_on(world):

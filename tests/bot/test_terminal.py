@@ -16,7 +16,7 @@ from bot.engine.notation import from_position
 from bot.render import board_text, result_text
 from bot.terminal import EXIT_INTERRUPTED, main, parse_args, play
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MOVE_LINE = re.compile(r"^Move (\d+) · ([AB])\((\d+),(\d+)\)", re.MULTILINE)
 
 
