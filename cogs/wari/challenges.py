@@ -19,7 +19,7 @@ from bot.storage import ChallengeRow, StorageError
 from .boards import Boards, where_shown
 from .followup import Followup
 from .languages import Languages
-from .options import rules_of
+from .options import GameOptions, rules_of
 from .presenter import Presenter
 from .threads import GameThreads
 from .views import challenge_message
@@ -58,21 +58,11 @@ class Challenges:
         self.computer = computer
         self.threads = threads
 
-    async def challenge(
-        self,
-        interaction: discord.Interaction,
-        opponent: discord.User,
-        variant: str = "wari",
-        first: str = "random",
-        houses: int | None = None,
-        seeds: int | None = None,
-        clock: str = DEFAULT_CLOCK,
-        thread: bool = False,
-    ) -> None:
-        rules = rules_of(variant, houses, seeds)
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User, options: GameOptions) -> None:
+        rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
         await self.close_expired()  # an expired one must not block the channel
         if opponent.bot:
-            if self.client.user and opponent.id == self.client.user.id:
+            if opponent.id == self.me.id:
                 await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
@@ -129,47 +119,59 @@ class Challenges:
                 log.warning("challenge %s is posted, but its message could not be saved yet: %s", challenge.id, exc)
         log.error("challenge %s is posted, but its message could not be saved", challenge.id)
 
-    async def play(
-        self,
-        interaction: discord.Interaction,
-        level: str = DEFAULT_LEVEL,
-        variant: str = "wari",
-        first: str = "random",
-        houses: int | None = None,
-        seeds: int | None = None,
-        clock: str = DEFAULT_CLOCK,
-        thread: bool = False,
-    ) -> None:
-        await self.start_computer_game(interaction, level, rules_of(variant, houses, seeds), first, clock, thread)
+    async def play(self, interaction: discord.Interaction, level: str, options: GameOptions) -> None:
+        rules = options.rules()
+        await self.start_computer_game(interaction, level, rules, options.first, options.clock, options.thread)
 
     async def start_computer_game(
         self, interaction: discord.Interaction, level: str, rules: Rules, first: str, clock: str, thread: bool
     ) -> None:
-        # Its commands are guild_only (from a server channel), answered by the logged-in bot.
+        # Its commands are guild_only (from a server channel).
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        me = self.client.user
-        assert me is not None
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired()
-        players = (interaction.user.display_name, f"{me.display_name} ({level})")
+        players = (interaction.user.display_name, f"{self.me.display_name} ({level})")
         where = await self.threads.open(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
         )
         async with self.threads.closing_on_failure(where):
-            table = await self.service.play_computer(
-                guild_id=interaction.guild_id,
-                channel_id=where.id if where else interaction.channel_id,
-                human_id=interaction.user.id,
-                computer_id=me.id,
-                level=level,
-                rules=rules,
-                first=first,
-                now=now(),
-                clock=clock,
-                thread=thread,
-                names=(interaction.user.display_name, me.display_name),
+            channel_id = where.id if where else interaction.channel_id
+            table = await self.computer_game(
+                interaction, interaction.guild_id, channel_id, level, rules, first, clock, thread
             )
         await self.show_new_game(interaction, table, where)
+
+    @property
+    def me(self) -> discord.ClientUser:
+        """The bot's own user (logged in: it is answering an interaction)."""
+        assert self.client.user is not None
+        return self.client.user
+
+    async def computer_game(
+        self,
+        interaction: discord.Interaction,
+        guild_id: int,
+        channel_id: int,
+        level: str,
+        rules: Rules,
+        first: str,
+        clock: str,
+        thread: bool,
+    ) -> Table:
+        """A new game of ``interaction``'s user against the computer at ``level``, stored."""
+        return await self.service.play_computer(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            human_id=interaction.user.id,
+            computer_id=self.me.id,
+            level=level,
+            rules=rules,
+            first=first,
+            now=now(),
+            clock=clock,
+            thread=thread,
+            names=(interaction.user.display_name, self.me.display_name),
+        )
 
     async def show_new_game(
         self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None
@@ -187,12 +189,11 @@ class Challenges:
         await self.followup.game_changed(shown or table)
 
     async def exhibition(
-        self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
+        self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str, pace: str
     ) -> None:
-        # A guild_only command (from a server channel), answered by the logged-in bot.
+        # A guild_only command (from a server channel).
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        me = self.client.user
-        assert me is not None
+        me = self.me
         self.computer.check_capacity(interaction.channel_id)
         table = await self.service.exhibition(
             guild_id=interaction.guild_id,
@@ -258,22 +259,9 @@ class Challenges:
         await self.close_expired()
         level = old.level(side.other)
         if level is not None:
-            me = self.client.user
-            assert me is not None  # logged in: it is answering a press
             self.computer.check_capacity(channel)
-            table = await self.service.play_computer(
-                guild_id=old.row.guild_id,
-                channel_id=channel,
-                human_id=interaction.user.id,
-                computer_id=me.id,
-                level=level,
-                rules=rules,
-                first=first,
-                now=now(),
-                clock=clock,
-                thread=bool(old.row.thread),
-                names=(interaction.user.display_name, me.display_name),
-            )
+            thread = bool(old.row.thread)
+            table = await self.computer_game(interaction, old.row.guild_id, channel, level, rules, first, clock, thread)
         else:
             challenge = await self.service.challenge(
                 guild_id=old.row.guild_id,

@@ -42,7 +42,7 @@ from .draws import Draws
 from .followup import Followup
 from .games import Games
 from .languages import Languages
-from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES
+from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, GameOptions
 from .pings import Pings
 from .presenter import Presenter
 from .records import Records
@@ -184,8 +184,8 @@ class WariCog(commands.Cog, name="Wari"):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
-        args = (opponent, variant, first, houses, seeds, clock, thread)
-        await self.answering.command(interaction, self.challenges.challenge, *args, private=False)
+        options = GameOptions(variant, first, houses, seeds, clock, thread)
+        await self.answering.command(interaction, self.challenges.challenge, opponent, options, private=False)
 
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
     @app_commands.describe(
@@ -203,8 +203,8 @@ class WariCog(commands.Cog, name="Wari"):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
     ) -> None:
-        args = (level, variant, first, houses, seeds, clock, thread)
-        await self.answering.command(interaction, self.challenges.play, *args, private=False)
+        options = GameOptions(variant, first, houses, seeds, clock, thread)
+        await self.answering.command(interaction, self.challenges.play, level, options, private=False)
 
     @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
     @app_commands.describe(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from discord import app_commands
 
 from bot.ai import LEVELS
@@ -64,6 +66,22 @@ def choice_name(choice: app_commands.Choice) -> str:
     if choice.value in LEVELS:
         return level_choice_name(choice.value)
     return _(choice.name)
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """How a game-starting command (``/wari challenge``, ``/wari play``) says to play, as given."""
+
+    variant: str = "wari"
+    first: str = "random"
+    houses: int | None = None
+    seeds: int | None = None
+    clock: str = DEFAULT_CLOCK
+    thread: bool = False
+
+    def rules(self) -> Rules:
+        """The rules these options name; a :class:`bot.service.Refusal` if they name none."""
+        return rules_of(self.variant, self.houses, self.seeds)
 
 
 def rules_of(variant: str, houses: int | None, seeds: int | None) -> Rules:
