@@ -237,6 +237,10 @@ class Challenges:
             await self.presenter.tell(
                 interaction, N_("The challenge is closed, but Discord did not let me update its message.")
             )
+        if action == "decline":  # the challenger learns it from a message of its own (an edit notifies nobody)
+            player = f"<@{challenge.challenger_id}>"
+            text = _("{player}, {name} declined your challenge.", player=player, name=challenge.names[1])
+            await self.presenter.notify(challenge.channel_id, text, challenge.challenger_id)
         if challenge.thread:
             await self.presenter.archive_thread(challenge.channel_id)
 

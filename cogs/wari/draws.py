@@ -127,5 +127,19 @@ class Draws:
             await self.presenter.tell(
                 interaction, N_("{closing} (Discord did not let me update the offer's message.)"), closing=closing
             )
+        answerer = table.player(interaction.user.id)
+        if answerer is not None and table.level(answerer.other) is None:
+            # The offerer learns the answer from a message of its own (an edit notifies nobody).
+            offerer = table.user(answerer.other)
+            if action == "accept":
+                text = _(
+                    "{player}, {name} accepted your draw offer: game #{number} is drawn.",
+                    number=game_id,
+                    player=f"<@{offerer}>",
+                    name=name,
+                )
+            else:
+                text = _("{player}, {name} declined your draw offer. Play on!", player=f"<@{offerer}>", name=name)
+            await self.presenter.notify(table.row.channel_id, text, offerer)
         if action == "accept":
             await self.followup.board_changed(table)

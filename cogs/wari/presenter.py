@@ -205,6 +205,14 @@ class Presenter:
             log.warning("cannot ping in channel %s, and will not retry: %s", channel_id, exc)
             return None
 
+    async def notify(self, channel_id: int, text: str, user_id: int) -> None:
+        """A new message that notifies ``user_id`` of something done already (a declined challenge,
+        an answered offer): a failure is only logged, since what it tells stands anyway."""
+        try:
+            await self.ping(channel_id, text, user_id)
+        except discord.HTTPException as exc:
+            log.warning("could not notify user %s in channel %s: %s", user_id, channel_id, exc)
+
     async def update_pressed(self, interaction: discord.Interaction, message: Message) -> bool:
         """Redraw the message whose button was pressed, as the press's answer, after a change was
         saved. If Discord refuses the answer, edit the message by id; a press already deferred is

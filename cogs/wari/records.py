@@ -236,8 +236,9 @@ class Records:
             summary
             + "\n"
             + _(
-                "Read it back with `python -m bot.engine replay FILE` "
-                "or watch it in a terminal with `wari --replay FILE`."
+                "Step through it here with `/wari replay game: {number}`; the file is plain text, "
+                "for any text editor or game archive.",
+                number=row.id,
             )
         )
         await interaction.followup.send(

@@ -253,6 +253,12 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
     if row.live and not table.exhibition:
         lines.append(_(BUTTONS_HINT))
     last = game.last_move
+    # A ply that ends the game without sowing (a surrender, a time-out, an agreed draw) is no move:
+    # the line above the board says how the game ended, and the last move is the one before it
+    # (read from the whole record: once, when the game has ended).
+    ended_without_sowing = last is not None and last.ending is not None
+    if ended_without_sowing:
+        last = game.moves[-2] if game.ply > 1 else None
     if last is not None:
         lines.append(_("**Last move:** {move}", move=describe_move(last, names[last.player], game.rules)))
     if table.clock is not None:
@@ -265,7 +271,8 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
         description="\n".join(lines),
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )
-    embed.set_footer(text=_("Move {number}", number=game.ply) if game.ply else _("No move yet"))
+    moves = game.ply - ended_without_sowing
+    embed.set_footer(text=_("Move {number}", number=moves) if moves else _("No move yet"))
     if picture:
         embed.set_image(url=f"attachment://{BOARD_PICTURE}")
     return embed
@@ -475,7 +482,9 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
         lines.append(_("This challenge expires {when}.", when=discord.utils.format_dt(challenge.expires_at, "R")))
     text = "\n".join(lines)
     embed = discord.Embed(
-        title=_("⚔️ Wari challenge"), description=text, colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR
+        title=_("⚔️ {variant} challenge", variant=rules.label.capitalize()),
+        description=text,
+        colour=CHALLENGE_COLOUR if closing is None else OVER_COLOUR,
     )
     if closing is not None:
         return Message(content=closing, embeds=[embed], view=None)

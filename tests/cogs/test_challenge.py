@@ -56,6 +56,12 @@ async def test_decline_closes_the_challenge_and_frees_the_channel(world):
     await world.bob.click(message, label="Decline")
     assert message.content == f"{shown(world.bob)} declined the challenge."
     assert message.components == []
+    # The challenger hears of it: a new message that notifies her alone (an edit notifies nobody).
+    told = world.channel.last_message
+    assert (
+        told.id != message.id and told.content == f"{world.alice.mention}, {shown(world.bob)} declined your challenge."
+    )
+    assert pinged(world, told) == {world.alice.id}
     again = await challenge(world)
     assert not again.ephemeral
 
@@ -66,6 +72,15 @@ async def test_the_challenger_may_withdraw_but_not_the_opponent(world):
     await world.alice.click(message, label="Withdraw")
     assert message.content == f"{shown(world.alice)} withdrew the challenge."
     assert message.components == []
+    assert world.channel.last_message.id == message.id  # nobody to notify: the challenger withdrew it herself
+
+
+@pytest.mark.parametrize(
+    ("variant", "title"), [("wari", "⚔️ Wari challenge"), ("kalah", "⚔️ Kalah challenge"), ("ouril", "⚔️ Ouril challenge")]
+)
+async def test_a_challenge_is_titled_with_its_game(world, variant, title):
+    message = (await challenge(world, variant=variant)).response
+    assert message.embeds[0].title == title
 
 
 async def test_a_challenge_expires_after_ten_minutes(world):

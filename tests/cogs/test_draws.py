@@ -21,6 +21,10 @@ async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
     assert outsider.response.content == "Only the player this offer was made to can answer it."
     await world.bob.click(offer, label="Accept")
     assert offer.components == [] and "accepted: game #1 is drawn" in offer.embeds[0].description
+    # Alice hears of the answer: a new message that notifies her alone (an edit notifies nobody).
+    (told,) = [m for m in world.channel.history() if "your draw offer" in m.content]
+    assert told.content == f"{world.alice.mention}, {shown(world.bob)} accepted your draw offer: game #1 is drawn."
+    assert pinged(world, told) == {world.alice.id}
     assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
     assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == (
         "finished",
@@ -35,6 +39,9 @@ async def test_a_declined_offer_cannot_be_repeated_before_the_next_move(world):
     offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
     await world.bob.click(offer, label="Decline")
     assert offer.components == [] and "declined the draw offer" in offer.embeds[0].description
+    (told,) = [m for m in world.channel.history() if "your draw offer" in m.content]
+    assert told.content == f"{world.alice.mention}, {shown(world.bob)} declined your draw offer. Play on!"
+    assert pinged(world, told) == {world.alice.id}
     again = await world.alice.slash(world.channel, "wari draw")
     assert again.ephemeral and "You can offer again after the next move" in again.response.content
     await press(world.alice, board, 5)

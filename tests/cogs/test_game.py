@@ -118,6 +118,9 @@ async def test_surrender_ends_the_game_and_the_opponent_wins(world):
     assert result.response.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
     assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (surrender)."
+    # One move was played: the surrender is no move, and the last move is still Alice's, not the ending.
+    assert board.embeds[0].footer.text == "Move 1"
+    assert "**Last move:** `A(4,4)`" in board.embeds[0].description and "surrendered" not in board.embeds[0].description
     (row,) = await archived(world)
     assert (row["result"], row["reason"]) == ("A", "surrender")
     assert row["record"].rstrip().endswith("A(4,4) B(surrender)")

@@ -77,7 +77,8 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
         assert chosen.ephemeral and chosen.response.content.startswith(in_language(language, PINGS_ON)[:20])
     challenge = (await ama.slash(channel, "wari challenge", opponent=kofi, first="me")).response
     assert challenge.content == in_language(language, "{player}, you have been challenged!", player=kofi.mention)
-    assert challenge.embeds[0].title == in_language(language, "⚔️ Wari challenge") != "⚔️ Wari challenge"
+    title = in_language(language, "⚔️ {variant} challenge", variant="Wari")
+    assert challenge.embeds[0].title == title != "⚔️ Wari challenge"
     await kofi.click(challenge, label=in_language(language, "Accept"))
     board = challenge
     assert board.content == in_language(

@@ -118,6 +118,8 @@ async def test_a_finished_games_record_replays_through_the_engine_to_the_archive
         f"📄 The record of game #1 (oware): {names[0]} against {names[1]}, {shadow.ply} moves, "
         f"{result_text(shadow.outcome, names)}\n"
     )
+    # It says what a player can do with it in Discord, not which program a developer would run.
+    assert "`/wari replay game: 1`" in result.response.content and "python" not in result.response.content
 
 
 async def test_the_tags_carry_names_ids_dates_clock_and_the_result(world):
@@ -239,7 +241,7 @@ async def test_replay_buttons_step_forward_back_and_to_both_ends_also_after_a_re
     assert shown_move(replay) == 5 and board_code(replay) == drawn(shadow)
     assert disabled(replay) == {"next", "last"}
     # The game's own board was never touched.
-    assert board.embeds[0].footer.text == "Move 5" and board.content.startswith("🏁 ")
+    assert board.embeds[0].footer.text == "Move 4" and board.content.startswith("🏁 ")  # a surrender is no move
 
 
 async def test_a_replay_can_be_private_and_buttons_of_a_vanished_game_are_refused(world):
