@@ -34,8 +34,11 @@ from babel.messages.pofile import read_po
 
 #: The languages the bot speaks, English first (the language of the code and the fallback).
 LANGUAGES = ("en", "fr", "pt")
-#: Each language's name in itself, for the settings.
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "pt": "Português"}
+#: The locale of each language: the Portuguese is Brazil's.
+LOCALES = {"en": "en", "fr": "fr", "pt": "pt_BR"}
+#: Each language's name in itself, as a choice in the settings lists it.
+LANGUAGE_NAMES = {code: str(Locale.parse(locale).get_display_name(locale)) for code, locale in LOCALES.items()}
+LANGUAGE_NAMES = {code: name[:1].upper() + name[1:] for code, name in LANGUAGE_NAMES.items()}  # at a list's head
 LOCALE_DIR = Path(__file__).with_name("locales")
 
 _language: ContextVar[str] = ContextVar("language", default="en")
@@ -63,6 +66,19 @@ def catalog(language: str) -> dict[object, object]:
 
 def current_language() -> str:
     return _language.get()
+
+
+def language_name(code: str) -> str:
+    """A language's name as a sentence in the language of the moment says it (lower case where
+    that language writes it so).
+
+    >>> language_name("fr"), language_name("pt")
+    ('French', 'Portuguese (Brazil)')
+    >>> with speaking("fr"):
+    ...     language_name("fr"), language_name("en")
+    ('français', 'anglais')
+    """
+    return str(Locale.parse(LOCALES[code]).get_display_name(LOCALES[current_language()]))
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import LANGUAGE_NAMES, N_, _, speaking
+from bot.i18n import LANGUAGE_NAMES, N_, _, language_name, speaking
 from bot.service import PlayerService, Refusal
 
 from .languages import Languages
@@ -65,7 +65,7 @@ class Settings:
         )
         chosen, style = await self.players.server_settings(guild)
         with speaking(await self.languages.of_reader(interaction)):
-            here = LANGUAGE_NAMES[await self.languages.of_server(guild)]
+            here = language_name(await self.languages.of_server(guild))
             lines = [
                 _("🌍 Boards and announcements here are in **{language}**.", language=here)
                 + (" " + _("(the server's own language: choose one with `language`)") if chosen is None else ""),
@@ -78,11 +78,11 @@ class Settings:
     @staticmethod
     def checked_language(language: str) -> str:
         if language not in LANGUAGE_NAMES:
-            raise Refusal(N_("I speak {languages}."), languages=", ".join(LANGUAGE_NAMES.values()))
+            raise Refusal(N_("I speak {languages}."), languages=", ".join(map(language_name, LANGUAGE_NAMES)))
         return language
 
     @staticmethod
     def language_line(chosen: str | None) -> str:
         if chosen is None:
             return _("🌍 I answer you in your Discord's language (English, French and Portuguese are spoken here).")
-        return _("🌍 I answer you in **{language}**.", language=LANGUAGE_NAMES[chosen])
+        return _("🌍 I answer you in **{language}**.", language=language_name(chosen))

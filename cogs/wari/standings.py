@@ -62,7 +62,10 @@ class PageButton(
 BUTTONS = (PageButton,)
 
 
-def pages(kind: str, key: str, page: int, more: bool) -> discord.ui.View:
+def pages(kind: str, key: str, page: int, more: bool) -> discord.ui.View | None:
+    """◀ ▶ under a page, when there is another page to turn to (``None``: it is the only one)."""
+    if page == 0 and not more:
+        return None
     view = discord.ui.View(timeout=None)
     view.add_item(PageButton(kind, key, max(page - 1, 0), "prev", disabled=page == 0))
     view.add_item(PageButton(kind, key, page + 1, "next", disabled=not more))

@@ -144,8 +144,9 @@ class ChallengeButton(
 
 
 def mention(table: Table, side: Player) -> str:
-    """A side in an announcement: a mention for a person (to notify them), the name for the computer."""
-    return table.row.names[side] if table.level(side) is not None else f"<@{table.user(side)}>"
+    """A side in an announcement: a mention for a person (to notify them), the name and level for
+    the computer (both sides of an exhibition are the bot: its levels tell them apart)."""
+    return side_names(table.row)[side] if table.level(side) is not None else f"<@{table.user(side)}>"
 
 
 def notify(table: Table, *sides: Player) -> discord.AllowedMentions:

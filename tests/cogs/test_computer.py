@@ -67,7 +67,9 @@ async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
 async def test_surrender_against_the_bot(world):
     board = await play_bot(world, level="greedy", first="me")
     result = await world.alice.slash(world.channel, "wari surrender")
-    assert result.response.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} wins game #1!"
+    assert (
+        result.response.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} (greedy) wins game #1!"
+    )  # as its board names it
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
 
 
@@ -232,3 +234,12 @@ async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_aft
             break
         await world.env.advance_time(6)
     assert (await stored_game(world)).is_over and board.content.startswith("🏁 ")
+
+
+async def test_an_aborted_exhibition_names_its_two_levels(world):
+    await world.carol.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")
+    done = await world.mod.slash(world.channel, "wari-mod abort")
+    assert (
+        done.response.content
+        == f"🛑 {shown(world.mod)} aborted game #1 between {BOT} (low) and {BOT} (greedy). No winner."
+    )

@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+import discord
 import pytest
 from babel.messages.extract import extract_from_dir
 
@@ -149,3 +150,21 @@ def test_the_rules_count_the_seeds_of_a_house_in_each_language(language, one, fo
     with speaking(language):
         assert one in rules_text(rules_for("kalah", 6, 1))
         assert four in rules_text(rules_for("kalah"))
+
+
+async def test_languages_are_named_as_the_sentence_around_them_says_them(world):
+    guild = world.env.create_guild("Club", preferred_locale="fr")
+    channel = guild.create_text_channel("parties")
+    ama = guild.add_member(world.env.create_user("ama"))
+    admin = guild.add_member(
+        world.env.create_user("admin"),
+        roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_messages=True))],
+    )
+    chosen = (await ama.slash(channel, "wari settings", language="fr")).response.content
+    assert "Je vous réponds en **français**." in chosen  # not "en **Français**"
+    english = (await ama.slash(channel, "wari settings", language="en")).response.content
+    assert "I answer you in **English**." in english
+    server = (await admin.slash(channel, "wari-mod settings")).response.content  # read in English, the server is French
+    assert "Boards and announcements here are in **French**." in server  # not "in **Français**"
+    portuguese = (await ama.slash(channel, "wari settings", language="pt")).response.content
+    assert "Eu respondo a você em **português (Brasil)**." in portuguese  # which Portuguese it is

@@ -93,8 +93,10 @@ async def test_a_servers_leaderboard_holds_only_its_players(world):
     await dan.slash(channel, "wari challenge", opponent=eve, first="me")
     await eve.click(channel.last_message, label="Accept")
     await eve.slash(channel, "wari surrender")
-    here = (await world.alice.slash(world.channel, "wari leaderboard")).response.embeds[0].description
+    here_board = (await world.alice.slash(world.channel, "wari leaderboard")).response
+    here = here_board.embeds[0].description
     assert "alice" in here and "dan" not in here  # names, not mentions: nobody is notified
+    assert here_board.components == []  # one page: no ◀ ▶ to turn to nothing
     everyone = (
         (await world.alice.slash(world.channel, "wari leaderboard", scope="everyone")).response.embeds[0].description
     )
