@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -65,15 +65,15 @@ class Message:
     files: Sequence[discord.File] | Keep = KEEP
     allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
-    def with_content(self, content: str | None) -> Message:
-        return replace(self, content=content)
-
     def for_edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit`` (of a message, or of an interaction's message)."""
         fields: dict[str, Any] = {"allowed_mentions": self.allowed_mentions}
-        for name, value in (("content", self.content), ("embeds", self.embeds), ("view", self.view)):
-            if value is not KEEP:
-                fields[name] = list(value) if name == "embeds" else value  # type: ignore[arg-type]
+        if self.content is not KEEP:
+            fields["content"] = self.content
+        if self.embeds is not KEEP:
+            fields["embeds"] = list(self.embeds)
+        if self.view is not KEEP:
+            fields["view"] = self.view
         if self.files is not KEEP:
             for file in self.files:  # a picture read by a failed call before is read again
                 file.reset(seek=True)
