@@ -290,13 +290,16 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
         for side, banked in zip((Player.A, Player.B), (row.time_a, row.time_b), strict=True):
             if table.level(side) is not None:
                 continue
+            # A per-player clock's game banks both times from its start (bot.service.turns.opening).
+            assert banked is not None
             if side is mover and deadline is not None:
+                # Both in minutes and seconds: the time the mover had when the move began, and the
+                # moment it runs out to the second (shown in each reader's own time zone).
+                when = discord.utils.format_dt(deadline, "T")
                 parts.append(
-                    _("{name}: time runs out {when}", name=names[side], when=discord.utils.format_dt(deadline, "R"))
+                    _("{name}: {time}, runs out at {when}", name=names[side], time=clock_time(banked), when=when)
                 )
             else:
-                # A per-player clock's game banks both times from its start (bot.service.turns.opening).
-                assert banked is not None
                 parts.append(f"{names[side]}: {clock_time(banked)}")
     elif deadline is not None:
         assert mover is not None  # a deadline runs only while a person is to move

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=60)
 
 def deadline_on(board) -> datetime:
     """The deadline the board shows as a Discord timestamp."""
-    stamp = re.search(r"<t:(\d+):R>", board.embeds[0].description)
+    stamp = re.search(r"<t:(\d+):[RT]>", board.embeds[0].description)  # relative, or to the second
     assert stamp, board.embeds[0].description
     return datetime.fromtimestamp(int(stamp[1])).astimezone()
 
@@ -146,6 +146,9 @@ async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
     text = board.embeds[0].description
     assert "⏱ **5+3** (5 min + 3 s a move)" in text and f"{shown(world.bob)}: 5:00" in text
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
+    # The mover's time reads as the other's does, in minutes and seconds, with the second it runs out.
+    out = int(deadline_on(board).timestamp())
+    assert f"{shown(world.alice)}: 5:00, runs out at <t:{out}:T>" in text and ":R>" not in text
     await world.env.advance_time(60)
     await press(world.alice, board, 5)
     assert f"{shown(world.alice)}: 4:03" in board.embeds[0].description
