@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
 
 import discord
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
@@ -29,10 +29,6 @@ log = logging.getLogger("cogs.wari")
 #: Seconds between the tries at saving a posted challenge's message id when the database fails.
 #: All within the minute after which a challenge without a message counts as never posted.
 MESSAGE_ID_RETRIES = (2, 8, 20)
-
-
-def now() -> datetime:
-    return discord.utils.utcnow()
 
 
 class Challenges:

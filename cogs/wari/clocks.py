@@ -16,6 +16,7 @@ from datetime import datetime
 
 import discord
 from discord.ext import tasks
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.clock import duration
 from bot.service import HEARTBEAT, Computer, Table, WariService
@@ -29,10 +30,6 @@ from .pings import Pings
 log = logging.getLogger("cogs.wari")
 
 SWEEP_SECONDS = 30
-
-
-def now() -> datetime:
-    return discord.utils.utcnow()
 
 
 class Clocks:

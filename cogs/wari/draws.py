@@ -5,9 +5,9 @@ at the next move."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 
 import discord
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.engine import Player
 from bot.i18n import N_, Text, _
@@ -20,10 +20,6 @@ from .presenter import Message, Presenter
 from .views import offer_closed, offer_message
 
 log = logging.getLogger("cogs.wari")
-
-
-def now() -> datetime:
-    return discord.utils.utcnow()
 
 
 def evaluation_words(score: float) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from datetime import datetime
 
 import discord
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.engine import Player
 from bot.i18n import N_, _, speaking
@@ -25,10 +25,6 @@ from .views import mention, notify
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
 DEFER_AFTER = 1.5
-
-
-def now() -> datetime:
-    return discord.utils.utcnow()
 
 
 def channel_of(interaction: discord.Interaction) -> int:
