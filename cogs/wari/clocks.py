@@ -24,7 +24,6 @@ from bot.storage import StorageError
 
 from .boards import Boards
 from .followup import Followup
-from .languages import Languages
 from .pings import Pings
 
 log = logging.getLogger("cogs.wari")
@@ -40,7 +39,6 @@ class Clocks:
         self,
         client: discord.Client,
         service: WariService,
-        languages: Languages,
         boards: Boards,
         pings: Pings,
         followup: Followup,
@@ -49,7 +47,6 @@ class Clocks:
     ) -> None:
         self.client = client
         self.service = service
-        self.languages = languages
         self.boards = boards
         self.pings = pings
         self.followup = followup

@@ -96,9 +96,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.standings = Standings(players)
         self.records = Records(bot, service)
         self.settings = Settings(players, presenter, languages)
-        self.clocks = Clocks(
-            bot, service, languages, boards, pings, followup, self.computer, self.challenges.close_expired
-        )
+        self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, self.challenges.close_expired)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
 
