@@ -154,8 +154,17 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
         first="opponent",
         now=discord_now(),
     )
+    searching = asyncio.Event()
+    search = cog.computer._search
+
+    async def search_in_view(*args):
+        searching.set()
+        return await search(*args)
+
+    monkeypatch.setattr(cog.computer, "_search", search_in_view)
     cog.computer.schedule(table)
     task = cog.computer.tasks[world.channel.id]
+    await asyncio.wait_for(searching.wait(), 5)  # the bot is thinking when she surrenders
     await service.surrender(world.channel.id, world.alice.id, discord_now())
     cog.computer.cancel(world.channel.id)
     await asyncio.sleep(1.0)  # longer than the search: its answer would have arrived by now
