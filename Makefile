@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # The install builds the compiled core (bot/engine/_core.c): a change to it installs again.
 PIP_INSTALL := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet
 
-.PHONY: run test bench sandbox screenshots clean
+.PHONY: run test bench sandbox screenshots translations clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ sandbox: $(VENV)/.installed-sandbox
 # its real-browser test (needs Debian's chromium).
 screenshots: $(VENV)/.installed-dev
 	WARI_SANDBOX_SCREENSHOT=docs $(BIN)/python -m pytest -q tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser
+
+# After changing a text the bot shows: collect the texts, add the new ones to each language's
+# catalogue (bot/locales/LANG.po), then translate what is empty (tests/cogs/test_languages.py says what).
+translations: $(VENV)/.installed-dev
+	$(BIN)/pybabel extract -F babel.cfg -k n_:1,2 -k N_ --no-location --sort-output --omit-header \
+		-o bot/locales/messages.pot .
+	for lang in fr pt; do \
+		$(BIN)/pybabel update -i bot/locales/messages.pot -o bot/locales/$$lang.po -l $$lang \
+			--no-fuzzy-matching --ignore-obsolete || exit 1; \
+	done
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bot.engine bench

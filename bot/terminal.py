@@ -329,7 +329,7 @@ def _sentence(text: str) -> str:
 
 #: Why a record stops before the game's end, from its ``Status`` tag (``/wari record`` writes it).
 _UNFINISHED = {
-    "aborted": "the game was aborted by a moderator, with no winner",
+    "aborted": "the game was aborted, with no winner",
     "live": "the game was still being played when the record was written",
 }
 

@@ -103,3 +103,14 @@ def told(result) -> list:
     beside a redrawn board). A press that only redraws its board tells nothing."""
     messages = [result.response] if result.response is not None and result.ephemeral else []
     return messages + result.followups
+
+
+async def surrender(member, channel):
+    """``member`` gives up the channel's game as a player does: ``/wari surrender``, then the
+    Surrender button on its private answer. Returns the channel's announcement of it."""
+    asked = await member.slash(channel, "wari surrender")
+    assert asked.ephemeral and asked.response.components, asked.response.content
+    before = {m.id for m in channel.history()}
+    (button,) = buttons(asked.response)
+    await member.click(asked.response, custom_id=button["custom_id"])  # its label is in the asker's language
+    return [m for m in channel.history() if m.id not in before and not m.flags.ephemeral][0]

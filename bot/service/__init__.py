@@ -17,7 +17,19 @@ from .computer import Computer
 from .games import GameService
 from .pings import DuePing, PingService
 from .players import LeaderboardPage, PlayerService, PlayerStats
-from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, FIRST_CHOICES, NO_GAME, Closed, Refusal, StaleBoard, Table, TimeUp
+from .table import (
+    CHALLENGE_CLOSED,
+    CHANNEL_BUSY,
+    EARLY_ABORT,
+    FIRST_CHOICES,
+    MODERATOR_ABORT,
+    NO_GAME,
+    Closed,
+    Refusal,
+    StaleBoard,
+    Table,
+    TimeUp,
+)
 
 __all__ = [
     "CHALLENGE_CLOSED",
@@ -25,9 +37,11 @@ __all__ = [
     "Closed",
     "Computer",
     "DuePing",
+    "EARLY_ABORT",
     "FIRST_CHOICES",
     "HEARTBEAT",
     "LeaderboardPage",
+    "MODERATOR_ABORT",
     "NO_GAME",
     "OUTAGE",
     "PlayerService",

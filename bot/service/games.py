@@ -9,7 +9,7 @@ from bot.i18n import N_
 from bot.storage import GameRow
 
 from .base import HEARTBEAT, OUTAGE, ServiceBase
-from .table import Closed, Refusal, StaleBoard, Table
+from .table import EARLY_ABORT, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
 
 
@@ -64,10 +64,36 @@ class GameService(ServiceBase):
             raise Refusal(N_("You can't play house {house}: {reason}."), house=house, reason=exc) from None
         return await self._save(table, game, now, mover=mover, actor=actor), move
 
-    async def surrender(self, channel_id: int, user_id: int, now: datetime) -> Table:
+    async def seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
+        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none
+        (a game found past its deadline is ended on time first: :class:`TimeUp`)."""
         async with self.lock(channel_id):
+            return await self._seat(channel_id, user_id, now)
+
+    async def surrender(self, channel_id: int, user_id: int, now: datetime, *, game_id: int | None = None) -> Table:
+        """``user_id`` gives up the channel's game (only game ``game_id``, if given: a confirmation
+        pressed after that game ended is :class:`Closed`)."""
+        async with self.lock(channel_id):
+            if game_id is not None:
+                live = await self.table(channel_id)
+                if live is None or live.row.id != game_id:
+                    raise Closed(N_("Game #{number} is already over."), number=game_id)
             table, player = await self._seat(channel_id, user_id, now)
             return await self._end(table, lambda: table.game.surrender(player), now)
+
+    async def abort_early(self, channel_id: int, user_id: int, now: datetime) -> Table:
+        """A player calls off the channel's game before both sides have moved: no winner, unrated."""
+        async with self.lock(channel_id):
+            table, _player = await self._seat(channel_id, user_id, now)
+            if not table.abortable:
+                raise Refusal(
+                    N_(
+                        "Both sides have moved, so game #{number} can no longer be aborted: "
+                        "`/wari surrender` gives it up, `/wari draw` offers a draw."
+                    ),
+                    number=table.row.id,
+                )
+            return await self._abort(table, now, reason=EARLY_ABORT)
 
     async def time_out(self, game: GameRow, now: datetime) -> Table | None:
         """End ``game`` on time if its player to move is still past the deadline (else ``None``)."""
@@ -80,9 +106,11 @@ class GameService(ServiceBase):
     async def abort(self, channel_id: int, now: datetime) -> Table:
         """End a stuck game with no winner (moderators only: the cog checks permissions)."""
         async with self.lock(channel_id):
-            table = await self.live_table(channel_id)
-            row = await self._update(table.row, now=now, status="aborted", reason="aborted", **STILL, **NO_OFFER)
-            return Table(row, table.game, table.row)
+            return await self._abort(await self.live_table(channel_id), now, reason=MODERATOR_ABORT)
+
+    async def _abort(self, table: Table, now: datetime, *, reason: str) -> Table:
+        row = await self._update(table.row, now=now, status="aborted", reason=reason, **STILL, **NO_OFFER)
+        return Table(row, table.game, table.row)
 
     async def moved_board(self, table: Table, message_id: int, now: datetime) -> Table:
         """Record that the board now lives in ``message_id``; older messages become stale.

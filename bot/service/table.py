@@ -24,6 +24,12 @@ CHALLENGE_CLOSED = N_("This challenge is no longer open.")
 NO_GAME = N_("There is no game in this channel. Start one with `/wari challenge`.")
 
 
+#: Why a game was aborted (its ``reason``): a moderator ended it, or a player called it off before
+#: both sides had moved (:attr:`Table.abortable`).
+MODERATOR_ABORT = "aborted"
+EARLY_ABORT = "early"
+
+
 class Refusal(Exception):
     """Something a user asked for that cannot be done; ``str()`` is the message to show them,
     in the language of the moment (see :mod:`bot.i18n`): ``message`` is the English text with
@@ -123,6 +129,11 @@ class Table:
     def level(self, player: Player) -> str | None:
         """The computer level playing ``player``'s side, or ``None`` for a person."""
         return (self.row.level_a, self.row.level_b)[player]
+
+    @property
+    def abortable(self) -> bool:
+        """Either player may still call the game off, unrated: one side has not moved yet."""
+        return not self.exhibition and {move.player for move in self.game.moves if move.sows} != set(Player)
 
     @property
     def computer_to_move(self) -> bool:

@@ -10,7 +10,8 @@ it is answered. To find what a command does, read the method it names here.
 feature                 commands and buttons
 ======================  ==========================================
 :mod:`.challenges`      challenge, play, exhibition; Accept/Decline/Withdraw, Rematch
-:mod:`.games`           board, surrender, abort, rules; cups, Next move
+:mod:`.games`           board, rules; cups, Next move
+:mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
@@ -39,6 +40,7 @@ from .boards import Boards
 from .challenges import Challenges
 from .clocks import Clocks
 from .draws import Draws
+from .endings import Endings, SurrenderButton
 from .followup import Followup
 from .games import Games
 from .languages import Languages
@@ -55,7 +57,16 @@ if TYPE_CHECKING:
     from bot.client import WariBot
 
 #: Every button that outlives the process: found again from its custom id after a restart.
-BUTTONS = (CupButton, ChallengeButton, NextMoveButton, RematchButton, DrawButton, *records.BUTTONS, *standings.BUTTONS)
+BUTTONS = (
+    CupButton,
+    ChallengeButton,
+    NextMoveButton,
+    RematchButton,
+    DrawButton,
+    SurrenderButton,
+    *records.BUTTONS,
+    *standings.BUTTONS,
+)
 Houses = app_commands.Range[int, 1, 10]
 PACES = [
     app_commands.Choice(name=N_("Next move button"), value="button"),
@@ -92,6 +103,7 @@ class WariCog(commands.Cog, name="Wari"):
         threads = GameThreads(presenter)
         self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer, threads)
         self.games = Games(service, presenter, languages, boards, followup, self.computer)
+        self.endings = Endings(service, presenter, languages, followup)
         self.draws = Draws(bot, service, presenter, followup, self.computer)
         self.standings = Standings(players)
         self.records = Records(bot, service)
@@ -108,6 +120,7 @@ class WariCog(commands.Cog, name="Wari"):
             "rematch": lambda i, *args: press(i, self.challenges.rematch, *args),
             "challenge": lambda i, *args: press(i, self.challenges.answer, *args),
             "draw": lambda i, *args: press(i, self.draws.answer, *args),
+            "surrender": lambda i, *args: press(i, self.endings.surrender, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
         }
@@ -224,9 +237,13 @@ class WariCog(commands.Cog, name="Wari"):
     async def board(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.games.board, private=False)
 
-    @wari.command(name="surrender", description=N_("Give up this channel's game: your opponent wins"))
+    @wari.command(name="surrender", description=N_("Give up this channel's game: your opponent wins (asks first)"))
     async def surrender(self, interaction: discord.Interaction) -> None:
-        await self.answering.command(interaction, self.games.surrender, private=False)
+        await self.answering.command(interaction, self.endings.ask_surrender, private=True)
+
+    @wari.command(name="abort", description=N_("Call off this channel's game before both sides have moved: unrated"))
+    async def player_abort(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.endings.abort, private=False)
 
     @wari.command(name="draw", description=N_("Offer your opponent a draw"))
     async def draw(self, interaction: discord.Interaction) -> None:
@@ -240,7 +257,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     @wari_mod.command(name="abort", description=N_("End this channel's stuck game with no winner"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        await self.answering.command(interaction, self.games.abort, private=False)
+        await self.answering.command(interaction, self.endings.moderator_abort, private=False)
 
     # -- /wari: what players remember -----------------------------------------------------------
 

@@ -1,5 +1,4 @@
-"""Playing a game: cup presses, an exhibition's Next move, ``/wari board``, ``/wari surrender``,
-``/wari-mod abort`` and ``/wari rules``."""
+"""Playing a game: cup presses, an exhibition's Next move, ``/wari board`` and ``/wari rules``."""
 
 from __future__ import annotations
 
@@ -10,9 +9,7 @@ from collections.abc import AsyncIterator
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
-from bot.engine import Player
 from bot.i18n import N_, _, speaking
-from bot.names import markdown_name
 from bot.render import rules_text
 from bot.service import Computer, Refusal, StaleBoard, WariService
 
@@ -20,8 +17,7 @@ from .boards import Boards
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
-from .presenter import Message, Presenter
-from .views import mention, notify
+from .presenter import Presenter
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
 DEFER_AFTER = 1.5
@@ -34,7 +30,7 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 
 class Games:
-    """Moves, boards, surrenders, aborts and the rules."""
+    """Moves, boards and the rules."""
 
     def __init__(
         self,
@@ -110,35 +106,6 @@ class Games:
         if posted is None:
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
         self.computer.schedule(posted)
-
-    async def surrender(self, interaction: discord.Interaction) -> None:
-        table = await self.service.surrender(channel_of(interaction), interaction.user.id, now())
-        outcome = table.game.outcome
-        assert outcome is not None and outcome.winner is not None  # a surrender ends the game: the opponent wins
-        winner = outcome.winner
-        # Answer first: the redraw is a separate REST call that may be slow. The winner is told.
-        text = _(
-            "🏳️ {name} surrendered. {winner} wins game #{number}!",
-            name=markdown_name(interaction.user.display_name),
-            winner=mention(table, winner),
-            number=table.row.id,
-        )
-        await self.presenter.announce(interaction, Message(content=text, allowed_mentions=notify(table, winner)))
-        await self.followup.board_changed(table)
-
-    async def abort(self, interaction: discord.Interaction) -> None:
-        if not interaction.permissions.manage_messages:
-            raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
-        table = await self.service.abort(channel_of(interaction), now())
-        text = _(
-            "🛑 {name} aborted game #{number} between {a} and {b}. No winner.",
-            name=markdown_name(interaction.user.display_name),
-            number=table.row.id,
-            a=mention(table, Player.A),
-            b=mention(table, Player.B),
-        )
-        await self.presenter.announce(interaction, Message(content=text, allowed_mentions=notify(table, *Player)))
-        await self.followup.board_changed(table)
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         """The rules of ``variant``, else of the channel's game, else of wari: only the asker sees them."""

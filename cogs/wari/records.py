@@ -28,7 +28,7 @@ from bot.storage import GameRow
 
 from .buttons import dispatch
 from .presenter import Message
-from .views import OVER_COLOUR, position_lines, side_names
+from .views import OVER_COLOUR, aborted_text, position_lines, side_names
 
 #: The ``Event`` tag of every record the bot writes.
 EVENT = "Wari for Discord"
@@ -142,7 +142,7 @@ def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, names)
     if row.status == "aborted":
-        return _("🏁 Aborted by a moderator: no winner.")
+        return "🏁 " + aborted_text(row)
     return _("⏳ The game goes on: this is its latest move.")
 
 

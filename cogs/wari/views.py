@@ -19,7 +19,7 @@ from bot.engine import Game, Player
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _
 from bot.render import board_text, describe_move, houses_of, result_text
-from bot.service import Table
+from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
 from .buttons import dispatch
@@ -330,11 +330,18 @@ def rating_line(table: Table, names: tuple[str, str]) -> str:
     return _("📈 **Ratings** ({variant}): {changes}", variant=table.ratings[0].variant, changes=" · ".join(parts))
 
 
+def aborted_text(row: GameRow) -> str:
+    """How an aborted game ended, in the language of the moment."""
+    if row.reason == EARLY_ABORT:
+        return _("Game aborted before both sides had moved: no winner, and no rating changes.")
+    return _("Game aborted by a moderator: no winner.")
+
+
 def board_status(table: Table) -> str:
     """The line above the board: whose turn it is, or how the game ended."""
     game, row = table.game, table.row
     if row.status == "aborted":
-        return _("Game aborted by a moderator: no winner.")
+        return aborted_text(row)
     if game.outcome is not None:
         return "🏁 " + result_text(game.outcome, side_names(table.row))
     mover = game.to_move

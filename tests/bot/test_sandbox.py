@@ -37,7 +37,7 @@ import pytest
 
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
-from tests.helpers import cup_labels, press, shown, told
+from tests.helpers import cup_labels, press, shown, surrender, told
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")
@@ -287,8 +287,8 @@ async def test_refusals_surrender_and_abort_in_the_sandbox(database_path):
         assert told(wrong)[0].ephemeral
         assert told(wrong)[0].content == f"It's {shown(sandbox.ama)}'s turn."
 
-        gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
-        assert gave_up.response.content.startswith(f"🏳️ {shown(sandbox.kofi)} surrendered. {sandbox.ama.mention} wins")
+        gave_up = await surrender(sandbox.kofi, sandbox.channel)
+        assert gave_up.content.startswith(f"🏳️ {shown(sandbox.kofi)} surrendered. {sandbox.ama.mention} wins")
         assert cup_labels(board) == []
 
         # Ama owns the server, so she may abort; Kofi does not even see the command.
@@ -636,8 +636,8 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         # Kalah with ten houses of ten seeds is drawn upright, and fits a phone too. The channel
         # holds one game at a time: Kofi gives up, and Ama plays the bot.
         async with sandbox.hold_clock():
-            gave_up = await sandbox.kofi.slash(sandbox.channel, "wari surrender")
-            assert gave_up.acknowledged and not gave_up.response.ephemeral, gave_up.response.content
+            gave_up = await surrender(sandbox.kofi, sandbox.channel)
+            assert gave_up.content.startswith(f"🏳️ {shown(sandbox.kofi)} surrendered."), gave_up.content
             kalah = await sandbox.ama.slash(
                 sandbox.channel, "wari play", variant="kalah", houses=10, seeds=10, first="me"
             )

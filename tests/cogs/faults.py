@@ -20,7 +20,7 @@ from simcord import InteractionResult
 
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
-from tests.helpers import buttons, press, start_game, told
+from tests.helpers import buttons, press, start_game, surrender, told
 
 #: What an answer must never say when the database changed: it would be a lie.
 UNTRUE_AFTER_A_CHANGE = "nothing was changed"
@@ -60,6 +60,12 @@ async def a_game_against_the_computer(world) -> dict:
     return {"board": result.response}
 
 
+async def a_surrender_asked(world) -> dict:
+    context = await a_game_under_way(world)
+    context["asked"] = (await world.bob.slash(world.channel, "wari surrender")).response
+    return context
+
+
 async def a_draw_offer(world) -> dict:
     context = await a_game_under_way(world)
     context["offer"] = (await world.bob.slash(world.channel, "wari draw")).response
@@ -68,13 +74,13 @@ async def a_draw_offer(world) -> dict:
 
 async def a_finished_game(world) -> dict:
     context = await a_game_under_way(world)
-    await world.bob.slash(world.channel, "wari surrender")
+    await surrender(world.bob, world.channel)
     return context
 
 
 async def a_finished_game_against_the_computer(world) -> dict:
     context = await a_game_against_the_computer(world)
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     return context
 
 
@@ -119,7 +125,8 @@ FLOWS = [
     Flow("press", a_game, press_a_cup),
     Flow("press and the computer's move", a_game_against_the_computer, press_a_cup),
     Flow("play the computer", nothing, slash("alice", "wari play", level="greedy", first="opponent")),
-    Flow("surrender", a_game_under_way, slash("bob", "wari surrender")),
+    Flow("surrender", a_surrender_asked, click("bob", "asked", "Surrender")),
+    Flow("a player aborts", a_game, slash("bob", "wari abort")),
     Flow("abort", a_game_under_way, slash("mod", "wari-mod abort")),
     Flow("board", a_game_under_way, slash("carol", "wari board")),
     Flow("offer a draw", a_game_under_way, slash("bob", "wari draw")),

@@ -5,7 +5,7 @@ import discord
 from bot.engine import Game
 from bot.engine.notation import from_record
 from bot.storage import StorageError
-from tests.helpers import buttons, enabled_houses, press, shown
+from tests.helpers import buttons, enabled_houses, press, shown, surrender
 
 #: The bot's name in SimCord, as its messages show it.
 BOT = "TestBot"
@@ -66,10 +66,8 @@ async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
 
 async def test_surrender_against_the_bot(world):
     board = await play_bot(world, level="greedy", first="me")
-    result = await world.alice.slash(world.channel, "wari surrender")
-    assert (
-        result.response.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} (greedy) wins game #1!"
-    )  # as its board names it
+    said = await surrender(world.alice, world.channel)
+    assert said.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} (greedy) wins game #1!"  # as its board names it
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
 
 

@@ -1,7 +1,7 @@
 """User stories: offering a draw, answering it, and an offer that lapses at the next move."""
 
 from bot.ai.worker import evaluate
-from tests.helpers import cup_labels, pinged, press, shown, start_game, stored
+from tests.helpers import cup_labels, pinged, press, shown, start_game, stored, surrender
 
 
 def offer_of(result):
@@ -84,7 +84,7 @@ async def test_an_offer_survives_a_restart(world):
 
 async def test_a_finished_game_cannot_be_drawn(world):
     await start_game(world)
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     late = await world.bob.slash(world.channel, "wari draw")
     assert late.ephemeral and late.response.content.startswith("There is no game in this channel")
 

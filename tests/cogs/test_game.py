@@ -110,30 +110,6 @@ async def test_reposting_the_board_makes_the_old_message_stale(world):
     assert repost.embeds[0].footer.text == "Move 1"
 
 
-async def test_surrender_ends_the_game_and_the_opponent_wins(world):
-    board = await start_game(world)
-    await press(world.alice, board, 4)
-    result = await world.bob.slash(world.channel, "wari surrender")
-    assert not result.ephemeral
-    assert result.response.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
-    assert [b["label"] for b in buttons(board)] == ["Rematch"]
-    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (surrender)."
-    # One move was played: the surrender is no move, and the last move is still Alice's, not the ending.
-    assert board.embeds[0].footer.text == "Move 1"
-    assert "**Last move:** `A(4,4)`" in board.embeds[0].description and "surrendered" not in board.embeds[0].description
-    (row,) = await archived(world)
-    assert (row["result"], row["reason"]) == ("A", "surrender")
-    assert row["record"].rstrip().endswith("A(4,4) B(surrender)")
-
-
-async def test_only_players_may_surrender_and_only_in_a_game(world):
-    nothing = await world.alice.slash(world.channel, "wari surrender")
-    assert nothing.ephemeral and nothing.response.content.startswith("There is no game in this channel")
-    await start_game(world)
-    outsider = await world.carol.slash(world.channel, "wari surrender")
-    assert outsider.ephemeral and outsider.response.content == "You are not playing in this channel's game."
-
-
 async def test_a_moderator_may_abort_a_stuck_game(world):
     board = await start_game(world)
     assert "wari-mod abort" not in world.carol.available_commands(world.channel)  # hidden from members

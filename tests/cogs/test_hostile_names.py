@@ -19,7 +19,7 @@ from simcord.preview._markdown import markdown_summary, markdown_tokens
 
 from bot.i18n import _, language_of, speaking
 from bot.names import plain_name
-from tests.helpers import buttons, press
+from tests.helpers import buttons, press, surrender
 
 from ..conftest import fresh_world
 
@@ -142,7 +142,7 @@ async def play_every_flow(world, members, language: str) -> None:
     board = (await dede.slash(channel, "wari challenge", opponent=omar, first="me")).response
     await omar.click(board, label=word("Accept"))
     await press(dede, board, 4)
-    await omar.slash(channel, "wari surrender")
+    await surrender(omar, channel)
     board = (await mod.slash(channel, "wari challenge", opponent=alice, first="opponent")).response
     await alice.click(board, label=word("Accept"))
     await mod.slash(channel, "wari-mod abort")
@@ -150,7 +150,7 @@ async def play_every_flow(world, members, language: str) -> None:
     await omar.slash(channel, "wari play", level="greedy", first="me", thread=True)
     computer_thread = channel.threads[-1]
     await press(omar, board_in(computer_thread), 3)
-    await omar.slash(computer_thread, "wari surrender")
+    await surrender(omar, computer_thread)
     # What players remember, shown to the channel.
     for member in members.values():
         await member.slash(channel, "wari stats", public=True)
@@ -207,7 +207,7 @@ async def test_record_files_keep_the_exact_names(database_path):
         board = (await alice.slash(world.channel, "wari challenge", opponent=carol, first="me")).response
         await carol.click(board, label="Accept")
         await press(alice, board, 5)
-        await carol.slash(world.channel, "wari surrender")
+        await surrender(carol, world.channel)
         result = await alice.slash(world.channel, "wari record", game=1)
         (attachment,) = result.response.attachments
         text = (await attachment.read()).decode("utf-8")

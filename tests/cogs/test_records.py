@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.engine import Game, Player
 from bot.engine.notation import from_record, position
 from bot.render import board_text, result_text
-from tests.helpers import board_code, buttons, press, shown, start_game, stored
+from tests.helpers import board_code, buttons, press, shown, start_game, stored, surrender
 
 ROOT = Path(__file__).resolve().parents[2]
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -126,7 +126,7 @@ async def test_the_tags_carry_names_ids_dates_clock_and_the_result(world):
     board = await start_game(world, clock="5+3")
     await press(world.alice, board, 5)
     await press(world.bob, board, 7)
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     _, text = await download(world.bob, world.channel, 1)
     tags = tag_lines(text)
     assert tags["Event"] == "Wari for Discord" and tags["Game"] == "1"
@@ -203,7 +203,7 @@ async def test_replay_buttons_step_forward_back_and_to_both_ends_also_after_a_re
     moves = [(world.alice, 5), (world.bob, 7), (world.alice, 2), (world.bob, 12)]
     for member, house in moves:
         await press(member, board, house)
-    await world.bob.slash(world.channel, "wari surrender")
+    await surrender(world.bob, world.channel)
     shadow = Game("wari")
     for _, house in moves:
         shadow.play(house)

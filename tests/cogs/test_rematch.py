@@ -1,6 +1,6 @@
 """User stories: a finished game's board offers a rematch, sides swapped, also after a restart."""
 
-from tests.helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored
+from tests.helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored, surrender
 
 
 def rematch_button(board) -> str:
@@ -10,7 +10,7 @@ def rematch_button(board) -> str:
 
 async def test_a_rematch_challenges_the_other_player_with_sides_swapped(world):
     board = await start_game(world, variant="oware", clock="1h/move")  # Alice is A
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     outsider = await world.carol.click(board, custom_id=rematch_button(board))
     assert outsider.ephemeral and "Only the players of this game" in outsider.response.content
     asked = await world.alice.click(board, custom_id=rematch_button(board))
@@ -29,7 +29,7 @@ async def test_a_rematch_challenges_the_other_player_with_sides_swapped(world):
 
 async def test_a_second_rematch_press_meets_the_open_challenge(world):
     board = await start_game(world)
-    await world.bob.slash(world.channel, "wari surrender")
+    await surrender(world.bob, world.channel)
     await world.bob.click(board, custom_id=rematch_button(board))
     again = await world.alice.click(board, custom_id=rematch_button(board))
     assert again.ephemeral and "already has an open challenge" in again.response.content
@@ -41,7 +41,7 @@ async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_rest
             world.channel, "wari play", level="greedy", first="me", variant="kalah", houses=4, seeds=3
         )
     ).response
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     await world.restart()
     new = (await world.alice.click(board, custom_id=rematch_button(board))).response
     assert new.id != board.id

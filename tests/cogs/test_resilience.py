@@ -186,8 +186,10 @@ async def test_a_challenge_button_only_works_in_its_own_channel(world):
 async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_drawn(world):
     board = await start_game(world)
     await press(world.alice, board, 3)
+    asked = await world.bob.slash(world.channel, "wari surrender")
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
-    await world.bob.slash(world.channel, "wari surrender")
+    pressed = await world.bob.click(asked.response, label="Surrender")
+    assert pressed.acknowledged
     assert (
         world.channel.last_message.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     )

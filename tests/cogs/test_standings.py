@@ -2,7 +2,7 @@
 the leaderboard and their history."""
 
 from bot.ratings import Rating, rate_game
-from tests.helpers import buttons, shown, stored
+from tests.helpers import buttons, shown, stored, surrender
 
 
 async def play_out(world, winner, loser, *, draw=False, **options):
@@ -13,7 +13,7 @@ async def play_out(world, winner, loser, *, draw=False, **options):
         offer = (await winner.slash(world.channel, "wari draw")).response
         await loser.click(offer, label="Accept")
     else:
-        await loser.slash(world.channel, "wari surrender")
+        await surrender(loser, world.channel)
     return board
 
 
@@ -39,7 +39,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
     await play_out(world, world.bob, world.alice)
     await play_out(world, world.alice, world.carol, draw=True)
     computer = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     assert computer.content.startswith("🏁 ")
     result = await world.alice.slash(world.channel, "wari stats")
     assert result.ephemeral
@@ -56,7 +56,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
 
 async def test_a_game_against_the_computer_leaves_ratings_alone(world):
     board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     assert board.content.startswith("🏁 ") and "📈" not in board.embeds[0].description
     stats = (await world.alice.slash(world.channel, "wari stats")).response.embeds[0]
     assert field(stats, "Ratings").startswith("Not rated yet")
@@ -92,7 +92,7 @@ async def test_a_servers_leaderboard_holds_only_its_players(world):
     dan, eve = (other.add_member(world.env.create_user(name)) for name in ("dan", "eve"))
     await dan.slash(channel, "wari challenge", opponent=eve, first="me")
     await eve.click(channel.last_message, label="Accept")
-    await eve.slash(channel, "wari surrender")
+    await surrender(eve, channel)
     here_board = (await world.alice.slash(world.channel, "wari leaderboard")).response
     here = here_board.embeds[0].description
     assert "alice" in here and "dan" not in here  # names, not mentions: nobody is notified

@@ -2,7 +2,7 @@
 
 import discord
 
-from tests.helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored
+from tests.helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored, surrender
 
 
 async def challenge_in_thread(world, **options):
@@ -44,7 +44,7 @@ async def test_a_busy_channel_suggests_a_thread(world):
 async def test_the_thread_is_archived_when_the_game_ends(world):
     _, thread = await challenge_in_thread(world)
     await world.bob.click(thread.history()[0], label="Accept")
-    await world.alice.slash(thread, "wari surrender")
+    await surrender(world.alice, thread)
     assert archived(world, thread)
 
 
@@ -60,7 +60,7 @@ async def test_playing_the_bot_in_a_thread(world):
 async def test_a_rematch_in_an_archived_thread_reopens_it(world):
     _, thread = await challenge_in_thread(world)
     await world.bob.click(thread.history()[0], label="Accept")
-    await world.bob.slash(thread, "wari surrender")
+    await surrender(world.bob, thread)
     assert archived(world, thread)
     board = thread.history()[0]  # read again: history() gives snapshots
     rematch = next(b["custom_id"] for b in buttons(board) if b["label"] == "Rematch")

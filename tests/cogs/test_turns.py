@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, told
+from tests.helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, surrender, told
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -47,7 +47,7 @@ async def test_every_move_pings_the_next_player_and_removes_the_previous_ping(wo
 
 async def test_a_finished_game_leaves_no_ping(world):
     await start_game(world)
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     assert pings(world) == []
 
 
@@ -256,5 +256,5 @@ async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
 async def test_a_finished_per_player_clock_shows_the_time_used(world):
     board = await start_game(world, clock="5+3")
     await world.env.advance_time(100)
-    await world.alice.slash(world.channel, "wari surrender")
+    await surrender(world.alice, world.channel)
     assert f"{shown(world.alice)}: 3:20" in board.embeds[0].description  # charged, without the increment
