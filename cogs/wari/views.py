@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.clock import Clock, clock_time, duration
-from bot.engine import Game, Player
+from bot.engine import Game, MoveRecord, Player
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _
 from bot.render import board_text, describe_move, houses_of, result_text
@@ -253,15 +253,10 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
         lines.pop()  # the drawing: the picture shows the board
     if row.live and not table.exhibition:
         lines.append(_(BUTTONS_HINT))
-    last = game.last_move
     # A ply that ends the game without sowing (a surrender, a time-out, an agreed draw) is no move:
-    # the line above the board says how the game ended, and the last move is the one before it
-    # (read from the whole record: once, when the game has ended).
-    ended_without_sowing = last is not None and last.ending is not None
-    if ended_without_sowing:
-        last = game.moves[-2] if game.ply > 1 else None
-    if last is not None:
-        lines.append(_("**Last move:** {move}", move=describe_move(last, names[last.player], game.rules)))
+    # the line above the board says how the game ended.
+    sowings = [move for move in game.moves if move.sows]
+    lines += move_lines(table, sowings, names)
     if table.clock is not None:
         lines.append(clock_line(table, table.clock, names))
     if table.ratings:
@@ -272,11 +267,44 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
         description="\n".join(lines),
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )
-    moves = game.ply - ended_without_sowing
+    moves = len(sowings)
     embed.set_footer(text=_("Move {number}", number=moves) if moves else _("No move yet"))
     if picture:
         embed.set_image(url=f"attachment://{BOARD_PICTURE}")
     return embed
+
+
+#: How many of the latest moves the board lists in notation.
+LISTED_MOVES = 8
+
+
+def answered_moves(table: Table, sowings: list[MoveRecord]) -> list[MoveRecord]:
+    """The moves the board describes in words: the last one, and when the computer made it against
+    a person, everything back to that person's move (which the reply was drawn over, unseen)."""
+    if not sowings:
+        return []
+    described = [sowings[-1]]
+    if table.level(sowings[-1].player) is not None and not table.exhibition:
+        for move in reversed(sowings[:-1]):
+            described.insert(0, move)
+            if table.level(move.player) is None:
+                break
+    return described
+
+
+def move_lines(table: Table, sowings: list[MoveRecord], names: tuple[str, str]) -> list[str]:
+    """The latest moves in words (see :func:`answered_moves`), then the few before them in notation."""
+    described = answered_moves(table, sowings)
+    if not described:
+        return []
+    words = [describe_move(move, names[move.player], table.game.rules) for move in described]
+    lines = [_("**Last move:** {move}", move=words[0])] if len(words) == 1 else [_("**Last moves:**"), *words]
+    earlier = sowings[: len(sowings) - len(described)]
+    if earlier:
+        listed = " ".join(str(move) for move in earlier[-LISTED_MOVES:])
+        more = "… " if len(earlier) > LISTED_MOVES else ""
+        lines.append(_("**Before:** {moves}", moves=f"{more}`{listed}`"))
+    return lines
 
 
 def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:

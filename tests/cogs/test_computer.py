@@ -28,7 +28,17 @@ async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
     game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[0]) == "A(3,4)" and game.moves[1].player.name == "B"
-    assert "**Last move:** `B(" in board.embeds[0].description
+    # Both half-moves are told: Alice's own, which she never saw drawn, and the bot's answer.
+    lines = board.embeds[0].description.splitlines()
+    at = lines.index("**Last moves:**")
+    assert lines[at + 1] == f"`A(3,4)` {shown(world.alice)} sowed 4 seeds from house 3."
+    assert lines[at + 2].startswith(f"`{game.moves[1]}` {BOT} (greedy) sowed ")
+    assert "**Before:**" not in board.embeds[0].description  # nothing earlier yet
+    await press(world.alice, board, 1)
+    game = await stored_game(world)
+    lines = board.embeds[0].description.splitlines()
+    assert lines[lines.index("**Last moves:**") + 1].startswith("`A(1,4)` ")
+    assert f"**Before:** `A(3,4) {game.moves[1]}`" in lines  # the earlier moves, in notation
 
 
 async def test_challenging_the_bot_plays_it_at_the_default_level(world):

@@ -250,3 +250,18 @@ async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_boa
     assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
     answers = [(call.method, call.path.rsplit("/", 1)[-1]) for call in world.env.backend.http_requests[before:]][:2]
     assert answers == [("POST", "callback"), ("PATCH", "@original")]  # the deferral, then the board
+
+
+async def test_the_board_lists_the_moves_before_the_last_in_notation(world):
+    board = await start_game(world)
+    for number in range(1, 13):
+        await press(world.alice if number % 2 else world.bob, board, min(enabled_houses(board)))
+        if number == 2:
+            assert "**Before:** `A(1,4)`" in board.embeds[0].description.splitlines()
+    (row,) = await world.env.bot.store._read("SELECT record FROM games")
+    moves = from_record(row["record"])[0].moves
+    lines = board.embeds[0].description.splitlines()
+    assert f"**Last move:** `{moves[-1]}` " in "\n".join(lines)
+    # The eight moves before the last, the older ones elided.
+    assert f"**Before:** … `{' '.join(str(move) for move in moves[-9:-1])}`" in lines
+
