@@ -264,4 +264,3 @@ async def test_the_board_lists_the_moves_before_the_last_in_notation(world):
     assert f"**Last move:** `{moves[-1]}` " in "\n".join(lines)
     # The eight moves before the last, the older ones elided.
     assert f"**Before:** … `{' '.join(str(move) for move in moves[-9:-1])}`" in lines
-
