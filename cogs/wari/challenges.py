@@ -19,7 +19,7 @@ from bot.storage import ChallengeRow, StorageError
 from .boards import Boards, where_shown
 from .followup import Followup
 from .languages import Languages
-from .options import GameOptions, rules_of
+from .options import GameOptions, level_name, rules_of
 from .presenter import Presenter
 from .threads import GameThreads
 from .views import challenge_message
@@ -126,7 +126,7 @@ class Challenges:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         self.computer.check_capacity(interaction.channel_id)
         await self.close_expired()
-        players = (interaction.user.display_name, f"{self.me.display_name} ({level})")
+        players = (interaction.user.display_name, f"{self.me.display_name} ({level_name(level)})")
         where = await self.threads.open(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
         )

@@ -199,9 +199,7 @@ class WariCog(commands.Cog, name="Wari"):
         await self.answering.command(interaction, self.challenges.challenge, opponent, options, private=False)
 
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
-    @app_commands.describe(
-        level=N_("How strongly I play, from Beginner to Expert (default: Strong, mcts)"), **GAME_OPTIONS
-    )
+    @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong)"), **GAME_OPTIONS)
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
     async def play(
         self,

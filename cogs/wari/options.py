@@ -22,26 +22,40 @@ VARIANT_CHOICES = [
 assert [choice.value for choice in VARIANT_CHOICES] == list(VARIANTS)
 FIRST_NAMES = {"random": N_("Random"), "me": N_("Me"), "opponent": N_("My opponent")}
 FIRST_CHOICE_LIST = [app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES]
-#: How a player picks a level: a plain word for its strength and one line on how it plays, easy
-#: to hard (the order of :data:`bot.ai.LEVELS`), then the level's own name, which the board shows.
-LEVEL_WORDS = {
-    "random": N_("Beginner: plays any move at random (random)"),
-    "low": N_("Novice: always plays its lowest house (low)"),
-    "again": N_("Novice: hunts extra turns in Kalah, else its lowest house (again)"),
-    "greedy": N_("Casual: grabs the biggest capture in sight (greedy)"),
-    "mcts": N_("Strong: plays out thousands of quick games before each move (mcts)"),
-    "expert": N_("Expert: reads many moves ahead, and endgames to the end (expert)"),
+#: Each level's one name, everywhere a player meets it (the choices, boards, stats), easy to hard
+#: (the order of :data:`bot.ai.LEVELS`); the code (``mcts``) is for records and developers.
+LEVEL_NAMES = {
+    "random": N_("Beginner"),
+    "low": N_("Novice"),
+    "again": N_("Apprentice"),
+    "greedy": N_("Casual"),
+    "mcts": N_("Strong"),
+    "expert": N_("Expert"),
 }
-assert list(LEVEL_WORDS) == list(LEVELS)
+#: One line on how each level plays, for its choice.
+LEVEL_WAYS = {
+    "random": N_("plays any move at random"),
+    "low": N_("always plays its lowest house"),
+    "again": N_("hunts extra turns in Kalah, else plays its lowest house"),
+    "greedy": N_("grabs the biggest capture in sight"),
+    "mcts": N_("plays out thousands of quick games before each move"),
+    "expert": N_("reads many moves ahead, and endgames to the end"),
+}
+assert list(LEVEL_NAMES) == list(LEVEL_WAYS) == list(LEVELS)
 #: Each level's rating in the arena, in Elo points above ``random`` (README, "Playing the bot":
 #: ``python -m bot.ai.arena --ladder``), rounded: shown so that players can pick by strength.
 LEVEL_RATINGS = {"random": 0, "low": 0, "again": 0, "greedy": 300, "mcts": 950, "expert": 1600}
 
 
+def level_name(level: str) -> str:
+    """A level's name in the language of the moment: ``Strong``."""
+    return _(LEVEL_NAMES[level])
+
+
 def level_choice_name(level: str) -> str:
-    """A level as the choice reads, in the language of the moment: ``Strong: … (mcts) · ≈ +950``."""
-    rating = LEVEL_RATINGS[level]
-    return f"{_(LEVEL_WORDS[level])} · ≈ {rating:+d}" if rating else f"{_(LEVEL_WORDS[level])} · ≈ 0"
+    """A level as the choice reads, in the language of the moment: ``Strong: plays out … · ≈ +950``."""
+    rating = f"{LEVEL_RATINGS[level]:+d}"
+    return _("{name}: {way} · ≈ {rating}", name=level_name(level), way=_(LEVEL_WAYS[level]), rating=rating)
 
 
 LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(name), value=name) for name in LEVELS]

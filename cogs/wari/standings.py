@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.ai import LEVELS
 from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
@@ -21,6 +22,7 @@ from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
 
 from .buttons import dispatch
+from .options import level_name
 from .presenter import Message
 from .views import board_link, side_names
 
@@ -121,7 +123,8 @@ class Standings:
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if results:
-            levels = "\n".join(f"**{level}**: {record_words(record)}" for level, record in sorted(results.items()))
+            by_strength = sorted(results.items(), key=lambda item: list(LEVELS).index(item[0]))
+            levels = "\n".join(f"**{level_name(level)}**: {record_words(record)}" for level, record in by_strength)
             embed.add_field(name=_("Against the computer"), value=levels, inline=False)
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         files = []

@@ -23,6 +23,7 @@ from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
 from .buttons import dispatch
+from .options import level_name
 from .presenter import Message, mention_only
 
 LIVE_COLOUR = discord.Colour.green()
@@ -183,7 +184,7 @@ def replaced_board(table: Table) -> Message:
 def side_names(row: GameRow) -> tuple[str, str]:
     """How each side is called: its player's name, with the level when the computer plays it."""
     a, b = (
-        name + (f" ({level})" if level else "")
+        name + (f" ({level_name(level)})" if level else "")
         for name, level in zip(row.names, (row.level_a, row.level_b), strict=True)
     )
     return a, b
@@ -383,7 +384,8 @@ def board_status(table: Table) -> str:
             text = N_(
                 "🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: it plays on its own."
             )
-        return _(text, level_a=row.level_a, level_b=row.level_b, side=mover.name, level=table.level(mover))
+        level_a, level_b = (level_name(level) for level in (row.level_a, row.level_b))
+        return _(text, level_a=level_a, level_b=level_b, side=mover.name, level=(level_a, level_b)[mover])
     names = side_names(row)
     if table.computer_to_move:
         return _("🤖 **{name}** is thinking…", name=names[mover])

@@ -32,7 +32,7 @@ async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
     lines = board.embeds[0].description.splitlines()
     at = lines.index("**Last moves:**")
     assert lines[at + 1] == f"`A(3,4)` {shown(world.alice)} sowed 4 seeds from house 3."
-    assert lines[at + 2].startswith(f"`{game.moves[1]}` {BOT} (greedy) sowed ")
+    assert lines[at + 2].startswith(f"`{game.moves[1]}` {BOT} (Casual) sowed ")
     assert "**Before:**" not in board.embeds[0].description  # nothing earlier yet
     await press(world.alice, board, 1)
     game = await stored_game(world)
@@ -59,7 +59,7 @@ async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world)
     thinking_game = Game(table.game.rules)
     thinking = Table(table.row, thinking_game)
     drawn = board_message(thinking)
-    assert drawn.content == f"🤖 **{BOT} (random)** is thinking…"
+    assert drawn.content == f"🤖 **{BOT} (Beginner)** is thinking…"
     assert isinstance(drawn.view, discord.ui.View) and all(cup.item.disabled for cup in drawn.view.children)
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
 
@@ -77,7 +77,7 @@ async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
 async def test_surrender_against_the_bot(world):
     board = await play_bot(world, level="greedy", first="me")
     said = await surrender(world.alice, world.channel)
-    assert said.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} (greedy) wins game #1!"  # as its board names it
+    assert said.content == f"🏳️ {shown(world.alice)} surrendered. {BOT} (Casual) wins game #1!"  # as its board names it
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
 
 
@@ -110,11 +110,11 @@ async def test_a_busy_bot_says_so(world):
 
 async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low")).response
-    assert board.content.startswith("🤖 Exhibition: greedy (A) against low (B). A (greedy) to move")
+    assert board.content.startswith("🤖 Exhibition: Casual (A) against Novice (B). A (Casual) to move")
     assert [b["label"] for b in buttons(board)] == ["Next move"]
-    assert f"**A** {BOT} (greedy)" in board.embeds[0].description
+    assert f"**A** {BOT} (Casual)" in board.embeds[0].description
     await world.carol.click(board, label="Next move")
-    assert board.embeds[0].footer.text == "Move 1" and "B (low) to move" in board.content
+    assert board.embeds[0].footer.text == "Move 1" and "B (Novice) to move" in board.content
     await world.alice.click(board, label="Next move")  # anyone watching may press
     game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[1]).startswith("B(7,")  # low plays its lowest house
@@ -258,5 +258,20 @@ async def test_an_aborted_exhibition_names_its_two_levels(world):
     done = await world.mod.slash(world.channel, "wari-mod abort")
     assert (
         done.response.content
-        == f"🛑 {shown(world.mod)} aborted game #1 between {BOT} (low) and {BOT} (greedy). No winner."
+        == f"🛑 {shown(world.mod)} aborted game #1 between {BOT} (Novice) and {BOT} (Casual). No winner."
     )
+
+
+async def test_each_level_has_one_name_in_the_choices_and_on_the_board(world):
+    (wari,) = [command for command in await world.env.bot.tree.fetch_commands() if command.name == "wari"]
+    play = next(option for option in wari.options if option.name == "play")
+    level = next(option for option in play.options if option.name == "level")
+    names = {choice.value: choice.name.split(":")[0] for choice in level.choices}
+    assert len(set(names.values())) == len(names) == 6  # no two levels share a name
+    assert names["again"] == "Apprentice" and names["mcts"] == "Strong"
+    board = await play_bot(world, level="again", first="me")
+    assert f"**B** {BOT} ({names['again']})" in board.embeds[0].description
+    await surrender(world.alice, world.channel)
+    stats = await world.alice.slash(world.channel, "wari stats")
+    (against,) = [field for field in stats.response.embeds[0].fields if field.name == "Against the computer"]
+    assert against.value.startswith(f"**{names['again']}**: 1 ")

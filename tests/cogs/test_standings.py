@@ -45,7 +45,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert field(embed, "Games against people") == "4 (2 W · 1 D · 1 L)"
-    assert field(embed, "Against the computer") == "**greedy**: 1 (0 W · 0 D · 1 L)"
+    assert field(embed, "Against the computer") == "**Casual**: 1 (0 W · 0 D · 1 L)"
     assert field(embed, "Longest winning streak") == "2"
     assert field(embed, "Ratings").startswith("**wari** ") and "?" in field(embed, "Ratings")
     (chart,) = result.response.attachments
