@@ -115,17 +115,17 @@ class Standings:
         embed = discord.Embed(
             title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR
         )
-        results = dict(stats.results)
-        people = results.pop(None, Record())
+        people = stats.results.get(None, Record())
+        # Against each computer level, easy to hard.
+        levels = [(level, stats.results[level]) for level in LEVELS if level in stats.results]
         embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
         rated = "\n".join(f"**{name}** {rating}" for name, rating in stats.ratings.items()) or _(
             "Not rated yet: finish a game against a person."
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
-        if results:
-            by_strength = sorted(results.items(), key=lambda item: list(LEVELS).index(item[0]))
-            levels = "\n".join(f"**{level_name(level)}**: {record_words(record)}" for level, record in by_strength)
-            embed.add_field(name=_("Against the computer"), value=levels, inline=False)
+        if levels:
+            lines = "\n".join(f"**{level_name(level)}**: {record_words(record)}" for level, record in levels)
+            embed.add_field(name=_("Against the computer"), value=lines, inline=False)
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         files = []
         if stats.history is not None:

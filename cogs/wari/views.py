@@ -384,7 +384,8 @@ def board_status(table: Table) -> str:
             text = N_(
                 "🤖 Exhibition: {level_a} (A) against {level_b} (B). {side} ({level}) to move: it plays on its own."
             )
-        level_a, level_b = (level_name(level) for level in (row.level_a, row.level_b))
+        assert row.level_a is not None and row.level_b is not None  # the computer plays both sides
+        level_a, level_b = level_name(row.level_a), level_name(row.level_b)
         return _(text, level_a=level_a, level_b=level_b, side=mover.name, level=(level_a, level_b)[mover])
     names = side_names(row)
     if table.computer_to_move:
