@@ -6,7 +6,7 @@ is a rating period of its own, as on the big online game sites.
 
 >>> fresh = Rating()
 >>> str(fresh)
-'1500 ± 350?'
+'1500?'
 >>> alice, bob = rate_game(fresh, fresh, 1.0)
 >>> round(alice.rating), round(bob.rating), round(alice.rd)
 (1662, 1338, 290)
@@ -39,8 +39,20 @@ class Rating:
     def provisional(self) -> bool:
         return self.rd >= PROVISIONAL_RD
 
+    @property
+    def points(self) -> int:
+        """The rating as shown: whole points (a change is shown as the difference of these, so
+        that what is shown adds up)."""
+        return round(self.rating)
+
     def __str__(self) -> str:
-        return f"{self.rating:.0f} ± {self.rd:.0f}{'?' if self.provisional else ''}"
+        """The rating as players read it: whole points, with ``?`` while it is provisional (its
+        deviation, the statistician's ``± 290``, stays out of sight: it only says how sure it is).
+
+        >>> str(Rating(1612.4, 48.0)), str(Rating(1661.6, 290.3))
+        ('1612', '1662?')
+        """
+        return f"{self.points}{'?' if self.provisional else ''}"
 
 
 def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

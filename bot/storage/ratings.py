@@ -29,8 +29,9 @@ class RatingChange:
     changed_at: datetime
 
     @property
-    def delta(self) -> float:
-        return self.after.rating - self.before.rating
+    def delta(self) -> int:
+        """The change as shown: whole points, so that ``before.points + delta == after.points``."""
+        return self.after.points - self.before.points
 
 
 #: The name a rated player's latest finished game knew them by (``ratings.user_id``), through

@@ -17,7 +17,7 @@ from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, n_
 from bot.names import markdown_name
-from bot.ratings import outcome_for
+from bot.ratings import Rating, outcome_for
 from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
 
@@ -84,6 +84,25 @@ def record_words(record: Record) -> str:
 
 
 #: A game's outcome for a player, as a history line says it.
+def rating_words(rating: Rating) -> str:
+    """A rating in the stats, in the language of the moment: ``1662, provisional after 1 game``."""
+    if rating.provisional:
+        return n_(
+            "{points}, provisional after {games} game",
+            "{points}, provisional after {games} games",
+            rating.games,
+            points=rating.points,
+            games=rating.games,
+        )
+    return n_(
+        "{points} after {games} game",
+        "{points} after {games} games",
+        rating.games,
+        points=rating.points,
+        games=rating.games,
+    )
+
+
 OUTCOME_WORDS = {"win": N_("won"), "draw": N_("drew"), "loss": N_("lost"), None: N_("aborted")}
 #: Why a finished game ended, as a history line says it (the stored reason, the engine's termination code).
 REASON_WORDS = {
@@ -119,7 +138,7 @@ class Standings:
         # Against each computer level, easy to hard.
         levels = [(level, stats.results[level]) for level in LEVELS if level in stats.results]
         embed.add_field(name=_("Games against people"), value=record_words(people), inline=False)
-        rated = "\n".join(f"**{name}** {rating}" for name, rating in stats.ratings.items()) or _(
+        rated = "\n".join(f"**{name}** {rating_words(rating)}" for name, rating in stats.ratings.items()) or _(
             "Not rated yet: finish a game against a person."
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)

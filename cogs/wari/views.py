@@ -350,12 +350,14 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
 
 
 def rating_line(table: Table, names: tuple[str, str]) -> str:
-    """What a rated game did to both ratings: ``alice 1662 ± 290? (+162)``."""
+    """What a rated game did to both ratings: ``alice 1500? → 1662? (+162)`` (``?``: provisional)."""
     by_user = {change.user_id: change for change in table.ratings}
     parts = []
     for side in (Player.A, Player.B):
         change = by_user[table.user(side)]
-        parts.append(f"{names[side]} {change.after} ({change.delta:+.0f})")
+        parts.append(f"{names[side]} {change.before} → {change.after} ({change.delta:+d})")
+    if any(change.after.provisional for change in table.ratings):
+        parts.append(_("? provisional: it settles over the first games"))
     return _("📈 **Ratings** ({variant}): {changes}", variant=table.ratings[0].variant, changes=" · ".join(parts))
 
 

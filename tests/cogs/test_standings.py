@@ -1,6 +1,8 @@
 """User stories: ratings change after games between people, and players see their stats,
 the leaderboard and their history."""
 
+import re
+
 from bot.ratings import Rating, rate_game
 from tests.helpers import buttons, shown, stored, surrender
 
@@ -25,12 +27,28 @@ async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
     board = await play_out(world, world.alice, world.bob)
     alice, bob = rate_game(Rating(), Rating(), 1.0)
     line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
-    assert (
-        line == f"📈 **Ratings** (wari): {shown(world.alice)} {Rating(alice.rating, alice.rd)} "
-        f"(+{alice.rating - 1500:.0f}) · "
-        f"{shown(world.bob)} {Rating(bob.rating, bob.rd)} ({bob.rating - 1500:.0f})"
+    assert line == (
+        f"📈 **Ratings** (wari): {shown(world.alice)} 1500? → {Rating(alice.rating, alice.rd)} (+162) · "
+        f"{shown(world.bob)} 1500? → {Rating(bob.rating, bob.rd)} (-162) · "
+        "? provisional: it settles over the first games"
     )
-    assert line.endswith("(-162)") and "1662 ± 290?" in line
+    assert "1500? → 1662? (+162)" in line and "±" not in line
+
+
+async def test_a_rating_change_adds_up_as_shown(world):
+    # Rated games between the same two players, one after another: after each, every shown
+    # change is the difference of the shown ratings, before and after (no rounding drift).
+    for winner, loser in [(world.alice, world.bob), (world.bob, world.alice), (world.alice, world.bob)] * 2:
+        board = await play_out(world, winner, loser)
+        line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
+        for before, after, delta in re.findall(r"(\d+)\?? → (\d+)\?? \(([+-]\d+)\)", line):
+            assert int(before) + int(delta) == int(after), line
+    (rating,) = await world.env.bot.store._read(
+        "SELECT rating, games FROM ratings WHERE user_id = ?", (world.alice.id,)
+    )
+    stats = await world.alice.slash(world.channel, "wari stats")
+    shown_rating = field(stats.response.embeds[0], "Ratings")
+    assert shown_rating == f"**wari** {round(rating['rating'])}, provisional after 6 games"
 
 
 async def test_stats_count_results_ratings_the_computer_and_streaks(world):
@@ -47,7 +65,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
     assert field(embed, "Games against people") == "4 (2 W · 1 D · 1 L)"
     assert field(embed, "Against the computer") == "**Casual**: 1 (0 W · 0 D · 1 L)"
     assert field(embed, "Longest winning streak") == "2"
-    assert field(embed, "Ratings").startswith("**wari** ") and "?" in field(embed, "Ratings")
+    assert re.fullmatch(r"\*\*wari\*\* \d+, provisional after 4 games", field(embed, "Ratings"))
     (chart,) = result.response.attachments
     assert chart.filename == "rating.png" and embed.image.url == "attachment://rating.png"
     public = await world.carol.slash(world.channel, "wari stats", member=world.alice, public=True)
@@ -73,7 +91,7 @@ async def test_the_leaderboard_is_in_rating_order_with_pages_and_the_callers_pla
     first = result.response
     lines = first.embeds[0].description.splitlines()
     assert len(lines) == 10 and lines[0].startswith(f"**1.** {shown(players[0])} ")
-    ratings = [float(line.split(" ")[2]) for line in lines]
+    ratings = [float(line.split(" ")[2].rstrip("?")) for line in lines]
     assert ratings == sorted(ratings, reverse=True)
     assert first.embeds[0].footer.text.startswith("Your place: ") and " of 12 (" in first.embeds[0].footer.text
     prev, nxt = buttons(first)
