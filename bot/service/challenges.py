@@ -9,6 +9,7 @@ from bot.clock import DEFAULT_CLOCK
 from bot.engine import Game, Player, Rules
 from bot.engine.notation import parse_rules_code, record, rules_code, snapshot
 from bot.i18n import N_
+from bot.ratings import Rating, family
 from bot.storage import ChallengeRow, Conflict
 
 from .base import ServiceBase
@@ -36,8 +37,11 @@ class ChallengeService(ServiceBase):
         thread: bool = False,
         rematch_of: int | None = None,
         names: tuple[str | None, str | None] = (None, None),
+        rating_range: tuple[int | None, int | None] = (None, None),
     ) -> ChallengeRow:
-        """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them."""
+        """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them.
+        An ``opponent_id`` of :data:`bot.storage.ANYONE` is an open challenge, which anyone in the
+        channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
         async with self.lock(channel_id):
             if await self.store.live_game(channel_id):
@@ -59,6 +63,8 @@ class ChallengeService(ServiceBase):
                     rematch_of=rematch_of,
                     challenger_name=names[0],
                     opponent_name=names[1],
+                    min_rating=rating_range[0],
+                    max_rating=rating_range[1],
                 )
             except Conflict:
                 raise Refusal(N_("This channel got busy just now. Try again when it is free.")) from None
@@ -102,11 +108,13 @@ class ChallengeService(ServiceBase):
         their name as the server shows it now."""
         async with self.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
-            if user_id != challenge.opponent_id:
+            if challenge.open:
+                await self._check_open_to(challenge, user_id)
+            elif user_id != challenge.opponent_id:
                 raise self._not_yours(challenge, user_id)
             (a, name_a), (b, name_b) = (
                 (challenge.challenger_id, challenge.challenger_name),
-                (challenge.opponent_id, user_name or challenge.opponent_name),
+                (user_id, user_name or challenge.opponent_name),  # the challenged member, or anyone's taker
             )
             first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
             if first == "opponent":
@@ -146,9 +154,32 @@ class ChallengeService(ServiceBase):
                 raise Closed(CHALLENGE_CLOSED)
             return challenge
 
+    async def rating_of(self, user_id: int, variant: str) -> Rating:
+        """``user_id``'s rating in the rule set of ``variant`` (a new player's if not rated yet)."""
+        return (await self.store.ratings_of(user_id)).get(family(variant), Rating())
+
+    async def _check_open_to(self, challenge: ChallengeRow, user_id: int) -> None:
+        """An open challenge is anyone's but the challenger's, within its rating range."""
+        if user_id == challenge.challenger_id:
+            raise Refusal(N_("This is your own open challenge: wait for someone to accept it, or withdraw it."))
+        low, high = challenge.min_rating, challenge.max_rating
+        if low is None and high is None:
+            return
+        rating = await self.rating_of(user_id, challenge.variant)
+        if (low is not None and rating.points < low) or (high is not None and rating.points > high):
+            raise Refusal(
+                N_("This challenge is for players rated {low}–{high} in {variant}; your rating is {rating}."),
+                low=low if low is not None else "…",
+                high=high if high is not None else "…",
+                variant=family(challenge.variant),
+                rating=rating.points,
+            )
+
     @staticmethod
     def _not_yours(challenge: ChallengeRow, user_id: int) -> Refusal:
         challenger, opponent = challenge.names
+        if challenge.open:
+            return Refusal(N_("Only the challenger can withdraw an open challenge. You can accept it."))
         if user_id == challenge.challenger_id:
             return Refusal(N_("Only {name} can accept or decline. You can withdraw your challenge."), name=opponent)
         if user_id == challenge.opponent_id:

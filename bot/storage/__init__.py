@@ -15,11 +15,12 @@ from .clocks import ClockQueries
 from .database import Conflict, ShardScope, StorageError, Written, time_text
 from .games import GameQueries
 from .ratings import RatingChange, Record, Standing
-from .rows import ChallengeRow, GameRow, shown_name
+from .rows import ANYONE, ChallengeRow, GameRow, shown_name
 from .schema import MIGRATIONS
 from .settings import BOARD_STYLES, SettingsQueries
 
 __all__ = [
+    "ANYONE",
     "BOARD_STYLES",
     "MIGRATIONS",
     "ChallengeRow",

@@ -30,6 +30,8 @@ class GameQueries(RatingQueries):
         rematch_of: int | None = None,
         challenger_name: str | None = None,
         opponent_name: str | None = None,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
     ) -> ChallengeRow:
         """Store a new open challenge.
 
@@ -42,8 +44,9 @@ class GameQueries(RatingQueries):
             (row,) = await self._rows(
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
-                                        expires_at, clock, thread, rematch_of, challenger_name, opponent_name)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                                        expires_at, clock, thread, rematch_of, challenger_name, opponent_name,
+                                        min_rating, max_rating)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
                 (
                     guild_id,
@@ -59,6 +62,8 @@ class GameQueries(RatingQueries):
                     rematch_of,
                     challenger_name,
                     opponent_name,
+                    min_rating,
+                    max_rating,
                 ),
             )
         return ChallengeRow.from_row(row)

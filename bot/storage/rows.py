@@ -32,6 +32,10 @@ def to_column(value):
     return time_text(value) if isinstance(value, datetime) else value
 
 
+#: The ``opponent_id`` of an open challenge, which anyone may accept: no member is id 0.
+ANYONE = 0
+
+
 @dataclass(frozen=True)
 class ChallengeRow:
     id: int
@@ -53,10 +57,18 @@ class ChallengeRow:
     #: The members' names as the server showed them (``None`` for challenges of before).
     challenger_name: str | None = None
     opponent_name: str | None = None
+    #: An open challenge's rating range in its rule set (``None``: no bound).
+    min_rating: int | None = None
+    max_rating: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> ChallengeRow:
         return _from_row(cls, row)
+
+    @property
+    def open(self) -> bool:
+        """Anyone in the channel may accept it (it names no opponent)."""
+        return self.opponent_id == ANYONE
 
     @property
     def names(self) -> tuple[str, str]:

@@ -149,6 +149,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN position TEXT;
     """,
+    # 8: open challenges: ``opponent_id`` 0 (no Discord id is 0) is a challenge anyone in the
+    # channel may accept, within a rating range if one is set (NULL: no bound).
+    """
+    ALTER TABLE challenges ADD COLUMN min_rating INTEGER;
+    ALTER TABLE challenges ADD COLUMN max_rating INTEGER;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),

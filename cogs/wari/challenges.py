@@ -12,9 +12,10 @@ from discord.utils import utcnow as now  # Discord's time (a simulated Discord r
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player, Rules
+from bot.engine.notation import rules_code
 from bot.i18n import N_, _
 from bot.service import Computer, Refusal, Table, WariService
-from bot.storage import ChallengeRow, StorageError
+from bot.storage import ANYONE, ChallengeRow, StorageError
 
 from .boards import Boards, where_shown
 from .followup import Followup
@@ -54,9 +55,20 @@ class Challenges:
         self.computer = computer
         self.threads = threads
 
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.User, options: GameOptions) -> None:
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None,
+        options: GameOptions,
+        rating_within: int | None = None,
+    ) -> None:
         rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
         await self.close_expired()  # an expired one must not block the channel
+        if opponent is None:
+            await self.open_challenge(interaction, options, rating_within)
+            return
+        if rating_within is not None:
+            raise Refusal(N_("`rating_within` is for open challenges: leave out `opponent` to let anyone accept."))
         if opponent.bot:
             if opponent.id == self.me.id:
                 await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
@@ -80,6 +92,42 @@ class Challenges:
                 clock=clock,
                 thread=thread,
                 names=(interaction.user.display_name, opponent.display_name),
+            )
+            await self.post_challenge(interaction, where, challenge)
+
+    async def open_challenge(
+        self, interaction: discord.Interaction, options: GameOptions, rating_within: int | None
+    ) -> None:
+        """A challenge anyone in the channel may accept (within ``rating_within`` points of the
+        challenger's rating in its rule set, if given)."""
+        rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
+        user = interaction.user
+        self.service.check_challenge(user.id, ANYONE, first, clock)
+        rating_range: tuple[int | None, int | None] = (None, None)
+        if rating_within is not None:
+            mine = (await self.service.rating_of(user.id, rules_code(rules))).points
+            rating_range = (mine - rating_within, mine + rating_within)
+        where = await self.threads.open(
+            thread,
+            interaction,
+            (user.display_name, _("anyone")),
+            rules,
+            N_("⚔️ {title}: the challenge is in the thread below."),
+        )
+        assert interaction.guild_id is not None and interaction.channel_id is not None  # guild_only
+        async with self.threads.closing_on_failure(where):
+            challenge = await self.service.challenge(
+                guild_id=interaction.guild_id,
+                channel_id=where.id if where else interaction.channel_id,
+                challenger_id=user.id,
+                opponent_id=ANYONE,
+                rules=rules,
+                first=first,
+                now=now(),
+                clock=clock,
+                thread=thread,
+                names=(user.display_name, None),
+                rating_range=rating_range,
             )
             await self.post_challenge(interaction, where, challenge)
 

@@ -181,22 +181,28 @@ class WariCog(commands.Cog, name="Wari"):
 
     # -- /wari: starting games ------------------------------------------------------------------
 
-    @wari.command(name="challenge", description=N_("Challenge a member of this server to a game"))
-    @app_commands.describe(opponent=N_("Who you want to play"), **GAME_OPTIONS)
+    @wari.command(name="challenge", description=N_("Challenge a member of this server, or anyone here, to a game"))
+    @app_commands.describe(
+        opponent=N_("Who you want to play (leave it out: anyone in this channel may accept)"),
+        rating_within=N_("Open challenges only: who may accept, in rating points from yours (default: anyone)"),
+        **GAME_OPTIONS,
+    )
     @app_commands.choices(**GAME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         variant: str = "wari",
         first: str = "random",
         houses: Houses | None = None,
         seeds: Houses | None = None,
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
+        rating_within: app_commands.Range[int, 25, 1000] | None = None,
     ) -> None:
         options = GameOptions(variant, first, houses, seeds, clock, thread)
-        await self.answering.command(interaction, self.challenges.challenge, opponent, options, private=False)
+        args = (opponent, options, rating_within)
+        await self.answering.command(interaction, self.challenges.challenge, *args, private=False)
 
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
     @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong)"), **GAME_OPTIONS)

@@ -504,7 +504,9 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
     """The challenge with its buttons, or (``closing`` given) its final words without buttons."""
     rules = parse_rules_code(challenge.variant)
     challenger, opponent = challenge.names
-    if challenge.rematch_of:
+    if challenge.open:
+        invitation = N_("**{challenger}** challenges anyone here to a game of **{variant}**; {first}.")
+    elif challenge.rematch_of:
         invitation = N_(
             "**{challenger}** challenges **{opponent}** to a game of **{variant}** "
             "(a rematch of game #{number}); {first}."
@@ -522,6 +524,15 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
         ),
         _("Clock: **{clock}** ({meaning}).", clock=challenge.clock, meaning=Clock.parse(challenge.clock).describe()),
     ]
+    if challenge.open and (challenge.min_rating is not None or challenge.max_rating is not None):
+        lines.append(
+            _(
+                "Open to players rated **{low}–{high}** in {variant}.",
+                low=challenge.min_rating,
+                high=challenge.max_rating,
+                variant=rules.name,
+            )
+        )
     if closing is None:
         lines.append(_("This challenge expires {when}.", when=discord.utils.format_dt(challenge.expires_at, "R")))
     text = "\n".join(lines)
@@ -534,7 +545,12 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
         return Message(content=closing, embeds=[embed], view=None)
     view = discord.ui.View(timeout=None)
     for action in ChallengeButton.STYLES:
-        view.add_item(ChallengeButton(challenge.id, action))
+        if not (challenge.open and action == "decline"):  # an open challenge is accepted or left alone
+            view.add_item(ChallengeButton(challenge.id, action))
+    if challenge.open:
+        return Message(
+            content=_("⚔️ An open challenge: the first to press **Accept** plays."), embeds=[embed], view=view
+        )
     return Message(
         content=_("{player}, you have been challenged!", player=f"<@{challenge.opponent_id}>"),
         embeds=[embed],

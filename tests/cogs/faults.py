@@ -45,6 +45,11 @@ async def a_challenge(world) -> dict:
     return {"challenge": result.response}
 
 
+async def an_open_challenge(world) -> dict:
+    result = await world.alice.slash(world.channel, "wari challenge", first="me")
+    return {"challenge": result.response}
+
+
 async def a_game(world) -> dict:
     return {"board": await start_game(world)}
 
@@ -121,6 +126,7 @@ FLOWS = [
     Flow("challenge", nothing, challenge_bob),
     Flow("accept", a_challenge, click("bob", "challenge", "Accept")),
     Flow("decline", a_challenge, click("bob", "challenge", "Decline")),
+    Flow("accept an open challenge", an_open_challenge, click("carol", "challenge", "Accept")),
     Flow("withdraw", a_challenge, click("alice", "challenge", "Withdraw")),
     Flow("press", a_game, press_a_cup),
     Flow("press and the computer's move", a_game_against_the_computer, press_a_cup),
