@@ -1,14 +1,29 @@
-"""The board as a picture (PNG, with Pillow), for players who chose ``board: image``.
+"""The board as a picture (PNG, with Pillow), for servers that chose ``board: image``.
 
-Drawn as :func:`bot.render.across_text` lays it out, for every size: B's row on top read right to
-left (houses 2n down to n+1), A's row below from 1 to n, B's store (prisoners) on the left and A's
-on the right, each house's number beside it. The picture holds numbers and the letters A and B
-only, so it needs no translation; the words stay in the message.
+Drawn for a phone: Discord shows an embed's picture about as wide as the screen less its margins
+(some 240 to 320 CSS pixels on a 360 to 390 pixel phone) and at most about 280 pixels tall, so
+the picture is at most :data:`WIDTH` pixels wide and a board of many houses stands upright
+rather than lying in a wide strip, as the text board does (:func:`bot.render.board_text`, whose
+rule is followed: :func:`stands_upright`). Every number is drawn at least :data:`DIGIT_PX` pixels
+tall (:data:`UPRIGHT_DIGIT_PX` upright, where the picture is taller), which stays about 12 CSS
+pixels on such a screen.
+
+Across (as :func:`bot.render.across_text`): B's row on top read right to left (houses 2n down to
+n+1), A's row below from 1 to n, B's store (prisoners) on the left and A's on the right, each
+house's number beside it. Upright (as :func:`bot.render.upright_text`): A's houses down the left
+column (1 to n), B's up the right one (n+1 to 2n), B's store on top above its column and A's below
+its own. Each player's name is on a plate beside their row (B above, A below), after their letter;
+the plate of the player to move is lit and marked ▶. Names are the only words: numbers, letters
+and names need no translation.
+
+The picture is transparent around the wooden board, so that it sits on Discord's light theme as
+well as on its dark one; every text is drawn on the wood, in a cup or on a plate, never on the
+transparent background.
 
 >>> from bot.engine import Game
 >>> game = Game("wari")
->>> png = board_png(game, last_move=game.play(5))
->>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n", png == board_png(game, last_move=game.moves[-1])
+>>> png = board_png(game, last_move=game.play(5), names=("Ama", "Kofi"))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n", png == board_png(game, last_move=game.moves[-1], names=("Ama", "Kofi"))
 (True, True)
 """
 
@@ -17,142 +32,272 @@ from __future__ import annotations
 import functools
 import io
 import math
+import unicodedata
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.engine import Game, MoveRecord
+from bot.engine import Game, MoveRecord, Player, Rules
+from bot.render import PHONE_COLUMNS, across_width
 
-#: The widest picture: a phone shows an attachment at about 360-400 points across, so an image
-#: at most 800 pixels wide is shown at half size at worst, and every number still reads.
-MAX_WIDTH = 800
-#: Houses up to this size (in pixels) across; boards of more houses get smaller ones, to fit.
-PITCH_MAX = 104
-#: Up to this many seeds a house shows each seed as a dot around its number.
-MAX_DOTS = 12
+#: The widest picture, in pixels: about what a 390-pixel phone shows of an embed's picture (less on
+#: a 360-pixel one, which shrinks it to three quarters at most), and what a desktop shows as is.
+WIDTH = 320
+#: The width of an upright picture: it is also limited by its height (Discord shows a picture at
+#: most about 280 pixels tall), so a wider one would only be shrunk more.
+UPRIGHT_WIDTH = 272
+#: The height in pixels of the digits of the counts and the house numbers, across and upright.
+DIGIT_PX, UPRIGHT_DIGIT_PX = 16, 15
 #: Drawn this many times larger, then shrunk: Pillow's shapes have no anti-aliasing of their own.
 SUPERSAMPLE = 2
 
-BACKGROUND = (43, 45, 49)  # Discord's dark theme, as in bot.charts
 WOOD, WOOD_EDGE = (176, 122, 72), (120, 78, 42)
-CUP, CUP_EDGE = (124, 80, 44), (92, 58, 30)
-SEED, SEED_EDGE = (240, 226, 196), (150, 120, 80)
-NUMBER = (255, 248, 235)
-LABEL = (196, 200, 206)
+CUP, CUP_EDGE = (98, 60, 30), (72, 42, 18)
+COUNT = (255, 252, 245)  # the seeds in a cup or a store
+LABEL = (58, 32, 12)  # the house numbers and store letters, dark on the wood
+PLATE, PLATE_TEXT = (88, 54, 26), (250, 214, 150)  # a name plate
+TURN, TURN_TEXT = (150, 222, 128), (20, 36, 12)  # the plate of the player to move
 PLAYED = (255, 204, 64)  # the house the last move was played from
 CAPTURED = (235, 82, 70)  # houses the last move captured from
+#: The fonts, from Debian's fonts-dejavu-core (found by Pillow among the system's fonts); Pillow's
+#: own font when they are missing. Condensed bold for the numbers, bold for the names: DejaVu covers
+#: Latin, Greek, Cyrillic, Arabic, Hebrew and more (a character it lacks, say a CJK one, shows as a box).
+NUMBER_FONT, NAME_FONT = "DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf"
+#: Digits are this part of the font's size tall (DejaVu Sans: 0.73).
+DIGIT_EM = 0.73
 
-
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    """Pillow's own font at ``size`` pixels (Pillow 10.1 and later); Pillow 10.0 has one size only."""
-    return _font_cached(size)
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
 
 
 @functools.lru_cache(maxsize=32)
-def _font_cached(size: int):
+def _font(name: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1: no size argument, a small bitmap font
-        return ImageFont.load_default()
+        return ImageFont.truetype(name, size)
+    except OSError:  # not a Debian machine: Pillow's own font (Pillow 10.1 and later scale it)
+        try:
+            return ImageFont.load_default(size=size)
+        except TypeError:  # pragma: no cover - Pillow 10.0: one small size only
+            return ImageFont.load_default()
 
 
-def _layout(houses: int) -> tuple[int, int, int, int]:
-    """(pitch, store width, margin, label height) in final pixels for a board of ``houses`` a row."""
-    margin = 14
-    pitch = int(min(PITCH_MAX, (MAX_WIDTH - 2 * margin) // (houses + 1.9)))
-    store = int(pitch * 0.8)
-    label = max(18, int(pitch * 0.3))
-    return pitch, store, margin, label
+def stands_upright(rules: Rules) -> bool:
+    """Whether the picture stands upright: when the text board does (its across drawing would not
+    fit a phone), which is for boards of many houses (or of counts of three digits).
+
+    >>> from bot.engine import rules_for
+    >>> stands_upright(rules_for("wari")), stands_upright(rules_for("kalah", 10, 10))
+    (False, True)
+    """
+    return across_width(rules) > PHONE_COLUMNS
 
 
-def board_png(game: Game, *, last_move: MoveRecord | None = None) -> bytes:
-    """The position of ``game`` as a PNG, ``last_move`` (if any) highlighted: a gold ring around the
-    house it was played from and a red ring around each house it captured from.
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes, in pixels of the final picture."""
 
-    Same game, same bytes. Width: at most :data:`MAX_WIDTH` pixels (about 786 for 6 to 10 houses, 738 for 5,
-    322 for one); houses shrink from 104 to 64 pixels across as their number grows.
+    upright: bool
+    width: int
+    height: int
+    board: Box  # the wood
+    cups: tuple[Box, ...]  # house 1 to 2n
+    labels: tuple[tuple[float, float], ...]  # the middle of each house's number, 1 to 2n
+    stores: tuple[Box, Box]  # A's, B's
+    plates: tuple[Box, Box]  # A's name plate, B's
+    store_letters: tuple[tuple[float, float], ...]  # the middle of "A" and "B" beside the stores (across)
+    digit_px: int
+    name_px: int  # the size of the names' font
+    ring_px: float  # the ring around a house the last move played or captured from: the gap between two cups
+
+    def house_box(self, house: int) -> tuple[int, int, int, int]:
+        """The cup of ``house`` (1..2n) in whole pixels, within its edge (its ring shows there too)."""
+        left, top, right, bottom = self.cups[house - 1]
+        return (math.ceil(left), math.ceil(top), math.floor(right), math.floor(bottom))
+
+
+@functools.lru_cache(maxsize=64)
+def layout(rules: Rules) -> Layout:
+    """The layout of a board of ``rules``: across or upright (:func:`stands_upright`)."""
+    return _upright(rules.houses) if stands_upright(rules) else _across(rules.houses)
+
+
+def _across(n: int) -> Layout:
+    digit = DIGIT_PX
+    margin, pad, gap = 3, 6, 4
+    plate_h, label_h = round(digit * 1.65), round(digit * 1.25)
+    store_w = round(digit * 2.5)
+    area = WIDTH - 2 * margin - 2 * pad - 2 * store_w - 2 * gap  # for the houses
+    pitch = min(area / n, digit * 2.9)
+    cup = pitch - 4
+    left = margin + pad + store_w + gap + (area - n * pitch) / 2  # the first column of houses
+    top = margin + pad + plate_h + 2 + label_h  # B's row
+    height = round(top + 2 * pitch + label_h + 2 + plate_h + pad + margin)
+    cups, labels = [], []
+    for house in range(1, 2 * n + 1):
+        column, row = (house - 1, 1) if house <= n else (2 * n - house, 0)
+        x, y = left + column * pitch + (pitch - cup) / 2, top + row * pitch + (pitch - cup) / 2
+        cups.append((x, y, x + cup, y + cup))
+        label_y = top - label_h / 2 if row == 0 else top + 2 * pitch + label_h / 2
+        labels.append((x + cup / 2, label_y))
+    inset = (pitch - cup) / 2
+    b_store = (margin + pad, top + inset, margin + pad + store_w, top + 2 * pitch - inset)
+    a_store = (WIDTH - margin - pad - store_w, top + inset, WIDTH - margin - pad, top + 2 * pitch - inset)
+    b_plate = (margin + pad, margin + pad, WIDTH - margin - pad, margin + pad + plate_h)
+    a_plate = (margin + pad, height - margin - pad - plate_h, WIDTH - margin - pad, height - margin - pad)
+    return Layout(
+        upright=False,
+        width=WIDTH,
+        height=height,
+        board=(margin, margin, WIDTH - margin, height - margin),
+        cups=tuple(cups),
+        labels=tuple(labels),
+        stores=(a_store, b_store),
+        plates=(a_plate, b_plate),
+        store_letters=(
+            ((a_store[0] + a_store[2]) / 2, top + 2 * pitch + label_h / 2),
+            ((b_store[0] + b_store[2]) / 2, top - label_h / 2),
+        ),
+        digit_px=digit,
+        name_px=round(digit * 1.05),
+        ring_px=pitch - cup,
+    )
+
+
+def _upright(n: int) -> Layout:
+    digit = UPRIGHT_DIGIT_PX
+    width, margin, pad, gap = UPRIGHT_WIDTH, 3, 6, 4
+    band = round(digit * 1.9)  # a plate and a store side by side
+    pitch = round(digit * 1.6)  # a row of two houses
+    label_w = round(digit * 1.9)
+    inner = width - 2 * margin - 2 * pad
+    cup_w = (inner - 2 * label_w - 2 * gap - 6) / 2
+    cup_h = pitch - 4
+    a_x = margin + pad + label_w + gap  # the left column: A's houses
+    b_x = a_x + cup_w + 6
+    top = margin + pad + band + gap  # the first row
+    height = round(top + n * pitch + gap + band + pad + margin)
+    cups: list[Box] = [(0, 0, 0, 0)] * (2 * n)
+    labels: list[tuple[float, float]] = [(0, 0)] * (2 * n)
+    for row in range(n):
+        y = top + row * pitch + (pitch - cup_h) / 2
+        a, b = row + 1, 2 * n - row  # house numbers
+        cups[a - 1] = (a_x, y, a_x + cup_w, y + cup_h)
+        cups[b - 1] = (b_x, y, b_x + cup_w, y + cup_h)
+        labels[a - 1] = (margin + pad + label_w / 2, y + cup_h / 2)
+        labels[b - 1] = (width - margin - pad - label_w / 2, y + cup_h / 2)
+    # B's store at the top, on the side of its column, A's at the foot, on the side of its own; each
+    # as wide as three digits need: the plates, beside them, have the rest of the width for the names
+    store_w = round(digit * 3.3)
+    b_top, a_top = margin + pad, height - margin - pad - band
+    b_store = (width - margin - pad - store_w, b_top, width - margin - pad, b_top + band)
+    a_store = (margin + pad, a_top, margin + pad + store_w, a_top + band)
+    b_plate = (margin + pad, b_top, b_store[0] - gap, b_top + band)
+    a_plate = (a_store[2] + gap, a_top, width - margin - pad, a_top + band)
+    return Layout(
+        upright=True,
+        width=width,
+        height=height,
+        board=(margin, margin, width - margin, height - margin),
+        cups=tuple(cups),
+        labels=tuple(labels),
+        stores=(a_store, b_store),
+        plates=(a_plate, b_plate),
+        store_letters=(),
+        digit_px=digit,
+        name_px=round(digit * 0.98),
+        ring_px=pitch - cup_h,
+    )
+
+
+def _printable(name: str) -> str:
+    """``name`` on one line: control characters and line breaks as spaces, runs of spaces as one
+    (joiners and direction marks stay: some scripts need them)."""
+    return " ".join("".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in name).split())
+
+
+def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: float) -> str:
+    """``text``, cut short with … if it is wider than ``room``."""
+    if font.getlength(text) <= room:
+        return text
+    while text and font.getlength(text + "…") > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def board_png(game: Game, *, last_move: MoveRecord | None = None, names: tuple[str, str] | None = None) -> bytes:
+    """The position of ``game`` as a PNG: ``last_move`` (if any) highlighted, a gold ring around the
+    house it was played from and a red ring around each house it captured from; ``names`` (A's,
+    B's; cut short to fit) on the players' plates, the plate of the player to move lit and marked ▶
+    (none once the game is over).
+
+    Same game, same bytes. At most :data:`WIDTH` pixels wide (320 for every board lying across,
+    :data:`UPRIGHT_WIDTH` upright; wari is 320 × 185, Kalah of ten houses 272 × 322).
     """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
-    pitch, store_w, margin, label_h = _layout(n)
+    at = layout(game.rules)
     k = SUPERSAMPLE
-    pad = int(pitch * 0.12)  # wood around the cups
-    board_w = 2 * store_w + n * pitch + 2 * pad
-    board_h = 2 * pitch + 2 * pad
-    width, height = board_w + 2 * margin, board_h + 2 * (label_h + margin // 2) + margin
+    digit = at.digit_px
 
-    image = Image.new("RGB", (width * k, height * k), BACKGROUND)
+    def scaled(box: Box) -> list[float]:
+        return [v * k for v in box]
+
+    image = Image.new("RGBA", (at.width * k, at.height * k), (*WOOD_EDGE, 0))  # see-through, edge-coloured
     draw = ImageDraw.Draw(image)
-    big = _font(int(pitch * 0.30) * k)
-    mid = _font(int(pitch * 0.25) * k)
-    letters = _font(int(label_h * 1.0) * k)
-    small = _font(int(label_h * 0.75) * k)
-    store_font = _font(int(pitch * 0.34) * k)
+    number_size = round(digit / DIGIT_EM) * k
+    numbers = _font(NUMBER_FONT, number_size)
+    draw.rounded_rectangle(scaled(at.board), radius=digit * 0.8 * k, fill=WOOD, outline=WOOD_EDGE, width=2 * k)
 
-    x0, y0 = margin, margin // 2 + label_h  # the board's top-left corner
-    draw.rounded_rectangle(
-        [x0 * k, y0 * k, (x0 + board_w) * k, (y0 + board_h) * k],
-        radius=int(pitch * 0.35) * k,
-        fill=WOOD,
-        outline=WOOD_EDGE,
-        width=3 * k,
-    )
+    def count(box: Box, value: int) -> None:
+        """``value`` in the middle of ``box``, smaller if it would not fit its width."""
+        font, room = numbers, (box[2] - box[0]) * 0.86 * k
+        if font.getlength(str(value)) > room:
+            font = _font(NUMBER_FONT, int(number_size * room / font.getlength(str(value))))
+        middle = ((box[0] + box[2]) / 2 * k, (box[1] + box[3]) / 2 * k)
+        draw.text(middle, str(value), fill=COUNT, font=font, anchor="mm")
 
-    def centre(house: int) -> tuple[float, float]:
-        """The middle of house ``house`` (1..2n), in final pixels."""
-        if house <= n:
-            column, row = house - 1, 1
-        else:
-            column, row = 2 * n - house, 0
-        return (x0 + pad + store_w + (column + 0.5) * pitch, y0 + pad + (row + 0.5) * pitch)
+    def cup(box: Box, ring: tuple[int, int, int] | None = None) -> None:
+        """A cup, and its ``ring`` (if any) over its edge, half in the cup and half in the gap to the
+        next one (half the gap at most: two rings never meet)."""
+        radius = min(box[2] - box[0], box[3] - box[1]) * (0.5 if at.upright else 0.32)
+        draw.rounded_rectangle(scaled(box), radius=radius * k, fill=CUP, outline=CUP_EDGE, width=k)
+        if ring:
+            r = at.ring_px / 2
+            outer = (box[0] - r, box[1] - r, box[2] + r, box[3] + r)
+            draw.rounded_rectangle(scaled(outer), radius=(radius + r) * k, outline=ring, width=round(at.ring_px * k))
 
-    radius = pitch * 0.42
     captured = {house for house, _seeds in last_move.captures} if last_move else set()
     played = last_move.house if last_move and last_move.sows else None
-
     for house in range(1, 2 * n + 1):
-        cx, cy = centre(house)
-        ring = PLAYED if house == played else CAPTURED if house in captured else None
-        if ring:
-            r = radius + pitch * 0.07
-            draw.ellipse([(cx - r) * k, (cy - r) * k, (cx + r) * k, (cy + r) * k], fill=ring)
-        r = radius
-        draw.ellipse([(cx - r) * k, (cy - r) * k, (cx + r) * k, (cy + r) * k], fill=CUP, outline=CUP_EDGE, width=2 * k)
-        seeds = board[house - 1]
-        if 0 < seeds <= MAX_DOTS:
-            dot, ring_r = pitch * 0.05, radius * 0.72
-            for i in range(seeds):
-                angle = -math.pi / 2 + 2 * math.pi * i / max(seeds, 6)
-                sx, sy = cx + ring_r * math.cos(angle), cy + ring_r * math.sin(angle)
-                draw.ellipse(
-                    [(sx - dot) * k, (sy - dot) * k, (sx + dot) * k, (sy + dot) * k],
-                    fill=SEED,
-                    outline=SEED_EDGE,
-                    width=k,
-                )
-        draw.text((cx * k, cy * k), str(seeds), fill=NUMBER, font=mid if 0 < seeds <= MAX_DOTS else big, anchor="mm")
-        # the house's number: above B's row, below A's
-        ly = y0 - label_h / 2 - margin // 4 if house > n else y0 + board_h + label_h / 2 + margin // 4
-        draw.text((cx * k, ly * k), str(house), fill=LABEL, font=small, anchor="mm")
+        box = at.cups[house - 1]
+        cup(box, PLAYED if house == played else CAPTURED if house in captured else None)
+        count(box, board[house - 1])
+        x, y = at.labels[house - 1]
+        draw.text((x * k, y * k), str(house), fill=LABEL, font=numbers, anchor="mm")
 
-    # the stores: B's on the left, A's on the right, with their letter above (B) or below (A)
-    inset = pitch * 0.06
-    for letter, count, left, letter_y in (
-        ("B", store_b, x0 + pad, y0 - label_h / 2 - margin // 4),
-        ("A", store_a, x0 + pad + store_w + n * pitch, y0 + board_h + label_h / 2 + margin // 4),
-    ):
-        box = [
-            (left + inset) * k,
-            (y0 + pad + inset) * k,
-            (left + store_w - inset) * k,
-            (y0 + board_h - pad - inset) * k,
-        ]
-        draw.rounded_rectangle(box, radius=int(store_w / 2 - inset) * k, fill=CUP, outline=CUP_EDGE, width=2 * k)
-        cx = left + store_w / 2
-        draw.text((cx * k, (y0 + board_h / 2) * k), str(count), fill=NUMBER, font=store_font, anchor="mm")
-        draw.text((cx * k, letter_y * k), letter, fill=NUMBER, font=letters, anchor="mm")
+    for box, value in zip(at.stores, (store_a, store_b), strict=True):
+        cup(box)
+        count(box, value)
+    for (x, y), letter in zip(at.store_letters, "AB", strict=False):
+        draw.text((x * k, y * k), letter, fill=LABEL, font=numbers, anchor="mm")
+
+    to_move = game.to_move
+    name_font = _font(NAME_FONT, at.name_px * k)
+    for player, box in zip((Player.A, Player.B), at.plates, strict=True):
+        lit = player is to_move
+        height = box[3] - box[1]
+        draw.rounded_rectangle(scaled(box), radius=height * 0.3 * k, fill=TURN if lit else PLATE)
+        ink = TURN_TEXT if lit else PLATE_TEXT
+        x, y = box[0] + height * 0.3, (box[1] + box[3]) / 2
+        lead = ("▶ " if lit else "") + str(player)
+        draw.text((x * k, y * k), lead, fill=ink, font=name_font, anchor="lm")
+        if names is not None:
+            x += name_font.getlength(lead + " ") / k + at.name_px * 0.3
+            room = (box[2] - height * 0.3 - x) * k
+            name = _fit(_printable(names[player]), name_font, room)
+            draw.text((x * k, y * k), name, fill=ink, font=name_font, anchor="lm")
 
     image = image.reduce(k)
-    image = image.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    image = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    image.save(out, format="PNG")  # the palette does the shrinking; optimize=True costs 3x the time for 6% less
+    image.save(out, format="PNG")  # the palette does the shrinking; optimize=True costs 3x the time for little
     return out.getvalue()

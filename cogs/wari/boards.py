@@ -20,7 +20,7 @@ from bot.service import PlayerService, StaleBoard, Table, WariService
 
 from .languages import Languages
 from .presenter import Message, Presenter
-from .views import board_message, board_url, replaced_board
+from .views import board_message, board_url, replaced_board, side_names
 
 log = logging.getLogger("cogs.wari")
 
@@ -85,7 +85,10 @@ class Boards:
         _language, style = await self.players.server_settings(table.row.guild_id)
         if style != "image":
             return board_message(table)
-        return board_message(table, await asyncio.to_thread(board_png, table.game, last_move=table.game.last_move))
+        picture = await asyncio.to_thread(
+            board_png, table.game, last_move=table.game.last_move, names=side_names(table.row)
+        )
+        return board_message(table, picture)
 
     async def redraw(self, table: Table) -> Table | None:
         """Draw ``table`` on its board message; if Discord refuses the edit, post the board anew
