@@ -525,11 +525,20 @@ def play(
 
 def main(argv: list[str] | None = None) -> int:
     try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C outside the game's own prompts (while the computer player is set up, or a second
+        # Ctrl-C while the first is answered): the same words and status, never a traceback.
+        with contextlib.suppress(OSError, ValueError):  # stdout may be gone already
+            print(f"\nInterrupted. {GOODBYE}", flush=True)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
+    try:
         options = parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error already explained on stderr
         return exc.code if isinstance(exc.code, int) else 2
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):  # what has reconfigure (a replaced stream may not)
             with contextlib.suppress(ValueError):  # never die on a terminal that cannot draw the board
