@@ -42,32 +42,59 @@ def width_of(drawing: str) -> int:
 
 
 def _cell(rules: Rules) -> int:
-    """Columns for a house or a store: room for every seed of the game in one cup."""
+    """Columns for a number in a house or a store: room for every seed of the game in one cup."""
     return max(2, len(str(rules.total_seeds)), len(str(2 * rules.houses)))
+
+
+def _across_width(rules: Rules, margin: int) -> int:
+    w = _cell(rules)
+    return 2 * (w + 1) + 1 + rules.houses * (w + 2 * margin + 1)
+
+
+def _margin(rules: Rules) -> int:
+    """Spaces on each side of a number inside its house when the board lies across: one when the
+    board still fits a phone that way (Kalah with up to 3 houses), else none: six houses so padded
+    would be 37 columns wide, so boards of 4 to 6 houses lying across (Wari's among them) keep
+    their narrow cells. Upright boards always have the space (:func:`upright_text`)."""
+    return 1 if _across_width(rules, 1) <= PHONE_COLUMNS else 0
 
 
 def across_width(rules: Rules) -> int:
     """The width of :func:`across_text` for ``rules``: a store, the row of houses, a store."""
-    w = _cell(rules)
-    return 2 * (w + 1) + 1 + rules.houses * (w + 1)
+    return _across_width(rules, _margin(rules))
 
 
 def across_text(game: Game) -> str:
     """The board lying across: B's row on top from house 2n down to n+1, A's row below from 1 to n,
-    the stores at the ends of the middle line."""
+    the stores at the ends of the middle line.
+
+    >>> from bot.engine import rules_for
+    >>> print(across_text(Game(rules_for("kalah", 3, 4))))
+          6    5    4
+       ┌────┬────┬────┐
+       │  4 │  4 │  4 │
+     0 ├────┼────┼────┤ 0
+       │  4 │  4 │  4 │
+       └────┴────┴────┘
+          1    2    3
+    """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
     w = sw = _cell(game.rules)
+    space = " " * _margin(game.rules)
     pad = " " * (sw + 1)
 
+    def cell(value: int) -> str:
+        return f"{space}{str(value).rjust(w)}{space}"
+
     def row(values) -> str:
-        return f"{pad}│" + "│".join(str(v).rjust(w) for v in values) + "│"
+        return f"{pad}│" + "│".join(map(cell, values)) + "│"
 
     def rule(left: str, middle: str, right: str) -> str:
-        return pad + left + middle.join(["─" * w] * n) + right
+        return pad + left + middle.join(["─" * len(cell(0))] * n) + right
 
     def labels(houses) -> str:
-        return pad + " " + " ".join(str(h).rjust(w) for h in houses)
+        return (pad + " " + " ".join(map(cell, houses))).rstrip()
 
     middle = f"{str(store_b).rjust(sw)} " + rule("├", "┼", "┤")[sw + 1 :] + f" {store_a}"
     return "\n".join(
@@ -86,15 +113,16 @@ def across_text(game: Game) -> str:
 def upright_text(game: Game) -> str:
     """The board turned a quarter to the right, for boards too wide to lie across a phone: A's
     houses down the left column (1 to n), B's up the right one (n+1 to 2n), B's store on top and
-    A's below, so that sowing still runs anticlockwise.
+    A's below, so that sowing still runs anticlockwise. Every number has a space on each side
+    inside its house (at most 19 columns, with 10 houses).
 
     >>> from bot.engine import rules_for
     >>> print(upright_text(Game(rules_for("kalah", 2, 3))))
        B 0
-      ┌──┬──┐
-    1 │ 3│ 3│ 4
-    2 │ 3│ 3│ 3
-      └──┴──┘
+      ┌────┬────┐
+    1 │  3 │  3 │ 4
+    2 │  3 │  3 │ 3
+      └────┴────┘
        A 0
     """
     n = game.rules.houses
@@ -102,12 +130,15 @@ def upright_text(game: Game) -> str:
     w = _cell(game.rules)
     lw = len(str(2 * n))
     pad = " " * (lw + 1)
-    lines = [f"{pad} B {store_b}", pad + "┌" + "─" * w + "┬" + "─" * w + "┐"]
+
+    def cell(value: int) -> str:
+        return f" {str(value).rjust(w)} "
+
+    line = "─" * (w + 2)
+    lines = [f"{pad} B {store_b}", f"{pad}┌{line}┬{line}┐"]
     for k in range(1, n + 1):
-        lines.append(
-            f"{str(k).rjust(lw)} │{str(board[k - 1]).rjust(w)}│{str(board[2 * n - k]).rjust(w)}│ {2 * n + 1 - k}"
-        )
-    lines += [pad + "└" + "─" * w + "┴" + "─" * w + "┘", f"{pad} A {store_a}"]
+        lines.append(f"{str(k).rjust(lw)} │{cell(board[k - 1])}│{cell(board[2 * n - k])}│ {2 * n + 1 - k}")
+    lines += [f"{pad}└{line}┴{line}┘", f"{pad} A {store_a}"]
     return "\n".join(lines)
 
 
