@@ -12,7 +12,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands, tasks
 
-from .service import PlayerService, WariService
+from .service import PlayerService, SeekService, WariService
 from .storage import ShardScope, Store
 from .storage.backup import back_up, backup_due
 
@@ -30,6 +30,7 @@ class WariBot(commands.Bot):
     store: Store
     service: WariService
     players: PlayerService
+    seeks: SeekService
 
     def __init__(
         self,
@@ -75,6 +76,7 @@ class WariBot(commands.Bot):
             self.store = await Store.open(self.database, shards=self.shard_scope)
         self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
         self.players = PlayerService(self.store)
+        self.seeks = SeekService(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.syncs_commands:

@@ -17,6 +17,7 @@ from .computer import Computer
 from .games import GameService
 from .pings import DuePing, PingService
 from .players import LeaderboardPage, PlayerService, PlayerStats
+from .seeks import SeekService
 from .table import (
     CHALLENGE_CLOSED,
     CHANNEL_BUSY,
@@ -47,6 +48,7 @@ __all__ = [
     "PlayerService",
     "PlayerStats",
     "Refusal",
+    "SeekService",
     "StaleBoard",
     "Table",
     "TimeUp",

@@ -10,7 +10,7 @@ from bot.engine import Game, Player, Rules
 from bot.engine.notation import parse_rules_code, record, rules_code, snapshot
 from bot.i18n import N_
 from bot.ratings import Rating, family
-from bot.storage import ChallengeRow, Conflict
+from bot.storage import ChallengeRow, Conflict, SeekRow
 
 from .base import ServiceBase
 from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Closed, Refusal, Table
@@ -249,6 +249,25 @@ class ChallengeService(ServiceBase):
             actor=None,
             autoplay=autoplay,
             names=(computer_name, computer_name),
+        )
+
+    async def start_paired(
+        self, *, guild_id: int, channel_id: int, seeks: tuple[SeekRow, SeekRow], rules: Rules, now: datetime
+    ) -> Table:
+        """The game of two waits that ``/wari seek`` paired, in ``channel_id`` (their thread); who
+        moves first is drawn. Nobody gets a turn ping: the game's first message calls both."""
+        a, b = seeks if self._rng.random() < 0.5 else seeks[::-1]
+        return await self._create(
+            guild_id,
+            channel_id,
+            (a.user_id, b.user_id),
+            (None, None),
+            rules,
+            now,
+            actor=a.user_id,
+            clock=a.clock,
+            thread=True,
+            names=(a.user_name, b.user_name),
         )
 
     async def _create(

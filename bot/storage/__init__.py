@@ -15,8 +15,9 @@ from .clocks import ClockQueries
 from .database import Conflict, ShardScope, StorageError, Written, time_text
 from .games import GameQueries
 from .ratings import RatingChange, Record, Standing
-from .rows import ANYONE, ChallengeRow, GameRow, shown_name
+from .rows import ANYONE, ChallengeRow, GameRow, SeekRow, shown_name
 from .schema import MIGRATIONS
+from .seeks import SeekQueries
 from .settings import BOARD_STYLES, SettingsQueries
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "ChallengeRow",
     "Conflict",
     "GameRow",
+    "SeekRow",
     "ShardScope",
     "RatingChange",
     "Record",
@@ -38,5 +40,5 @@ __all__ = [
 ]
 
 
-class Store(SettingsQueries, ClockQueries, GameQueries):
+class Store(SettingsQueries, ClockQueries, SeekQueries, GameQueries):
     """The bot's database. Open it with :meth:`open`; every method is one transaction."""

@@ -166,3 +166,42 @@ GAME_STATE = frozenset(GAME_COLUMNS) - {
     "name_a",
     "name_b",
 }
+
+
+@dataclass(frozen=True)
+class SeekRow:
+    """A player waiting in a server's queue for a game (``/wari seek``)."""
+
+    id: int
+    guild_id: int
+    #: Where they asked: their game's thread opens there if they are the one who completes a pair.
+    channel_id: int
+    user_id: int
+    user_name: str | None
+    variant: str
+    clock: str
+    #: Their rating in the rule set when they asked, and how far from it an opponent may be (``None``: any).
+    rating: int
+    within: int | None
+    #: The message that shows the wait (to close it when it ends).
+    message_id: int | None
+    created_at: datetime
+    expires_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> SeekRow:
+        return _from_row(cls, row)
+
+    @property
+    def name(self) -> str:
+        return shown_name(self.user_id, self.user_name)
+
+    def fits(self, other: SeekRow) -> bool:
+        """Whether the two waits make a game: same rule set and clock, each rating within the
+        other's range, two different players."""
+        gap = abs(self.rating - other.rating)
+        return (
+            self.user_id != other.user_id
+            and (self.variant, self.clock) == (other.variant, other.clock)
+            and all(within is None or gap <= within for within in (self.within, other.within))
+        )

@@ -155,6 +155,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN min_rating INTEGER;
     ALTER TABLE challenges ADD COLUMN max_rating INTEGER;
     """,
+    # 9: quick pairing (``/wari seek``): who waits for a game in a server, of which rule set and
+    # clock, their rating when they asked and how far from it an opponent may be (NULL: anyone).
+    # One wait per player and server; the pairing claims a wait by deleting it.
+    """
+    CREATE TABLE seeks (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        user_name  TEXT,
+        variant    TEXT NOT NULL,
+        clock      TEXT NOT NULL,
+        rating     INTEGER NOT NULL,
+        within     INTEGER,
+        message_id INTEGER,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_seek_per_player ON seeks (guild_id, user_id);
+    CREATE INDEX seeks_by_game ON seeks (guild_id, variant, clock, id);
+    CREATE INDEX seeks_by_expiry ON seeks (expires_at);
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
@@ -169,4 +191,5 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("rating_changes", "game_id, user_id"),
     ("player_stats", "user_id, variant, opponent"),
     ("guild_players", "guild_id, variant, user_id"),
+    ("seeks", "id"),
 )

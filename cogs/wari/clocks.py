@@ -11,7 +11,7 @@ that moved on meanwhile is taken back), and a time-out is a versioned write like
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
 import discord
@@ -43,7 +43,7 @@ class Clocks:
         pings: Pings,
         followup: Followup,
         computer: Computer,
-        close_expired_challenges: Callable[[], Awaitable[None]],
+        closers: Sequence[Callable[[], Awaitable[None]]],
     ) -> None:
         self.client = client
         self.service = service
@@ -51,7 +51,8 @@ class Clocks:
         self.pings = pings
         self.followup = followup
         self.computer = computer
-        self.close_expired_challenges = close_expired_challenges
+        #: What ends the things that wait past their time (challenges, searches for a game).
+        self.closers = tuple(closers)
         #: When the gateway connection was lost, while it is (``None`` while connected).
         self.offline_since: datetime | None = None
         #: Games whose clocks were paused at start-up, to redraw once connected.
@@ -90,7 +91,7 @@ class Clocks:
         """Everything time brings, each part on its own so that one failure does not stop the rest."""
         if self.offline_since is not None:
             return  # nobody can press while Discord is away: no time-outs, no pings meanwhile
-        for part in (self.close_expired_challenges, self.end_games_on_time, self.send_due_pings):
+        for part in (*self.closers, self.end_games_on_time, self.send_due_pings):
             try:
                 await part()
             except Exception:

@@ -13,6 +13,7 @@ feature                 commands and buttons
 :mod:`.games`           board, rules; cups, Next move
 :mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
+:mod:`.seeks`           seek; Cancel
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
 :mod:`.settings`        settings (a player's, a server's)
@@ -48,6 +49,7 @@ from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES,
 from .pings import Pings
 from .presenter import Presenter
 from .records import Records
+from .seeks import CancelSeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
 from .threads import GameThreads
@@ -64,6 +66,7 @@ BUTTONS = (
     RematchButton,
     DrawButton,
     SurrenderButton,
+    CancelSeekButton,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -108,7 +111,9 @@ class WariCog(commands.Cog, name="Wari"):
         self.standings = Standings(players)
         self.records = Records(bot, service)
         self.settings = Settings(players, presenter, languages)
-        self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, self.challenges.close_expired)
+        self.seeks = Seeks(bot.seeks, service, presenter, languages, boards, followup, threads)
+        closers = (self.challenges.close_expired, self.seeks.close_expired)
+        self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, closers)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
 
@@ -121,6 +126,7 @@ class WariCog(commands.Cog, name="Wari"):
             "challenge": lambda i, *args: press(i, self.challenges.answer, *args),
             "draw": lambda i, *args: press(i, self.draws.answer, *args),
             "surrender": lambda i, *args: press(i, self.endings.surrender, *args),
+            "seek": lambda i, *args: press(i, self.seeks.cancel, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
         }
@@ -220,6 +226,25 @@ class WariCog(commands.Cog, name="Wari"):
     ) -> None:
         options = GameOptions(variant, first, houses, seeds, clock, thread)
         await self.answering.command(interaction, self.challenges.play, level, options, private=False)
+
+    @wari.command(
+        name="seek", description=N_("Find an opponent: wait in this server's queue, play as soon as one fits")
+    )
+    @app_commands.describe(
+        variant=N_("Rule set (default: wari)"),
+        clock=GAME_OPTIONS["clock"],
+        rating_within=N_("Only opponents within this many rating points of you (default: anyone)"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=GAME_CHOICES["clock"])
+    async def seek(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "wari",
+        clock: str = DEFAULT_CLOCK,
+        rating_within: app_commands.Range[int, 25, 1000] | None = None,
+    ) -> None:
+        args = (variant, clock, rating_within)
+        await self.answering.command(interaction, self.seeks.seek, *args, private=False)
 
     @wari.command(name="exhibition", description=N_("Watch two computer levels play each other"))
     @app_commands.describe(

@@ -50,6 +50,11 @@ async def an_open_challenge(world) -> dict:
     return {"challenge": result.response}
 
 
+async def someone_seeking(world) -> dict:
+    result = await world.alice.slash(world.channel, "wari seek")
+    return {"seek": result.response}
+
+
 async def a_game(world) -> dict:
     return {"board": await start_game(world)}
 
@@ -141,6 +146,7 @@ FLOWS = [
     Flow("rematch", a_finished_game, click("alice", "board", "Rematch")),
     Flow("rematch the computer", a_finished_game_against_the_computer, click("alice", "board", "Rematch")),
     Flow("challenge in a thread", nothing, slash("alice", "wari challenge", opponent="bob", thread=True)),
+    Flow("seek and be paired", someone_seeking, slash("bob", "wari seek")),
     Flow("time runs out", a_game_on_a_five_minute_clock, six_minutes_pass),
 ]
 

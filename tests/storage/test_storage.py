@@ -373,6 +373,8 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     await source.set_pings(100, False)
     await source.set_board_style(1, "image")
     await source.set_meta("commands_digest", "abc")
+    seek = dict(guild_id=1, channel_id=6, user_id=7, user_name="w", variant="wari", clock="5+3", rating=1500)
+    _paired, waiting = await source.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
     await source.close()
     target = database if database != source_path else tmp_path / "new.sqlite3"
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 0
@@ -387,6 +389,10 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
         assert (await copied.ratings_of(100))["wari"].games == 1
         after = await new_challenge(copied, channel=5)  # ids go on after the copied ones, never reused
         assert after.id > open_challenge.id
+        assert (await copied.waiting(1, 7)) == waiting
+        await copied.end_seek(waiting.id)
+        _paired, again = await copied.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
+        assert again.id > waiting.id  # a wait's id is never reused either (its Cancel button names it)
         for table, _ in TABLES:
             assert (await copied._read(f"SELECT COUNT(*) AS n FROM {table}"))[0]["n"] > 0, table
     finally:

@@ -1,0 +1,91 @@
+"""The quick-pairing queue (``/wari seek``): players waiting for a game in a server.
+
+A wait is claimed by deleting its row, so two processes can never pair the same player twice;
+each server's queue is changed under one lock, so two players who fit and ask at the same moment
+are paired with each other, never left waiting side by side.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .backend import Conflict
+from .database import Database, time_text
+from .rows import SeekRow
+
+
+class SeekQueries(Database):
+    """Waiting for a game, being paired, giving up, expiring."""
+
+    async def seek(self, *, now: datetime, **columns) -> tuple[SeekRow | None, SeekRow]:
+        """Pair a new wait with the oldest fitting one of its server, or queue it.
+
+        ``columns`` are the new wait's (guild, channel, user, variant, clock, rating, within,
+        expires_at). Returns ``(theirs, mine)``: ``theirs`` claimed (deleted) and ``mine`` not
+        stored, or ``None`` and ``mine`` stored in the queue.
+
+        :raises Conflict: the player is waiting in this server already.
+        """
+        guild_id = columns["guild_id"]
+        async with self._writing():
+            await self._lock(guild_id)
+            waiting = await self._rows(
+                "SELECT * FROM seeks WHERE guild_id = ? AND variant = ? AND clock = ? AND expires_at > ? ORDER BY id",
+                (guild_id, columns["variant"], columns["clock"], time_text(now)),
+            )
+            mine = SeekRow(id=0, message_id=None, created_at=now, **columns)
+            queue = [SeekRow.from_row(row) for row in waiting]
+            if any(theirs.user_id == mine.user_id for theirs in queue):
+                raise Conflict("already waiting")
+            for theirs in queue:
+                if theirs.fits(mine) and (await self._step("DELETE FROM seeks WHERE id = ?", (theirs.id,))).rowcount:
+                    return theirs, mine
+            if await self._rows("SELECT 1 FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, mine.user_id)):
+                raise Conflict("already waiting")
+            (stored,) = await self._rows(
+                """
+                INSERT INTO seeks (guild_id, channel_id, user_id, user_name, variant, clock, rating, within,
+                                   created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                """,
+                (
+                    guild_id,
+                    mine.channel_id,
+                    mine.user_id,
+                    mine.user_name,
+                    mine.variant,
+                    mine.clock,
+                    mine.rating,
+                    mine.within,
+                    time_text(now),
+                    time_text(mine.expires_at),
+                ),
+            )
+            return None, SeekRow.from_row(stored)
+
+    async def waiting(self, guild_id: int, user_id: int) -> SeekRow | None:
+        """The player's wait in a server, if any."""
+        return await self._one(SeekRow, "SELECT * FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+
+    async def set_seek_message(self, seek_id: int, message_id: int) -> None:
+        await self._write(("UPDATE seeks SET message_id = ? WHERE id = ?", (message_id, seek_id)))
+
+    async def end_seek(self, seek_id: int) -> SeekRow | None:
+        """Take a wait out of the queue (given up, expired); ``None`` if it was gone already
+        (paired or ended meanwhile)."""
+        async with self._writing():
+            rows = await self._rows("DELETE FROM seeks WHERE id = ? RETURNING *", (seek_id,))
+        return SeekRow.from_row(rows[0]) if rows else None
+
+    async def requeue(self, seek: SeekRow) -> None:
+        """Put back a claimed wait whose game could not start (its place in the queue kept)."""
+        columns = {name: getattr(seek, name) for name in SeekRow.__dataclass_fields__}
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        values = tuple(time_text(v) if isinstance(v, datetime) else v for v in columns.values())
+        await self._write((f"INSERT INTO seeks ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING", values))
+
+    async def due_seeks(self, now: datetime) -> list[SeekRow]:
+        """The waits past their time, oldest first."""
+        rows = await self._read("SELECT * FROM seeks WHERE expires_at <= ? ORDER BY id", (time_text(now),))
+        return [SeekRow.from_row(row) for row in rows]
