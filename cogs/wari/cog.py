@@ -17,6 +17,7 @@ feature                 commands and buttons
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
 :mod:`.settings`        settings (a player's, a server's)
+:mod:`.guide`           help; the game numbers suggested as they are typed
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages
 ======================  ==========================================
 """
@@ -44,6 +45,7 @@ from .draws import Draws
 from .endings import Endings, SurrenderButton
 from .followup import Followup
 from .games import Games
+from .guide import Guide
 from .languages import Languages
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, GameOptions
 from .pings import Pings
@@ -111,6 +113,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.standings = Standings(players)
         self.records = Records(bot, service)
         self.settings = Settings(players, presenter, languages)
+        self.guide = Guide(players, languages)
         self.seeks = Seeks(bot.seeks, service, presenter, languages, boards, followup, threads)
         closers = (self.challenges.close_expired, self.seeks.close_expired)
         self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, closers)
@@ -278,6 +281,10 @@ class WariCog(commands.Cog, name="Wari"):
     async def draw(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.draws.offer, private=False)
 
+    @wari.command(name="help", description=N_("A short tour of the commands (only you see it)"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.guide.help, private=True)
+
     @wari.command(name="rules", description=N_("How to play (only you see the answer)"))
     @app_commands.describe(variant=N_("Rule set (default: this channel's game, else wari)"))
     @app_commands.choices(variant=VARIANT_CHOICES)
@@ -344,6 +351,11 @@ class WariCog(commands.Cog, name="Wari"):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
     ) -> None:
         await self.answering.command(interaction, self.records.replay, game, public, private=not public)
+
+    @record.autocomplete("game")
+    @replay.autocomplete("game")
+    async def game_numbers(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self.guide.game_numbers(interaction, current)
 
     # -- settings -------------------------------------------------------------------------------
 

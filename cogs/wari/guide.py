@@ -1,0 +1,92 @@
+"""Finding one's way: ``/wari help``, a short tour of the commands that fits a phone, and the
+asker's recent games offered as they type a game's number (``/wari record``, ``/wari replay``)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.engine.notation import parse_rules_code
+from bot.i18n import N_, _, speaking
+from bot.names import plain_name
+from bot.service import PlayerService
+from bot.storage import GameRow
+
+from .languages import Languages
+from .options import level_name
+from .standings import result_for
+
+#: How many recent games the game number's suggestions offer (Discord shows at most 25).
+SUGGESTED_GAMES = 10
+GUIDE_COLOUR = discord.Colour.blurple()
+
+#: The tour: each part's title and its lines, a command and what it does.
+TOUR = (
+    (
+        N_("Start a game"),
+        (
+            N_("`/wari challenge opponent:` a member; leave out the member: anyone here may accept"),
+            N_("`/wari seek` wait for an opponent from this server"),
+            N_("`/wari play` play me, from Beginner to Expert"),
+        ),
+    ),
+    (
+        N_("Play"),
+        (
+            N_("Press one of your houses on the board to sow it"),
+            N_("`/wari board` the board again, at the bottom · `/wari rules` how to play"),
+            N_("`/wari draw` offer a draw · `/wari abort` call off, before both have moved"),
+            N_("`/wari surrender` give up (it asks first)"),
+        ),
+    ),
+    (
+        N_("Afterwards"),
+        (
+            N_("`/wari stats` · `/wari leaderboard` · `/wari history`"),
+            N_("`/wari replay game:` step through a game · `/wari record game:` its file"),
+            N_("`/wari settings` your pings and language"),
+        ),
+    ),
+)
+
+
+def game_choice(row: GameRow, user_id: int) -> app_commands.Choice[int]:
+    """A game as the number's suggestion reads: ``#12 · wari · vs bob · won`` (plain text)."""
+    other = 1 if row.player_a == user_id else 0
+    level = (row.level_a, row.level_b)[other]
+    opponent = plain_name((row.name_a, row.name_b)[other] or "?")
+    if level is not None:
+        opponent = f"{opponent} ({level_name(level)})"
+    variant = parse_rules_code(row.variant).label
+    result = result_for(row, user_id)
+    text = _(
+        "#{number} · {variant} · vs {opponent} · {result}",
+        number=row.id,
+        variant=variant,
+        opponent=opponent,
+        result=result,
+    )
+    return app_commands.Choice(name=text[:100], value=row.id)
+
+
+class Guide:
+    """``/wari help`` and the suggestions of game numbers."""
+
+    def __init__(self, players: PlayerService, languages: Languages) -> None:
+        self.players = players
+        self.languages = languages
+
+    async def help(self, interaction: discord.Interaction) -> None:
+        """The tour, only for the asker, in their language."""
+        embed = discord.Embed(title=_("🌱 Wari: the commands"), colour=GUIDE_COLOUR)
+        for title, lines in TOUR:
+            embed.add_field(name=_(title), value="\n".join(_(line) for line in lines), inline=False)
+        embed.set_footer(text=_("Each command explains its options as you type it."))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def game_numbers(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The asker's latest finished games whose number starts with what they typed."""
+        rows, _more = await self.players.archive_page(interaction.user.id, page=0, size=SUGGESTED_GAMES * 3)
+        rows = [row for row in rows if str(row.id).startswith(typed.strip().lstrip("#"))][:SUGGESTED_GAMES]
+        with speaking(await self.languages.of_reader(interaction)):
+            return [game_choice(row, interaction.user.id) for row in rows]
