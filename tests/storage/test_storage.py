@@ -373,7 +373,15 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     await source.set_pings(100, False)
     await source.set_board_style(1, "image")
     await source.set_meta("commands_digest", "abc")
-    seek = dict(guild_id=1, channel_id=6, user_id=7, user_name="w", variant="wari", clock="5+3", rating=1500)
+    seek = {
+        "guild_id": 1,
+        "channel_id": 6,
+        "user_id": 7,
+        "user_name": "w",
+        "variant": "wari",
+        "clock": "5+3",
+        "rating": 1500,
+    }
     _paired, waiting = await source.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
     await source.close()
     target = database if database != source_path else tmp_path / "new.sqlite3"
