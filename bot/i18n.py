@@ -110,6 +110,18 @@ def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     return text.format(**params)
 
 
+def labelled(label: object, value: object) -> str:
+    """``label: value`` as the current language writes it (French puts a space before the colon).
+
+    >>> labelled("Ama", "4:59")
+    'Ama: 4:59'
+    >>> with speaking("fr"):
+    ...     labelled("Ama", "4:59")
+    'Ama : 4:59'
+    """
+    return _("{label}: {value}", label=label, value=value)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it (for constants: :func:`_` them where used)."""
     return message

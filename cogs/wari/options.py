@@ -9,7 +9,7 @@ from discord import app_commands
 from bot.ai import LEVELS
 from bot.clock import CLOCKS, DEFAULT_CLOCK, Clock
 from bot.engine import VARIANTS, Rules, rules_for
-from bot.i18n import N_, _
+from bot.i18n import N_, _, labelled
 from bot.service import FIRST_CHOICES, Refusal
 
 VARIANT_CHOICES = [
@@ -59,7 +59,7 @@ def level_choice_name(level: str) -> str:
 
 
 LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(name), value=name) for name in LEVELS]
-CLOCK_CHOICES = [app_commands.Choice(name=f"{code}: {Clock.parse(code).describe()}", value=code) for code in CLOCKS]
+CLOCK_CHOICES = [app_commands.Choice(name=labelled(code, Clock.parse(code).describe()), value=code) for code in CLOCKS]
 #: The options every way of starting a game against a person or the bot shares.
 GAME_OPTIONS = {
     "variant": N_("Rule set (default: wari)"),
@@ -76,7 +76,7 @@ GAME_CHOICES = {"variant": VARIANT_CHOICES, "first": FIRST_CHOICE_LIST, "clock":
 def choice_name(choice: app_commands.Choice) -> str:
     """How a choice reads in the language of the moment (a clock's meaning is worked out)."""
     if choice.value in CLOCKS:
-        return f"{choice.value}: {Clock.parse(choice.value).describe()}"
+        return labelled(choice.value, Clock.parse(choice.value).describe())
     if choice.value in LEVELS:
         return level_choice_name(choice.value)
     return _(choice.name)

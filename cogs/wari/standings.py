@@ -15,7 +15,7 @@ from bot.ai import LEVELS
 from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
-from bot.i18n import N_, _, n_
+from bot.i18n import N_, _, labelled, n_
 from bot.names import markdown_name
 from bot.ratings import Rating, outcome_for
 from bot.service import PlayerService
@@ -143,7 +143,7 @@ class Standings:
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if levels:
-            lines = "\n".join(f"**{level_name(level)}**: {record_words(record)}" for level, record in levels)
+            lines = "\n".join(labelled(f"**{level_name(level)}**", record_words(record)) for level, record in levels)
             embed.add_field(name=_("Against the computer"), value=lines, inline=False)
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         files = []

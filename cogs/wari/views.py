@@ -17,7 +17,7 @@ import discord
 from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, MoveRecord, Player
 from bot.engine.notation import parse_rules_code
-from bot.i18n import N_, _
+from bot.i18n import N_, _, labelled
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
@@ -329,7 +329,7 @@ def clock_line(table: Table, clock: Clock, names: tuple[str, str]) -> str:
                     _("{name}: {time}, runs out at {when}", name=names[side], time=clock_time(banked), when=when)
                 )
             else:
-                parts.append(f"{names[side]}: {clock_time(banked)}")
+                parts.append(labelled(names[side], clock_time(banked)))
     elif deadline is not None:
         assert mover is not None  # a deadline runs only while a person is to move
         parts.append(

@@ -168,3 +168,24 @@ async def test_languages_are_named_as_the_sentence_around_them_says_them(world):
     assert "Boards and announcements here are in **French**." in server  # not "in **Français**"
     portuguese = (await ama.slash(channel, "wari settings", language="pt")).response.content
     assert "Eu respondo a você em **português (Brasil)**." in portuguese  # which Portuguese it is
+
+
+async def test_french_puts_a_space_before_its_colons_and_tells_pings_from_reminders(world):
+    from tests.helpers import surrender
+
+    guild = world.env.create_guild("Club", preferred_locale="fr")
+    channel = guild.create_text_channel("parties")
+    ama, kofi = (guild.add_member(world.env.create_user(name)) for name in ("ama", "kofi"))
+    board = (await ama.slash(channel, "wari challenge", opponent=kofi, first="me", clock="5+3")).response
+    await kofi.click(board, label="Accepter")
+    clock = next(line for line in board.embeds[0].description.splitlines() if line.startswith("⏱"))
+    assert "kofi : 5:00" in clock and "kofi: " not in clock  # the waiting side's time
+    await surrender(ama, channel)
+    await ama.slash(channel, "wari play", level="greedy", first="me")
+    await surrender(ama, channel)
+    await ama.slash(channel, "wari settings", language="fr")
+    stats = (await ama.slash(channel, "wari stats")).response.embeds[0]
+    (against,) = [field.value for field in stats.fields if field.name == "Contre l'ordinateur"]
+    assert against.startswith("**Amateur** : 1 ")
+    pings = (await ama.slash(channel, "wari settings", pings="on")).response.content
+    assert "mentions de tour" in pings and "un rappel" in pings  # two things, two words
