@@ -85,6 +85,12 @@ class PlayerService:
             history=history,
         )
 
+    async def computer_stats(self, variant: str | None) -> PlayerStats:
+        """The bot's own record: each level's games against people (it has no rating)."""
+        by_level = await self.store.computer_results(variant)
+        results: dict[str | None, Record] = dict(by_level.items())
+        return PlayerStats(results=results, ratings={}, longest_streak=0, history=None)
+
     async def leaderboard_page(
         self, variant: str, *, guild_id: int | None, asker: int, page: int, size: int
     ) -> LeaderboardPage:

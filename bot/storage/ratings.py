@@ -317,6 +317,18 @@ class RatingQueries(Database):
         )
         return {row["opponent"] or None: Record(row["games"], row["wins"], row["draws"], row["losses"]) for row in rows}
 
+    async def computer_results(self, variant: str | None = None) -> dict[str, Record]:
+        """Every level's results against people, as the computer played them (its wins are their
+        losses), in one rule set or all."""
+        rows = await self._read(
+            """
+            SELECT opponent, SUM(games) AS games, SUM(losses) AS wins, SUM(draws) AS draws, SUM(wins) AS losses
+            FROM player_stats WHERE variant = ? AND opponent != '' GROUP BY opponent
+            """,
+            (variant or ALL_VARIANTS,),
+        )
+        return {row["opponent"]: Record(row["games"], row["wins"], row["draws"], row["losses"]) for row in rows}
+
     async def longest_streak(self, user_id: int, variant: str | None = None) -> int:
         """The most games against people a player won in a row (a draw or a loss ends a run)."""
         rows = await self._read(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import astuple
 from typing import Any
 
 import discord
@@ -84,6 +85,11 @@ def record_words(record: Record) -> str:
 
 
 #: A game's outcome for a player, as a history line says it.
+def level_lines(levels: list[tuple[str, Record]]) -> str:
+    """One line per computer level: ``**Casual**: 3 (2 W · 0 D · 1 L)``."""
+    return "\n".join(labelled(f"**{level_name(level)}**", record_words(record)) for level, record in levels)
+
+
 def rating_words(rating: Rating) -> str:
     """A rating in the stats, in the language of the moment: ``1662, provisional after 1 game``."""
     if rating.provisional:
@@ -130,10 +136,13 @@ class Standings:
         self, interaction: discord.Interaction, member: discord.User | None, variant: str | None, public: bool
     ) -> None:
         who = member or interaction.user
-        stats = await self.players.player_stats(who.id, variant, chart_points=plot_width())
         embed = discord.Embed(
             title=_("📊 {name}'s Wari", name=markdown_name(who.display_name)), colour=STANDINGS_COLOUR
         )
+        if who.id == interaction.client.application_id or who == interaction.client.user:
+            await self.computer_stats(interaction, embed, variant, public)
+            return
+        stats = await self.players.player_stats(who.id, variant, chart_points=plot_width())
         people = stats.results.get(None, Record())
         # Against each computer level, easy to hard.
         levels = [(level, stats.results[level]) for level in LEVELS if level in stats.results]
@@ -143,8 +152,7 @@ class Standings:
         )
         embed.add_field(name=_("Ratings"), value=rated, inline=False)
         if levels:
-            lines = "\n".join(labelled(f"**{level_name(level)}**", record_words(record)) for level, record in levels)
-            embed.add_field(name=_("Against the computer"), value=lines, inline=False)
+            embed.add_field(name=_("Against the computer"), value=level_lines(levels), inline=False)
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         files = []
         if stats.history is not None:
@@ -155,6 +163,20 @@ class Standings:
         await interaction.response.send_message(
             embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def computer_stats(
+        self, interaction: discord.Interaction, embed: discord.Embed, variant: str | None, public: bool
+    ) -> None:
+        """The bot's own stats: its games against people, level by level, from its side."""
+        stats = await self.players.computer_stats(variant)
+        levels = [(level, stats.results[level]) for level in LEVELS if level in stats.results]
+        records = [record for _level, record in levels]
+        total = Record(*(sum(numbers) for numbers in zip(*(astuple(record) for record in records), strict=True)))
+        embed.add_field(name=_("Games against people"), value=record_words(total), inline=False)
+        if levels:
+            embed.add_field(name=_("By level"), value=level_lines(levels), inline=False)
+        embed.set_footer(text=_("I play at six levels and have no rating: /wari play picks one."))
+        await interaction.response.send_message(embed=embed, ephemeral=not public)
 
     async def leaderboard(self, interaction: discord.Interaction, variant: str, scope: str, public: bool) -> None:
         key = f"{variant}-{scope}-{interaction.user.id}"

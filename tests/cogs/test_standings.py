@@ -4,7 +4,7 @@ the leaderboard and their history."""
 import re
 
 from bot.ratings import Rating, rate_game
-from tests.helpers import buttons, shown, stored, surrender
+from tests.helpers import buttons, press, shown, stored, surrender
 
 
 async def play_out(world, winner, loser, *, draw=False, **options):
@@ -190,3 +190,14 @@ async def test_an_exhibition_appears_once_in_the_bots_history(world):
         .description.splitlines()
     )
     assert len(lines) == 2 and lines[1].startswith("**#1** ")
+
+
+async def test_the_bots_own_stats_count_its_games_against_people(world):
+    for member, level in ((world.alice, "greedy"), (world.bob, "greedy"), (world.alice, "random")):
+        board = (await member.slash(world.channel, "wari play", level=level, first="me")).response
+        await press(member, board, 3)  # both have moved: a surrender, not an abort
+        await surrender(member, world.channel)
+    stats = (await world.carol.slash(world.channel, "wari stats", member=world.me)).response.embeds[0]
+    assert field(stats, "Games against people") == "3 (3 W · 0 D · 0 L)"  # it won all three
+    assert field(stats, "By level") == "**Beginner**: 1 (1 W · 0 D · 0 L)\n**Casual**: 2 (2 W · 0 D · 0 L)"
+    assert "Ratings" not in [f.name for f in stats.fields]
