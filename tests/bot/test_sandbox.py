@@ -594,6 +594,9 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
         await page.call("Input.insertText", text="/wari chal")
         await page.until("!!document.querySelector('.command-entry')", "the command suggestions")
         await page.click(".command-entry", "/wari challenge")
+        # The opponent is optional (without one the challenge is open to anyone): add it.
+        await page.until("!!document.querySelector('.command-suggestion')", "the command's options")
+        await page.click(".command-suggestion", "opponent")
         members = "[...document.querySelectorAll('[role=option]')].some(e => e.innerText.startsWith('Kofi'))"
         await page.until(members, "the members to pick from")
         await page.click("[role=option]", "Kofi")
