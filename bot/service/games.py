@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.engine import IllegalMoveError, MoveRecord, Player
+from bot.engine.notation import from_record
 from bot.i18n import N_
 from bot.storage import GameRow
 
@@ -80,6 +81,22 @@ class GameService(ServiceBase):
                     raise Closed(N_("Game #{number} is already over."), number=game_id)
             table, player = await self._seat(channel_id, user_id, now)
             return await self._end(table, lambda: table.game.surrender(player), now)
+
+    async def take_back(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, list[MoveRecord]]:
+        """``user_id`` takes back their last move in a game against the computer, and the
+        computer's answers after it: the moves taken back, latest first. The computer grants it
+        at once: such games are practice, never rated."""
+        async with self.lock(channel_id):
+            table, player = await self._seat(channel_id, user_id, now)
+            if table.level(player.other) is None:
+                raise Refusal(N_("Takebacks are for games against me: between people, a move played stands."))
+            game = from_record(table.row.record)[0]  # the whole game, to undo (a snapshot cannot)
+            if player not in {move.player for move in game.moves if move.sows}:
+                raise Refusal(N_("You have no move to take back yet."))
+            undone = [game.undo()]
+            while undone[-1].player is not player:
+                undone.append(game.undo())
+            return await self._save(table, game, now, mover=None, actor=user_id, moved=False), undone
 
     async def abort_early(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""

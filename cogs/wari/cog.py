@@ -14,6 +14,7 @@ feature                 commands and buttons
 :mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
 :mod:`.seeks`           seek; Cancel
+:mod:`.takebacks`       takeback (against the computer)
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
 :mod:`.settings`        settings (a player's, a server's)
@@ -54,6 +55,7 @@ from .records import Records
 from .seeks import CancelSeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
+from .takebacks import Takebacks
 from .threads import GameThreads
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
@@ -109,6 +111,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer, threads)
         self.games = Games(service, presenter, languages, boards, followup, self.computer)
         self.endings = Endings(service, presenter, languages, followup)
+        self.takebacks = Takebacks(service, presenter, followup, self.computer)
         self.draws = Draws(bot, service, presenter, followup, self.computer)
         self.standings = Standings(players)
         self.records = Records(bot, service)
@@ -284,6 +287,10 @@ class WariCog(commands.Cog, name="Wari"):
     @wari.command(name="help", description=N_("A short tour of the commands (only you see it)"))
     async def help(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.guide.help, private=True)
+
+    @wari.command(name="takeback", description=N_("Against me: take back your last move and think again"))
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.takebacks.take_back, private=False)
 
     @wari.command(name="rules", description=N_("How to play (only you see the answer)"))
     @app_commands.describe(variant=N_("Rule set (default: this channel's game, else wari)"))

@@ -36,6 +36,7 @@ TOUR = (
             N_("Press one of your houses on the board to sow it"),
             N_("`/wari board` the board again, at the bottom · `/wari rules` how to play"),
             N_("`/wari draw` offer a draw · `/wari abort` call off, before both have moved"),
+            N_("`/wari takeback` against me: take back your last move"),
             N_("`/wari surrender` give up (it asks first)"),
         ),
     ),

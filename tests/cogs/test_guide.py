@@ -11,7 +11,19 @@ async def test_help_is_a_short_private_tour_in_the_readers_language(world):
     assert embed.title == "🌱 Wari: the commands"
     assert [field.name for field in embed.fields] == ["Start a game", "Play", "Afterwards"]
     text = "\n".join(field.value for field in embed.fields)
-    for command in ("challenge", "seek", "play", "board", "draw", "abort", "surrender", "stats", "replay", "settings"):
+    for command in (
+        "challenge",
+        "seek",
+        "play",
+        "board",
+        "draw",
+        "abort",
+        "takeback",
+        "surrender",
+        "stats",
+        "replay",
+        "settings",
+    ):
         assert f"`/wari {command}" in text, command
     # Short enough for a phone: a dozen lines, none very long.
     lines = text.splitlines()
