@@ -23,7 +23,8 @@ so inside :meth:`Sandbox.hold_clock` (or opens the sandbox with ``real_time=Fals
 clock).
 
 A game that was going on when the sandbox stopped continues: at start one of its players
-runs ``/wari board``, which posts the board again (the old message went with the old run).
+runs ``/wari board``, which posts the board again (the old message went with the old run). The
+ids of the earlier run's messages are forgotten first, so the bot tries to edit none of them.
 
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
 :func:`open_sandbox` starts everything from Python (the tests drive it that way).
@@ -40,6 +41,7 @@ import logging
 import os
 import random
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -163,6 +165,38 @@ class Sandbox:
             "members": [member.id for member in self.members],
             "bot": self.bot_user.id,
         }
+
+
+#: The columns of the database that hold ids of the bot's messages, by table (and which rows).
+MESSAGE_COLUMNS = {
+    "games": (("message_id", "ping_message_id", "draw_message_id"), "status = 'live'"),
+    "challenges": (("message_id",), "1"),
+    "seeks": (("message_id",), "1"),
+}
+
+
+def _forget_messages_of_earlier_runs(database_path: Path) -> None:
+    """Forget the ids of the bot's messages of an earlier run, before the bot starts.
+
+    The simulated Discord is new at every start, so they are gone: a board, a challenge, a
+    ping or a draw offer of an earlier run is not there to edit or delete. The bot, which
+    knows only the real Discord, would try (and log "404 Unknown Message") when it shows a
+    resumed game's board again, moving it from its old message, or when an earlier challenge
+    expires. Without an id, it posts the board anew and leaves the rest, as for a message that
+    was never posted. Nothing happens to a database that does not exist yet.
+    """
+    if not database_path.exists():
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(database_path)) as db, db:
+            for table, (columns, rows) in MESSAGE_COLUMNS.items():
+                present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}  # an older schema lacks some
+                wanted = [column for column in columns if column in present]
+                if wanted:
+                    assignments = ", ".join(f"{column} = NULL" for column in wanted)
+                    db.execute(f"UPDATE {table} SET {assignments} WHERE {rows}")  # noqa: S608 (constants only)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the database {database_path}: {exc}") from exc
 
 
 def _build_world(env: simcord.Env) -> tuple[GuildHandle, ChannelHandle, simcord.MemberActor, simcord.MemberActor]:
@@ -346,6 +380,7 @@ async def open_sandbox(
         database_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StorageError(f"cannot open the database {database_path}: {exc.strerror or exc}") from exc
+    _forget_messages_of_earlier_runs(database_path)
     bot = create_bot(database_path, rng=rng, challenge_timeout=challenge_timeout)
     env = simcord.Env(bot, check_errors=check_errors)
     guild, channel, ama, kofi = _build_world(env)

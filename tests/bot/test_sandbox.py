@@ -18,6 +18,7 @@ import base64
 import contextlib
 import itertools
 import json
+import logging
 import os
 import queue
 import random
@@ -262,6 +263,38 @@ async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(databa
 
     (game,) = stored_games(database_path)
     assert game["player_b"] == sandbox.bot_user.id and len(from_record(game["record"])[0].moves) == 4
+
+
+async def test_a_restart_touches_no_message_of_the_earlier_run(database_path, caplog):
+    """The messages of an earlier run went with its simulated Discord: at a restart the bot no
+    longer tries to edit them ("404 Unknown Message"), while the board still comes back, and a
+    challenge left open still expires."""
+    async with open_sandbox(database_path, real_time=False, challenge_timeout=60) as first:
+        board = await challenge_and_accept(first)
+        await press(first.ama, board, 5)
+    async with open_sandbox(database_path, real_time=False, challenge_timeout=60) as second:
+        await surrender(second.kofi, second.channel)  # the game of the first run ends in the second
+        challenge = await second.ama.slash(second.channel, "wari challenge", opponent=second.kofi)
+        assert challenge.response.content == f"{second.kofi.mention}, you have been challenged!"
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        async with open_sandbox(database_path, real_time=False, challenge_timeout=60) as again:
+            assert again.resumed_board is None  # no live game: the challenge is what is left
+            # The challenge of the second run expires in the third, where its message never was.
+            await again.env.advance_time(120)
+            assert await again.bot.store.challenge_in(again.channel.id) is None
+            again_board = await challenge_and_accept(again)
+            await press(again.ama, again_board, 5)
+        async with open_sandbox(database_path, real_time=False) as last:
+            # The game of the third run is shown again in the fourth, and played on.
+            board = last.resumed_board
+            assert board is not None and board.embeds[0].footer.text == "Move 1"
+            await press(last.kofi, board, 7)
+            assert board.embeds[0].footer.text == "Move 2"
+    warnings = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert warnings == []
+    assert "Unknown Message" not in caplog.text
 
 
 async def test_a_change_of_the_simulated_ids_is_reported(database_path, caplog):
