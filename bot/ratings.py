@@ -87,10 +87,11 @@ def family(variant_code: str) -> str:
     return parse_rules_code(variant_code).name
 
 
-def is_rated(status: str, levels: tuple[str | None, str | None]) -> bool:
-    """Rated: a finished game between two people (by play, time, surrender or agreement).
+def is_rated(status: str, levels: tuple[str | None, str | None], rated: int = 1) -> bool:
+    """Rated: a finished game between two people (by play, time, surrender or agreement) that
+    was not played unrated.
 
-    Aborted games, exhibitions and games against the computer are not (they still count in
-    statistics).
+    Aborted games, exhibitions, games against the computer and unrated games are not (they
+    still count in statistics).
     """
-    return status == "finished" and levels == (None, None)
+    return bool(rated) and status == "finished" and levels == (None, None)

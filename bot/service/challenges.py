@@ -38,6 +38,7 @@ class ChallengeService(ServiceBase):
         rematch_of: int | None = None,
         names: tuple[str | None, str | None] = (None, None),
         rating_range: tuple[int | None, int | None] = (None, None),
+        rated: bool = True,
     ) -> ChallengeRow:
         """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them.
         An ``opponent_id`` of :data:`bot.storage.ANYONE` is an open challenge, which anyone in the
@@ -65,6 +66,7 @@ class ChallengeService(ServiceBase):
                     opponent_name=names[1],
                     min_rating=rating_range[0],
                     max_rating=rating_range[1],
+                    rated=rated,
                 )
             except Conflict:
                 raise Refusal(N_("This channel got busy just now. Try again when it is free.")) from None

@@ -83,20 +83,54 @@ class GameService(ServiceBase):
             return await self._end(table, lambda: table.game.surrender(player), now)
 
     async def take_back(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, list[MoveRecord]]:
-        """``user_id`` takes back their last move in a game against the computer, and the
-        computer's answers after it: the moves taken back, latest first. The computer grants it
-        at once: such games are practice, never rated."""
+        """``user_id`` takes back their last move: the moves taken back (latest first), or none
+        when the opponent is a person, who must agree first (:meth:`grant_takeback`; the game
+        must be unrated). Against the computer it is granted at once: such games are practice."""
         async with self.lock(channel_id):
             table, player = await self._seat(channel_id, user_id, now)
-            if table.level(player.other) is None:
-                raise Refusal(N_("Takebacks are for games against me: between people, a move played stands."))
-            game = from_record(table.row.record)[0]  # the whole game, to undo (a snapshot cannot)
-            if player not in {move.player for move in game.moves if move.sows}:
+            if table.level(player.other) is None and table.row.rated:
+                raise Refusal(
+                    N_(
+                        "In a rated game a move played stands. Takebacks are for games against me and "
+                        "unrated games (`/wari challenge rated: False`)."
+                    )
+                )
+            if player not in {move.player for move in table.game.moves if move.sows}:
                 raise Refusal(N_("You have no move to take back yet."))
-            undone = [game.undo()]
-            while undone[-1].player is not player:
-                undone.append(game.undo())
-            return await self._save(table, game, now, mover=None, actor=user_id, moved=False), undone
+            if table.level(player.other) is None:
+                return table, []
+            return await self._undo(table, player, now, actor=user_id)
+
+    async def grant_takeback(
+        self, *, channel_id: int, game_id: int, ply: int, side: Player, user_id: int, now: datetime
+    ) -> tuple[Table, list[MoveRecord]]:
+        """The opponent of ``side`` agrees to the takeback asked after move ``ply``."""
+        async with self.lock(channel_id):
+            table = await self.check_takeback_answer(
+                channel_id=channel_id, game_id=game_id, ply=ply, side=side, user_id=user_id
+            )
+            await self._check_flag(table, now)
+            return await self._undo(table, side, now, actor=user_id)
+
+    async def check_takeback_answer(
+        self, *, channel_id: int, game_id: int, ply: int, side: Player, user_id: int
+    ) -> Table:
+        """The game a takeback request of ``side`` after move ``ply`` stands in, if ``user_id``
+        may answer it (:class:`Closed` once a move was played, or the game ended)."""
+        table = await self.table(channel_id)
+        if table is None or table.row.id != game_id or table.game.ply != ply:
+            raise Closed(N_("This takeback request lapsed: the game moved on."))
+        if table.player(user_id) is not side.other:
+            raise Refusal(N_("Only the opponent of who asked can answer a takeback request."))
+        return table
+
+    async def _undo(self, table: Table, player: Player, now: datetime, *, actor: int) -> tuple[Table, list[MoveRecord]]:
+        """Take back ``player``'s last move and every move after it."""
+        game = from_record(table.row.record)[0]  # the whole game, to undo (a snapshot cannot)
+        undone = [game.undo()]
+        while undone[-1].player is not player or not undone[-1].sows:
+            undone.append(game.undo())
+        return await self._save(table, game, now, mover=None, actor=actor, moved=False), undone
 
     async def abort_early(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""

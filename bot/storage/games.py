@@ -32,6 +32,7 @@ class GameQueries(RatingQueries):
         opponent_name: str | None = None,
         min_rating: int | None = None,
         max_rating: int | None = None,
+        rated: bool = True,
     ) -> ChallengeRow:
         """Store a new open challenge.
 
@@ -45,8 +46,8 @@ class GameQueries(RatingQueries):
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
                                         expires_at, clock, thread, rematch_of, challenger_name, opponent_name,
-                                        min_rating, max_rating)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                                        min_rating, max_rating, rated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
                 (
                     guild_id,
@@ -64,6 +65,7 @@ class GameQueries(RatingQueries):
                     opponent_name,
                     min_rating,
                     max_rating,
+                    int(rated),
                 ),
             )
         return ChallengeRow.from_row(row)
@@ -116,6 +118,7 @@ class GameQueries(RatingQueries):
             "message_id": challenge.message_id,
             "clock": challenge.clock,
             "thread": challenge.thread,
+            "rated": challenge.rated,
             "created_at": now,
             "updated_at": now,
             **columns,

@@ -154,7 +154,7 @@ class RatingQueries(Database):
             }
             _count(tallies, game)
             await self._save_tallies(tallies)
-        if is_rated(game.status, (game.level_a, game.level_b)):
+        if is_rated(game.status, (game.level_a, game.level_b), game.rated):
             await self._rate(game, moment)
 
     async def _rate(self, game: GameRow, moment: datetime) -> None:
@@ -182,7 +182,7 @@ class RatingQueries(Database):
             for row in rows:
                 game = GameRow.from_row(row)
                 _count(tallies, game)
-                if is_rated(game.status, (game.level_a, game.level_b)):
+                if is_rated(game.status, (game.level_a, game.level_b), game.rated):
                     assert game.finished_at is not None  # set whenever a game leaves "live"
                     changes.append(_rate_one(known, game, game.finished_at))
             await self._save_ratings(known, changes, datetime.now(UTC))

@@ -60,6 +60,8 @@ class ChallengeRow:
     #: An open challenge's rating range in its rule set (``None``: no bound).
     min_rating: int | None = None
     max_rating: int | None = None
+    #: The game will change its players' ratings (0: unrated, takebacks allowed).
+    rated: int = 1
 
     @classmethod
     def from_row(cls, row: Row) -> ChallengeRow:
@@ -125,6 +127,8 @@ class GameRow:
     #: The game's state after its last move, so that reading it needs no replay
     #: (:func:`bot.engine.notation.snapshot`; ``None`` for games stored before it was kept).
     position: str | None = None
+    #: A game between people that changes their ratings when it ends (0: unrated, takebacks allowed).
+    rated: int = 1
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:

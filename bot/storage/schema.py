@@ -177,6 +177,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX seeks_by_game ON seeks (guild_id, variant, clock, id);
     CREATE INDEX seeks_by_expiry ON seeks (expires_at);
     """,
+    # 10: unrated games between people (``rated: False``): no rating changes, takebacks allowed.
+    """
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),

@@ -92,6 +92,7 @@ class Challenges:
                 clock=clock,
                 thread=thread,
                 names=(interaction.user.display_name, opponent.display_name),
+                rated=options.rated,
             )
             await self.post_challenge(interaction, where, challenge)
 
@@ -128,6 +129,7 @@ class Challenges:
                 thread=thread,
                 names=(user.display_name, None),
                 rating_range=rating_range,
+                rated=options.rated,
             )
             await self.post_challenge(interaction, where, challenge)
 
@@ -323,6 +325,7 @@ class Challenges:
                 thread=bool(old.row.thread),
                 rematch_of=old.row.id,
                 names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
+                rated=bool(old.row.rated),
             )
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.presenter.archive_thread(channel, archived=False)

@@ -14,7 +14,7 @@ feature                 commands and buttons
 :mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
 :mod:`.seeks`           seek; Cancel
-:mod:`.takebacks`       takeback (against the computer)
+:mod:`.takebacks`       takeback; Accept/Decline of a request
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
 :mod:`.settings`        settings (a player's, a server's)
@@ -55,7 +55,7 @@ from .records import Records
 from .seeks import CancelSeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
-from .takebacks import Takebacks
+from .takebacks import TakebackButton, Takebacks
 from .threads import GameThreads
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
@@ -71,6 +71,7 @@ BUTTONS = (
     DrawButton,
     SurrenderButton,
     CancelSeekButton,
+    TakebackButton,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -133,6 +134,7 @@ class WariCog(commands.Cog, name="Wari"):
             "draw": lambda i, *args: press(i, self.draws.answer, *args),
             "surrender": lambda i, *args: press(i, self.endings.surrender, *args),
             "seek": lambda i, *args: press(i, self.seeks.cancel, *args),
+            "takeback": lambda i, *args: press(i, self.takebacks.answer, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
         }
@@ -197,6 +199,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(
         opponent=N_("Who you want to play (leave it out: anyone in this channel may accept)"),
         rating_within=N_("Open challenges only: who may accept, in rating points from yours (default: anyone)"),
+        rated=N_("Change both players' ratings (default: yes); unrated games allow takebacks"),
         **GAME_OPTIONS,
     )
     @app_commands.choices(**GAME_CHOICES)
@@ -211,8 +214,9 @@ class WariCog(commands.Cog, name="Wari"):
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
         rating_within: app_commands.Range[int, 25, 1000] | None = None,
+        rated: bool = True,
     ) -> None:
-        options = GameOptions(variant, first, houses, seeds, clock, thread)
+        options = GameOptions(variant, first, houses, seeds, clock, thread, rated)
         args = (opponent, options, rating_within)
         await self.answering.command(interaction, self.challenges.challenge, *args, private=False)
 
@@ -288,7 +292,10 @@ class WariCog(commands.Cog, name="Wari"):
     async def help(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.guide.help, private=True)
 
-    @wari.command(name="takeback", description=N_("Against me: take back your last move and think again"))
+    @wari.command(
+        name="takeback",
+        description=N_("Take back your last move: against me at once; in an unrated game, if your opponent agrees"),
+    )
     async def takeback(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.takebacks.take_back, private=False)
 

@@ -92,6 +92,8 @@ class GameOptions:
     seeds: int | None = None
     clock: str = DEFAULT_CLOCK
     thread: bool = False
+    #: Between people: the game changes their ratings (unrated: takebacks allowed).
+    rated: bool = True
 
     def rules(self) -> Rules:
         """The rules these options name; a :class:`bot.service.Refusal` if they name none."""

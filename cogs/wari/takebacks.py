@@ -1,21 +1,77 @@
-"""``/wari takeback``: against the computer, take back your last move (and its answers) and
-think again. The computer grants it at once: a game against it is practice, never rated."""
+"""``/wari takeback``: take back your last move and think again. Against the computer it is
+granted at once (a game against it is practice, never rated); in an unrated game between people
+the opponent is asked, with Accept and Decline, and the request lapses once a move is played."""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
+from bot.engine import MoveRecord, Player
 from bot.i18n import _
 from bot.names import markdown_name
-from bot.service import Computer, WariService
+from bot.service import Computer, Table, WariService
 
+from .buttons import dispatch
 from .followup import Followup
-from .presenter import Message, Presenter
+from .presenter import Message, Presenter, mention_only
+from .views import OFFER_COLOUR, ChallengeButton
+
+
+class TakebackButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:takeback:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<side>[AB]):(?P<action>accept|decline)",
+):
+    """Accept or Decline the takeback ``side`` asked for after move ``ply`` (only the opponent may)."""
+
+    STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
+
+    def __init__(self, game_id: int, ply: int, side: str, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_(ChallengeButton.LABELS[action]),
+                style=self.STYLES[action],
+                custom_id=f"wari:takeback:{game_id}:{ply}:{side}:{action}",
+            )
+        )
+        self.game_id, self.ply, self.side, self.action = game_id, ply, side, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TakebackButton:
+        return cls(int(match["game"]), int(match["ply"]), match["side"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "takeback", self.game_id, self.ply, self.side, self.action)
+
+
+def taken_back(moves: list[MoveRecord]) -> str:
+    """The moves taken back, in the order they were played: ```A(3,4)` `B(9,5)```."""
+    return " ".join(f"`{move}`" for move in reversed(moves))
+
+
+def request_message(table: Table, side: Player, name: str) -> Message:
+    """The request, pinging the opponent (a new message, so they are notified)."""
+    opponent = table.user(side.other)
+    text = _(
+        "↩️ <@{opponent}>, {name} asks to take back their last move in game #{number}.",
+        opponent=opponent,
+        name=name,
+        number=table.row.id,
+    )
+    embed = discord.Embed(description=_("The request lapses as soon as a move is played."), colour=OFFER_COLOUR)
+    view = discord.ui.View(timeout=None)
+    for action in TakebackButton.STYLES:
+        view.add_item(TakebackButton(table.row.id, table.game.ply, side.name, action))
+    return Message(content=text, embeds=[embed], view=view, allowed_mentions=mention_only(opponent))
 
 
 class Takebacks:
-    """Taking back a move against the computer."""
+    """Taking back a move: granted by the computer, or asked of a person."""
 
     def __init__(self, service: WariService, presenter: Presenter, followup: Followup, computer: Computer) -> None:
         self.service = service
@@ -24,15 +80,50 @@ class Takebacks:
         self.computer = computer
 
     async def take_back(self, interaction: discord.Interaction) -> None:
+        """``/wari takeback``."""
         assert interaction.channel_id is not None  # a command is used in a channel
         table, undone = await self.service.take_back(interaction.channel_id, interaction.user.id, now())
+        name = markdown_name(interaction.user.display_name)
+        if not undone:  # a person is asked
+            side = table.player(interaction.user.id)
+            assert side is not None  # take_back seats the asker
+            await self.presenter.respond(interaction, None, request_message(table, side, name))
+            return
         self.computer.cancel(interaction.channel_id)  # an answer it was searching for is no longer wanted
-        moves = " ".join(f"`{move}`" for move in reversed(undone))
         text = _(
             "↩️ {name} took back {moves} in game #{number}: your move again.",
-            name=markdown_name(interaction.user.display_name),
-            moves=moves,
+            name=name,
+            moves=taken_back(undone),
             number=table.row.id,
         )
         await self.presenter.announce(interaction, Message(content=text))
         await self.followup.board_changed(table)
+
+    async def answer(self, interaction: discord.Interaction, game_id: int, ply: int, side: str, action: str) -> None:
+        """Accept or Decline pressed on a request."""
+        assert interaction.channel_id is not None  # a press comes from a message in a channel
+        name = markdown_name(interaction.user.display_name)
+        asker = Player[side]
+        if action == "accept":
+            table, undone = await self.service.grant_takeback(
+                channel_id=interaction.channel_id,
+                game_id=game_id,
+                ply=ply,
+                side=asker,
+                user_id=interaction.user.id,
+                now=now(),
+            )
+            closing = _("✅ {name} agreed: {moves} taken back.", name=name, moves=taken_back(undone))
+            told = _(
+                "<@{player}>, {name} agreed to your takeback: your move again.", player=table.user(asker), name=name
+            )
+        else:
+            table = await self.service.check_takeback_answer(
+                channel_id=interaction.channel_id, game_id=game_id, ply=ply, side=asker, user_id=interaction.user.id
+            )
+            closing = _("{name} declined: the move stands.", name=name)
+            told = _("<@{player}>, {name} declined your takeback request.", player=table.user(asker), name=name)
+        await self.presenter.update_pressed(interaction, Message(content=closing, embeds=[], view=None))
+        await self.presenter.notify(table.row.channel_id, told, table.user(asker))  # an edit notifies nobody
+        if action == "accept":
+            await self.followup.board_changed(table)

@@ -269,7 +269,10 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
         colour=OVER_COLOUR if over else LIVE_COLOUR,
     )
     moves = len(sowings)
-    embed.set_footer(text=_("Move {number}", number=moves) if moves else _("No move yet"))
+    footer = _("Move {number}", number=moves) if moves else _("No move yet")
+    if not row.rated:
+        footer = _("{moves} · unrated", moves=footer)
+    embed.set_footer(text=footer)
     if picture:
         embed.set_image(url=f"attachment://{BOARD_PICTURE}")
     return embed
@@ -533,6 +536,8 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
                 variant=rules.name,
             )
         )
+    if not challenge.rated:
+        lines.append(_("Unrated: no rating changes, and takebacks are allowed."))
     if closing is None:
         lines.append(_("This challenge expires {when}.", when=discord.utils.format_dt(challenge.expires_at, "R")))
     text = "\n".join(lines)

@@ -76,6 +76,14 @@ async def a_surrender_asked(world) -> dict:
     return context
 
 
+async def a_takeback_request(world) -> dict:
+    result = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me", rated=False)
+    await world.bob.click(result.response, label="Accept")
+    await press(world.alice, result.response, 3)
+    request = (await world.alice.slash(world.channel, "wari takeback")).response
+    return {"board": result.response, "request": request}
+
+
 async def a_draw_offer(world) -> dict:
     context = await a_game_under_way(world)
     context["offer"] = (await world.bob.slash(world.channel, "wari draw")).response
@@ -143,6 +151,7 @@ FLOWS = [
     Flow("offer a draw", a_game_under_way, slash("bob", "wari draw")),
     Flow("accept a draw", a_draw_offer, click("alice", "offer", "Accept")),
     Flow("decline a draw", a_draw_offer, click("alice", "offer", "Decline")),
+    Flow("accept a takeback", a_takeback_request, click("bob", "request", "Accept")),
     Flow("rematch", a_finished_game, click("alice", "board", "Rematch")),
     Flow("rematch the computer", a_finished_game_against_the_computer, click("alice", "board", "Rematch")),
     Flow("challenge in a thread", nothing, slash("alice", "wari challenge", opponent="bob", thread=True)),
@@ -230,7 +239,8 @@ def board_mismatches(table: Table, board) -> list[str]:
         return [f"game {table.row.id} has no board message"]
     ply = table.game.ply
     footer = board.embeds[0].footer.text if board.embeds else None
-    if footer != (f"Move {ply}" if ply else "No move yet"):
+    expected_footer = f"Move {ply}" if ply else "No move yet"
+    if footer != (expected_footer if table.row.rated else f"{expected_footer} · unrated"):
         return [f"game {table.row.id}'s board shows {footer!r} at move {ply}"]
     expected = sorted(table.game.legal_moves) if not table.computer_to_move else []
     shown = sorted(

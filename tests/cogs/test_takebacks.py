@@ -36,5 +36,48 @@ async def test_takebacks_are_refused_before_any_move_and_between_people(world):
     await press(world.alice, board, 3)
     people = await world.alice.slash(world.channel, "wari takeback")
     assert people.ephemeral
-    assert people.response.content == "Takebacks are for games against me: between people, a move played stands."
+    assert people.response.content == (
+        "In a rated game a move played stands. Takebacks are for games against me and "
+        "unrated games (`/wari challenge rated: False`)."
+    )
     assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
+    from tests.helpers import pinged, surrender, told
+
+    challenge = (
+        await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me", rated=False)
+    ).response
+    assert "Unrated: no rating changes, and takebacks are allowed." in challenge.embeds[0].description
+    await world.bob.click(challenge, label="Accept")
+    board = challenge
+    assert board.embeds[0].footer.text == "No move yet · unrated"
+    await press(world.alice, board, 3)
+    asked = await world.alice.slash(world.channel, "wari takeback")
+    request = asked.response
+    assert (
+        request.content == f"↩️ {world.bob.mention}, {shown(world.alice)} asks to take back their last move in game #1."
+    )
+    (posted,) = [m for m in world.channel.history() if m.id == request.id]
+    assert pinged(world, posted) == {world.bob.id}
+    own = await world.alice.click(request, label="Accept")
+    assert told(own)[0].content == "Only the opponent of who asked can answer a takeback request."
+    await world.bob.click(request, label="Accept")
+    assert request.content == f"✅ {shown(world.bob)} agreed: `A(3,4)` taken back." and request.components == []
+    assert board.embeds[0].footer.text == "No move yet · unrated" and enabled_houses(board) == [1, 2, 3, 4, 5, 6]
+    agreed = [m for m in world.channel.history() if "agreed to your takeback" in m.content]
+    assert len(agreed) == 1 and pinged(world, agreed[0]) == {world.alice.id}
+    # A request lapses once a move is played; a declined one leaves the move standing.
+    await press(world.alice, board, 4)
+    stale = (await world.alice.slash(world.channel, "wari takeback")).response
+    await press(world.bob, board, 9)
+    await world.bob.click(stale, label="Decline")
+    assert stale.content == "This takeback request lapsed: the game moved on." and stale.components == []
+    again = (await world.bob.slash(world.channel, "wari takeback")).response
+    await world.alice.click(again, label="Decline")
+    assert again.content == f"{shown(world.alice)} declined: the move stands."
+    assert board.embeds[0].footer.text == "Move 2 · unrated"
+    # Unrated: the end changes no rating.
+    await surrender(world.alice, world.channel)
+    assert not await world.env.bot.store._read("SELECT * FROM rating_changes")
