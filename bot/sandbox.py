@@ -26,6 +26,8 @@ A game that was going on when the sandbox stopped continues: at start one of its
 runs ``/wari board``, which posts the board again (the old message went with the old run). The
 ids of the earlier run's messages are forgotten first, so the bot tries to edit none of them.
 
+When the bot plays, the page shows its board "thinking" before its move (:func:`_show_thinking`).
+
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
 :func:`open_sandbox` starts everything from Python (the tests drive it that way).
 """
@@ -79,6 +81,10 @@ TICK_SECONDS = 1.0
 #: The most one step moves the clock (seconds): after the machine slept, it catches up in steps
 #: (without pause between them), each short enough for the bot's timed work to settle in time.
 MAX_STEP_SECONDS = 60.0
+
+#: The least time (seconds) the page shows the bot "thinking" before its move appears: the page
+#: reads what was published every half second, and the simple levels answer at once.
+VISIBLE_THINKING_SECONDS = 1.0
 
 #: What ``pip install "simcord[preview]"`` brings that the sandbox needs at run time.
 NEEDED_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
@@ -298,6 +304,37 @@ async def _clock_running(sandbox: Sandbox) -> AsyncIterator[None]:
             log.error("the simulated clock stopped", exc_info=error)
 
 
+def _show_thinking(sandbox: Sandbox) -> None:
+    """Let the page show the board "🤖 Wari is thinking…" while the bot searches its move.
+
+    SimCord's page shows what was published, and an action (a press on a cup) is published as it
+    ends, once the bot is done: after the bot's reply, then. So when the bot starts to search
+    (its board already says it is thinking), the pages are published, and the search lasts at
+    least :data:`VISIBLE_THINKING_SECONDS` of real time, for the page to read it.
+    """
+    computer = getattr(sandbox.bot.get_cog("Wari"), "computer", None)
+    if computer is None:
+        log.warning("the bot has no computer player: the page cannot show it thinking")
+        return
+    search = computer._search
+
+    async def search_in_view(level: str, record_text: str, seconds: float, seed: int) -> int:
+        started = time.perf_counter()  # real time: SimCord's clock may stand still meanwhile
+        preview = sandbox.preview
+        if preview._active:  # SimCord internals (simcord is pinned to 3.x), as Preview.refresh does
+            preview._advance_presentation_time()
+            for page in tuple(preview._pages.values()):
+                if page.id in preview._pages:
+                    preview._publish(page, reason="refresh")
+        house = await search(level, record_text, seconds, seed)
+        rest = VISIBLE_THINKING_SECONDS - (time.perf_counter() - started)
+        if rest > 0:
+            await asyncio.to_thread(time.sleep, rest)  # not asyncio.sleep, which SimCord may make virtual
+        return house
+
+    computer._search = search_in_view
+
+
 async def _restore_commands(sandbox: Sandbox) -> None:
     """Register the bot's slash commands if this run's simulated Discord lacks them.
 
@@ -396,6 +433,7 @@ async def open_sandbox(
             await _resume(sandbox)
             async with env.preview(channel, viewers=[ama, kofi], layout="channel", port=port) as preview:
                 sandbox.preview = preview
+                _show_thinking(sandbox)
                 if real_time:
                     async with _clock_running(sandbox):
                         yield sandbox

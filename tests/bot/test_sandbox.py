@@ -697,3 +697,26 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
     assert games[0]["status"] == "finished" and len(four_moves_and_surrender) == 5
     assert four_moves_and_surrender[-1].ending.value == "surrender"
     assert games[1]["status"] == "live" and games[1]["player_b"] == sandbox.bot_user.id
+
+
+async def test_the_page_shows_the_bot_thinking_before_its_move(database_path, tmp_path):
+    async with (
+        open_sandbox(database_path) as sandbox,
+        browser_page(tmp_path, sandbox.url) as page,
+    ):
+        async with sandbox.hold_clock():
+            started = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.bot_user, first="me")
+            assert started.acknowledged and not started.ephemeral
+        await page.click("#refresh", "Refresh")
+        await page.until("document.body.innerText.includes('No move yet')", "the board")
+        # Every change of the messages is looked at, as the page shows it.
+        await page.js(
+            "window.seen = []; new MutationObserver(() => { const t = document.getElementById('channel-message-list')"
+            ".innerText; const s = t.includes('is thinking') ? 'thinking' : t.includes('Move 2') ? 'answered' : null;"
+            " if (s && window.seen.at(-1) !== s) window.seen.push(s) })"
+            ".observe(document.body, {childList: true, subtree: true, characterData: true})"
+        )
+        await page.click("button.component-button", "")
+        await page.until("document.body.innerText.includes('Move 2')", "the bot's answer")
+        assert await page.js("window.seen") == ["thinking", "answered"]
+        assert started.response.content.startswith(f"**{shown(sandbox.ama)}**, your move")
