@@ -206,16 +206,40 @@ REASONS = {
 }
 
 
-def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
-    """Who won (or a draw), the score (the winner's first) and why.
+#: How a game won away from the board reads (the loser gave up, or their clock ran out).
+_AWAY_FROM_THE_BOARD = {
+    Termination.SURRENDER: N_("{name} wins: {loser} surrendered (score {mine}–{theirs})."),
+    Termination.TIME: N_("{name} wins on time: {loser} ran out (score {mine}–{theirs})."),
+}
 
+
+def result_text(outcome: Outcome, names: tuple[str, str]) -> str:
+    """Who won (or a draw), the score (the winner's first) and why. A game that ended away from
+    the board (a surrender, a clock, an agreement) says so first: its score decided nothing.
+
+    >>> result_text(Outcome(Player.A, (25, 11), Termination.MAJORITY), ("Ama", "Kofi"))
+    'Ama wins 25–11 (more than half of the seeds captured).'
     >>> result_text(Outcome(Player.B, (1, 3), Termination.TIME), ("Ama", "Kofi"))
-    'Kofi wins 3–1 (on time).'
+    'Kofi wins on time: Ama ran out (score 3–1).'
+    >>> result_text(Outcome(Player.A, (0, 0), Termination.SURRENDER), ("Ama", "Kofi"))
+    'Ama wins: Kofi surrendered (score 0–0).'
     >>> result_text(Outcome(None, (3, 1), Termination.AGREEMENT), ("Ama", "Kofi"))
-    'Draw, 3–1 (agreed by both players).'
+    'Draw by agreement (score 3–1).'
     """
     a, b = outcome.scores
     why = _(REASONS[outcome.termination])
+    winner = outcome.winner
+    if outcome.termination is Termination.AGREEMENT:
+        return _("Draw by agreement (score {a}–{b}).", a=a, b=b)
+    if winner is not None and outcome.termination in _AWAY_FROM_THE_BOARD:
+        mine, theirs = (a, b) if winner is Player.A else (b, a)
+        return _(
+            _AWAY_FROM_THE_BOARD[outcome.termination],
+            name=names[winner],
+            loser=names[winner.other],
+            mine=mine,
+            theirs=theirs,
+        )
     if outcome.winner is None:
         return _("Draw, {a}–{b} ({why}).", a=a, b=b, why=why)
     mine, theirs = (a, b) if outcome.winner is Player.A else (b, a)

@@ -116,7 +116,8 @@ def test_surrender_with_s_ends_the_game_for_the_opponent():
     status, screen = run("5\n  S \n", "--opponent", "human", "--first", "A")
     assert status == 0
     assert "Move 2 · Player B surrendered." in screen
-    assert "Game over. Player A wins 0–0 (surrender).\nFinal score: Player A 0, Player B 0.\n" in screen
+    ending = "Game over. Player A wins: Player B surrendered (score 0–0).\nFinal score: Player A 0, Player B 0.\n"
+    assert ending in screen
     assert screen.endswith("Final score: Player A 0, Player B 0.\n")
 
 
@@ -208,7 +209,8 @@ def test_a_searching_computer_prints_thinking_dots():
 def test_surrender_against_the_computer():
     status, screen = run("s\n", "--opponent", "random", "--first", "A", "--seed", "1")
     assert "Move 1 · You surrendered." in screen
-    assert "Game over. The computer wins 0–0 (surrender).\nFinal score: you (A) 0, the computer (B) 0.\n" in screen
+    ending = "Game over. The computer wins: you surrendered (score 0–0).\nFinal score: you (A) 0, the computer (B) 0.\n"
+    assert ending in screen
 
 
 def test_you_win_reads_as_english():
@@ -397,7 +399,7 @@ def test_replay_shows_every_board_move_by_move_and_the_result():
     assert where == sorted(where)  # the opening, then the board after each move, in order
     assert "Move 4 · B(12,5)+2: Kofi sowed 5 seeds from house 12 and captured 2 from house 5." in screen
     assert "Move 5 · Kofi surrendered." in screen
-    assert screen.endswith("Game over. Ama wins 0–2 (surrender).\nFinal score: Ama 0, Kofi 2.\n")
+    assert screen.endswith("Game over. Ama wins: Kofi surrendered (score 0–2).\nFinal score: Ama 0, Kofi 2.\n")
     assert "Enter" not in screen  # not stepping: no prompt at all
 
 

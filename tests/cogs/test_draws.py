@@ -25,7 +25,7 @@ async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
     (told,) = [m for m in world.channel.history() if "your draw offer" in m.content]
     assert told.content == f"{world.alice.mention}, {shown(world.bob)} accepted your draw offer: game #1 is drawn."
     assert pinged(world, told) == {world.alice.id}
-    assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
+    assert board.content == "🏁 Draw by agreement (score 0–0)."
     assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == (
         "finished",
         "draw",
@@ -79,7 +79,7 @@ async def test_an_offer_survives_a_restart(world):
     offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
     await world.restart()
     await world.bob.click(offer, label="Accept")
-    assert board.content == "🏁 Draw, 0–0 (agreed by both players)."
+    assert board.content == "🏁 Draw by agreement (score 0–0)."
 
 
 async def test_a_finished_game_cannot_be_drawn(world):

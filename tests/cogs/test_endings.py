@@ -30,7 +30,7 @@ async def test_surrender_asks_first_and_only_its_button_ends_the_game(world):
     assert announcement.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert pinged(world, announcement) == {world.alice.id}  # a new message: the winner is notified
     assert [b["label"] for b in buttons(board)] == ["Rematch"]
-    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (surrender)."
+    assert board.content == f"🏁 {shown(world.alice)} wins: {shown(world.bob)} surrendered (score 0–0)."
     # One move was played: the surrender is no move, and the last move is still Alice's, not the ending.
     assert board.embeds[0].footer.text == "Move 1"
     assert "**Last move:** `A(4,4)`" in board.embeds[0].description and "surrendered" not in board.embeds[0].description

@@ -112,7 +112,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     board = await start_game(world, clock="1h/move")
     await press(world.alice, board, 5)
     await world.env.advance_time(60 * 60 + 30)  # Bob's hour is up; the sweep comes within a minute
-    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
     assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch"]
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
@@ -137,7 +137,7 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
         world.channel.last_message.content
         == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
     )
-    assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
     assert (await stored(world, "record")).rstrip().endswith("A(time)")
 
 
@@ -154,7 +154,7 @@ async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
     assert f"{shown(world.alice)}: 4:03" in board.embeds[0].description
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
     await world.env.advance_time(5 * 60 + 20)  # Bob's five minutes run out
-    assert board.content == f"🏁 {shown(world.alice)} wins 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
 
 
 async def test_restart_just_before_a_deadline_times_out_once(world):
@@ -162,7 +162,7 @@ async def test_restart_just_before_a_deadline_times_out_once(world):
     await world.env.advance_time(59 * 60)
     await world.restart()
     await world.env.advance_time(2 * 60)
-    assert board.content.endswith("(on time).")
+    assert " wins on time: " in board.content
     await world.restart()
     await world.env.advance_time(60)
     announcements = [m for m in world.channel.history() if "ran out of time" in m.content]
@@ -204,7 +204,7 @@ async def test_clocks_are_paused_while_the_bot_is_down(world):
     assert "paused 2 h while the bot was offline" in board.embeds[0].description
     assert deadline_on(board) > world.env.now() + timedelta(minutes=59)
     await world.env.advance_time(60 * 60)  # but the time is not forgiven forever
-    assert board.content.endswith("(on time).")
+    assert " wins on time: " in board.content
 
 
 async def test_clocks_wait_while_discord_is_unreachable(world):
@@ -249,7 +249,7 @@ async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
     await world.env.advance_time(60 * 60 + 10)
     late = await world.alice.click(offer, label="Accept")
     assert late.ephemeral and "time had run out" in late.response.content
-    assert board.content == f"🏁 {shown(world.bob)} wins 0–0 (on time)."
+    assert board.content == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
     assert (await stored(world, "result"), await stored(world, "reason")) == ("B", "time")
 
 
