@@ -26,7 +26,10 @@ A game that was going on when the sandbox stopped continues: at start one of its
 runs ``/wari board``, which posts the board again (the old message went with the old run). The
 ids of the earlier run's messages are forgotten first, so the bot tries to edit none of them.
 
-When the bot plays, the page shows its board "thinking" before its move (:func:`_show_thinking`).
+The page is SimCord's, served with the sandbox's additions (:mod:`bot.sandbox_page`): a channel
+picker, for the threads where games with ``thread: True`` are played (the page follows a thread
+the bot opens). When the bot plays, the page shows
+its board "thinking" before its move (:func:`_show_thinking`).
 
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
 :func:`open_sandbox` starts everything from Python (the tests drive it that way).
@@ -132,6 +135,8 @@ class Sandbox:
     database_path: Path
     #: The board of a game from an earlier run, posted again at start (a live message), if any.
     resumed_board: simcord.ResponseMessage | None = None
+    #: Whether the clock moves on with real time (see :func:`open_sandbox`).
+    real_time: bool = True
     #: The browser page's session (set once it serves).
     preview: Preview = field(init=False, repr=False)
     #: Held by each step of the clock, each action from the page, and :meth:`hold_clock`.
@@ -163,6 +168,52 @@ class Sandbox:
         """
         async with self._clock_lock:
             yield
+
+    def page_channels(self) -> list[ChannelHandle]:
+        """What the page can show: #games, then its threads (where games with ``thread: True``
+        are played), newest first."""
+        threads = sorted(self.channel.threads, key=lambda thread: thread.id, reverse=True)  # ids grow with time
+        return [self.channel, *threads]
+
+    async def show_channel(self, channel_id: int) -> bool:
+        """Show #games or one of its threads on every page of the session (as if each person
+        clicked it in Discord's channel list); ``False`` if it is neither.
+
+        SimCord's Preview presents one channel, and runs the page's slash commands there: it
+        is switched as a whole, between two steps of the clock and the page's actions.
+        """
+        wanted = next((channel for channel in self.page_channels() if channel.id == channel_id), None)
+        if wanted is None:
+            return False
+        async with self._clock_lock:
+            preview = self.preview
+            if preview.channel.id == channel_id:
+                return True
+            # SimCord internals (simcord is pinned to 3.x): what its own "viewer" action does to
+            # a page, with the channel changed instead of the viewer.
+            preview.channel = wanted
+            for page in tuple(preview._pages.values()):
+                preview._clear_page_assets(page)
+                page.channel_id = channel_id
+                page.generation += 1
+                preview._reset_queries(page)
+                page.target_id = preview._initial_target(page.viewer, channel_id)
+                page.window_end_id = page.target_id if page.layout == "channel" else page.window_end_id
+                page.modal = None
+                page.modal_handle = None
+                preview._publish(page, reason="navigation")
+        log.info("the page shows #%s", wanted.name)
+        return True
+
+    async def page_state(self) -> dict[str, Any]:
+        """What the page's own script needs (``GET /sandbox/state``): the channels it can show."""
+        return {
+            "channel": str(self.preview.channel.id),
+            "channels": [
+                {"id": str(channel.id), "name": channel.name, "thread": channel.id != self.channel.id}
+                for channel in self.page_channels()
+            ],
+        }
 
     def world_ids(self) -> dict[str, Any]:
         return {
@@ -386,6 +437,18 @@ async def _resume(sandbox: Sandbox) -> None:
         )
 
 
+def _page(sandbox: Sandbox, port: int | None) -> Preview:
+    """SimCord's Preview of #games for both members, served with the sandbox's additions
+    (:mod:`bot.sandbox_page`: threads, live timestamps in the viewer's language)."""
+    from .sandbox_page import SandboxServer
+
+    preview = sandbox.env.preview(sandbox.channel, viewers=list(sandbox.members), layout="channel", port=port)
+    # A SimCord internal (simcord is pinned to 3.x): the server is made with the Preview, and
+    # started when it is entered.
+    preview._server = SandboxServer(preview, port or 0, sandbox)
+    return preview
+
+
 @contextlib.asynccontextmanager
 async def open_sandbox(
     database_path: str | Path = DEFAULT_DATABASE,
@@ -427,11 +490,11 @@ async def open_sandbox(
         await env.start()
         started = True
         with env.time_context():
-            sandbox = Sandbox(env, bot, guild, channel, ama, kofi, database_path)
+            sandbox = Sandbox(env, bot, guild, channel, ama, kofi, database_path, real_time=real_time)
             await _restore_commands(sandbox)
             await _check_world(sandbox)
             await _resume(sandbox)
-            async with env.preview(channel, viewers=[ama, kofi], layout="channel", port=port) as preview:
+            async with _page(sandbox, port) as preview:
                 sandbox.preview = preview
                 _show_thinking(sandbox)
                 if real_time:

@@ -699,6 +699,82 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
     assert games[1]["status"] == "live" and games[1]["player_b"] == sandbox.bot_user.id
 
 
+async def type_command(page, typed: str, command: str) -> None:
+    """Type ``typed`` in the message box and pick ``command`` among the suggestions."""
+    await page.idle()
+    await page.js("document.querySelector('textarea').focus()")
+    await page.call("Input.insertText", text=typed)
+    await page.until("!!document.querySelector('.command-entry')", "the command suggestions")
+    await page.click(".command-entry", command)
+
+
+async def pick_option(page, option: str, value: str) -> None:
+    """Add the option ``option`` to the command being typed, with the suggested ``value``."""
+    offered = (
+        "[...document.querySelectorAll('[role=option]')]"
+        f".some(e => (e.querySelector('.command-suggestion-label') || e).innerText.trim() === {json.dumps(option)})"
+    )
+    if not await page.js(offered):
+        await page.click(".command-ghost", "+")  # "+N more": the other options
+        await page.until(offered, f"the option {option}")
+    await page.click("[role=option]", option)
+    value_offered = (
+        f"[...document.querySelectorAll('[role=option]')].some(e => e.innerText.startsWith({json.dumps(value)}))"
+    )
+    await page.until(value_offered, f"the values of {option}")
+    await page.click("[role=option]", value)
+
+
+async def test_a_game_in_a_thread_is_followed_and_played_there_in_the_page(database_path, tmp_path):
+    async with (
+        open_sandbox(database_path, rng=random.Random(7)) as sandbox,
+        browser_page(tmp_path, sandbox.url) as page,
+    ):
+        # Ama challenges Kofi in a thread of its own, from the message box.
+        await type_command(page, "/wari chal", "/wari challenge")
+        await pick_option(page, "opponent", "Kofi")
+        await pick_option(page, "thread", "True")
+        await page.click("button.send-message", "")
+
+        # The page follows the challenge into the thread the bot opened, and says so.
+        picker = "document.getElementById('sandbox-channel-picker')"
+        await page.until(f"{picker}?.options.length === 2", "the thread in the channel picker")
+        (thread,) = sandbox.channel.threads
+        assert thread.name.startswith("Ama vs Kofi")
+        await page.until(f"{picker}?.value === {json.dumps(str(thread.id))}", "the thread to be shown")
+        await page.until("document.body.innerText.includes('you have been challenged')", "the challenge in the thread")
+        assert await page.js("document.getElementById('channel-name').innerText") == thread.name
+        assert thread.name in await page.js("document.getElementById('sandbox-notice').innerText")
+        # #games first, then its threads, newest first.
+        options = await page.js(f"[...{picker}.options].map(o => [o.value, o.text])")
+        assert options == [[str(sandbox.channel.id), "# games"], [str(thread.id), f"🧵 {thread.name}"]]
+
+        # Back to #games and into the thread again, with the picker.
+        for channel in (sandbox.channel, thread):
+            await page.idle()
+            await page.js(
+                f"(s => {{ s.value = {json.dumps(str(channel.id))};"
+                " s.dispatchEvent(new Event('change', {bubbles: true})) })"
+                f"({picker})"
+            )
+            await page.until(
+                f"document.getElementById('channel-name').innerText === {json.dumps(channel.name)}",
+                f"#{channel.name} to be shown",
+            )
+        assert sandbox.preview.channel.id == thread.id
+
+        # Kofi accepts there, and presses a cup: the board in the thread changes.
+        await page.view_as("Kofi")
+        await page.click("button.component-button", "Accept")
+        await page.until("document.body.innerText.includes('No move yet')", "the board")
+        board = board_in(thread)
+        await page.view_as(mover(sandbox, board).user.global_name)
+        await page.click("button.component-button", "")
+        await page.until("document.body.innerText.includes('Move 1')", "move 1")
+        assert board_in(thread).embeds[0].footer.text == "Move 1"
+        assert not [m for m in sandbox.channel.history() if m.embeds and "· game #" in (m.embeds[0].title or "")]
+
+
 async def test_the_page_shows_the_bot_thinking_before_its_move(database_path, tmp_path):
     async with (
         open_sandbox(database_path) as sandbox,

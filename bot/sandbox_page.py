@@ -1,0 +1,101 @@
+"""The sandbox's additions to SimCord's browser page (imported only once SimCord is there).
+
+SimCord's Preview serves one channel at a time: the threads where games with ``thread: True``
+are played were out of its reach. The sandbox serves the same page with a script of its own,
+``bot/sandbox_static/sandbox.js``, and two endpoints for it, behind the session's capability
+like SimCord's:
+
+``GET /sandbox/state``
+    The channels the page can show (#games and its threads, newest first) and which one it shows.
+``GET /sandbox/show?channel=ID``
+    Show that channel (#games or one of its threads) on every page of the session.
+
+The script adds a channel picker, and follows a thread the bot just opened.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from aiohttp import web
+from simcord.preview._server import PreviewServer
+
+if TYPE_CHECKING:
+    from .sandbox import Sandbox
+
+log = logging.getLogger("bot.sandbox")
+
+STATIC = Path(__file__).with_name("sandbox_static")
+#: The sandbox's own files, served next to SimCord's.
+OWN_FILES = {"/sandbox.js": ("sandbox.js", "application/javascript"), "/sandbox.css": ("sandbox.css", "text/css")}
+STATE_PATH = "/sandbox/state"
+SHOW_PATH = "/sandbox/show"
+HEAD_END, BODY_END = "</head>", "</body>"
+INJECTED_HEAD = '<link rel="stylesheet" href="/sandbox.css">\n  '
+INJECTED_BODY = '<script type="module" src="/sandbox.js"></script>\n  '
+
+
+def patched_index(source: str) -> str:
+    """SimCord's page, with the sandbox's stylesheet and script.
+
+    >>> patched_index("<html><head></head><body></body></html>").count("sandbox")
+    2
+    """
+    return source.replace(HEAD_END, INJECTED_HEAD + HEAD_END, 1).replace(BODY_END, INJECTED_BODY + BODY_END, 1)
+
+
+class SandboxServer(PreviewServer):
+    """SimCord's loopback server, serving the sandbox's script and answering it too."""
+
+    _STATIC_FILES: ClassVar[dict[str, str]] = {
+        **PreviewServer._STATIC_FILES,
+        **{route: name for route, (name, _type) in OWN_FILES.items()},
+        STATE_PATH: "",
+        SHOW_PATH: "",
+    }
+
+    def __init__(self, preview: Any, port: int, sandbox: Sandbox) -> None:
+        super().__init__(preview, port)
+        self.sandbox = sandbox
+
+    def _check_host(self, request: web.Request) -> None:
+        if self.port is None or request.headers.get("Host", "") not in self._allowed_hosts():
+            raise web.HTTPForbidden()
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        self._check_host(request)
+        text = _simcord_static("index.html").read_text(encoding="utf-8")
+        return web.Response(text=patched_index(text), content_type="text/html", headers=self._SECURITY_HEADERS)
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        path = request.path
+        if path in (STATE_PATH, SHOW_PATH):
+            return await self._api(request)
+        if path in OWN_FILES:
+            self._check_host(request)
+            name, content_type = OWN_FILES[path]
+            text = (STATIC / name).read_text(encoding="utf-8")
+            return web.Response(text=text, content_type=content_type, headers=self._SECURITY_HEADERS)
+        return await super()._static(request)
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorized(request):
+            raise web.HTTPUnauthorized()
+        if request.path == SHOW_PATH:
+            try:
+                channel_id = int(request.query.get("channel", ""))
+            except ValueError:
+                raise web.HTTPBadRequest(text="channel must be a channel id") from None
+            if not await self.sandbox.show_channel(channel_id):
+                raise web.HTTPNotFound(text="no such channel to show")
+        state = await self.sandbox.page_state()
+        return web.Response(text=json.dumps(state), content_type="application/json", headers=self._SECURITY_HEADERS)
+
+
+def _simcord_static(name: str) -> Path:
+    import simcord.preview._server as server
+
+    return Path(server.__file__).with_name("static") / name
