@@ -28,7 +28,8 @@ ids of the earlier run's messages are forgotten first, so the bot tries to edit 
 
 The page is SimCord's, served with the sandbox's additions (:mod:`bot.sandbox_page`): a channel
 picker, for the threads where games with ``thread: True`` are played (the page follows a thread
-the bot opens). When the bot plays, the page shows
+the bot opens), and Discord timestamps (``<t:…:R>``…) kept up to date against the sandbox's
+clock. When the bot plays, the page shows
 its board "thinking" before its move (:func:`_show_thinking`).
 
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
@@ -206,8 +207,10 @@ class Sandbox:
         return True
 
     async def page_state(self) -> dict[str, Any]:
-        """What the page's own script needs (``GET /sandbox/state``): the channels it can show."""
+        """What the page's own script needs (``GET /sandbox/state``): the clock and the channels."""
         return {
+            "now": self.env.now().timestamp() * 1000,
+            "running": self.real_time,
             "channel": str(self.preview.channel.id),
             "channels": [
                 {"id": str(channel.id), "name": channel.name, "thread": channel.id != self.channel.id}

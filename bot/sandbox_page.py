@@ -1,16 +1,20 @@
 """The sandbox's additions to SimCord's browser page (imported only once SimCord is there).
 
-SimCord's Preview serves one channel at a time: the threads where games with ``thread: True``
-are played were out of its reach. The sandbox serves the same page with a script of its own,
-``bot/sandbox_static/sandbox.js``, and two endpoints for it, behind the session's capability
-like SimCord's:
+SimCord's Preview serves one channel at a time (the threads where games with ``thread: True``
+are played were out of its reach), and renders Discord timestamps (``<t:…:R>``) once. The
+sandbox serves the same page with a script of its own, ``bot/sandbox_static/sandbox.js``, and
+two endpoints for it, behind the session's capability like SimCord's:
 
 ``GET /sandbox/state``
-    The channels the page can show (#games and its threads, newest first) and which one it shows.
+    The sandbox's clock (its simulated *now*, and whether it runs with real time), the channels
+    the page can show (#games and its threads, newest first) and which one it shows.
 ``GET /sandbox/show?channel=ID``
     Show that channel (#games or one of its threads) on every page of the session.
 
-The script adds a channel picker, and follows a thread the bot just opened.
+The script adds a channel picker (and follows a thread the bot just opened), and re-renders
+every ``<t:…>`` each second against the sandbox's clock. For that SimCord's ``text.js`` is
+served with each timestamp's value and style kept on its element (``data-unix``,
+``data-style``, ``data-timezone``).
 """
 
 from __future__ import annotations
@@ -33,9 +37,27 @@ STATIC = Path(__file__).with_name("sandbox_static")
 OWN_FILES = {"/sandbox.js": ("sandbox.js", "application/javascript"), "/sandbox.css": ("sandbox.css", "text/css")}
 STATE_PATH = "/sandbox/state"
 SHOW_PATH = "/sandbox/show"
+#: Where SimCord's text.js makes a timestamp's element, and what the sandbox adds after it.
+TIMESTAMP_ANCHOR = 'const time = node("time", "discord-timestamp", rendered);'
+TIMESTAMP_DATA = (
+    " time.dataset.unix = String(token.unix); time.dataset.style = style;"
+    ' time.dataset.timezone = options.timezone || "UTC";'
+)
 HEAD_END, BODY_END = "</head>", "</body>"
 INJECTED_HEAD = '<link rel="stylesheet" href="/sandbox.css">\n  '
 INJECTED_BODY = '<script type="module" src="/sandbox.js"></script>\n  '
+
+
+def patched_text_js(source: str) -> str:
+    """SimCord's text.js, with each timestamp's value and style kept on its element.
+
+    >>> patched_text_js('x; const time = node("time", "discord-timestamp", rendered); y').count("dataset.unix")
+    1
+    """
+    if TIMESTAMP_ANCHOR not in source:
+        log.warning("SimCord's text.js changed: the page cannot keep its relative times up to date")
+        return source
+    return source.replace(TIMESTAMP_ANCHOR, TIMESTAMP_ANCHOR + TIMESTAMP_DATA, 1)
 
 
 def patched_index(source: str) -> str:
@@ -79,6 +101,10 @@ class SandboxServer(PreviewServer):
             name, content_type = OWN_FILES[path]
             text = (STATIC / name).read_text(encoding="utf-8")
             return web.Response(text=text, content_type=content_type, headers=self._SECURITY_HEADERS)
+        if path == "/text.js":
+            self._check_host(request)
+            text = patched_text_js(_simcord_static("text.js").read_text(encoding="utf-8"))
+            return web.Response(text=text, content_type="application/javascript", headers=self._SECURITY_HEADERS)
         return await super()._static(request)
 
     async def _api(self, request: web.Request) -> web.StreamResponse:

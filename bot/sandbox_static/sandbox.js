@@ -1,11 +1,17 @@
 // The sandbox's additions to SimCord's page (served by bot/sandbox_page.py):
-// a channel picker: #games and its threads, newest first; a thread the bot opens is followed.
+// - a channel picker: #games and its threads, newest first; a thread the bot opens is followed;
+// - Discord timestamps (<t:…>) rendered again every second against the sandbox's clock (which may
+//   be simulated: the server sends its "now" with each state).
 
 const capability = location.hash.slice(1);
 const POLL_MS = 1000;
+const TICK_MS = 1000;
+/** The profile language of SimCord's page. */
+const PAGE_LOCALE = "en-US";
 
-/** @type {{channel: string, channels: {id: string, name: string, thread: boolean}[]} | null} */
+/** @type {{now: number, running: boolean, channel: string, channels: {id: string, name: string, thread: boolean}[]} | null} */
 let state = null;
+let received = 0;
 /** @type {Set<string> | null} */
 let knownThreads = null;
 /** @type {string | null} */
@@ -37,6 +43,7 @@ async function call(path) {
 
 function install(value) {
   state = value;
+  received = performance.now();
   const options = value.channels.map((channel) => {
     const option = document.createElement("option");
     option.value = channel.id;
@@ -48,6 +55,7 @@ function install(value) {
       && option.textContent === picker.options[index].textContent);
   if (!same) picker.replaceChildren(...options);
   if (picker.value !== value.channel) picker.value = value.channel;
+  renderTimes();
 }
 
 /** Whether the page is between actions (SimCord's page ignores clicks meanwhile). */
@@ -88,4 +96,67 @@ picker.addEventListener("change", async () => {
   try { await show(picker.value); } catch (_) { if (state) picker.value = state.channel; }
 });
 
+/** The sandbox's clock now (ms since the epoch), or null before it said. */
+function serverNow() {
+  if (!state) return null;
+  return state.running ? state.now + (performance.now() - received) : state.now;
+}
+
+/** The language the page shows times in. */
+function viewerLocale() {
+  return PAGE_LOCALE;
+}
+
+/** @type {Record<string, Intl.DateTimeFormatOptions>} as SimCord's text.js */
+const FORMATS = {
+  t: { hour: "numeric", minute: "2-digit" },
+  T: { hour: "numeric", minute: "2-digit", second: "2-digit" },
+  d: { year: "numeric", month: "2-digit", day: "2-digit" },
+  D: { year: "numeric", month: "long", day: "numeric" },
+  f: { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+  F: { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit" },
+};
+
+/** A Discord timestamp as Discord shows it (the units and rounding of SimCord's text.js). */
+function formatTimestamp(unix, style, locale, timeZone, now) {
+  const date = new Date(unix * 1000);
+  if (style === "R") {
+    const seconds = (date.getTime() - now) / 1000;
+    const absolute = Math.abs(seconds);
+    const [unit, amount] = absolute < 60 ? ["second", seconds]
+      : absolute < 3600 ? ["minute", seconds / 60]
+        : absolute < 86400 ? ["hour", seconds / 3600]
+          : absolute < 604800 ? ["day", seconds / 86400]
+            : ["week", seconds / 604800];
+    return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(Math.round(amount), unit);
+  }
+  return new Intl.DateTimeFormat(locale, { timeZone, ...(FORMATS[style] || FORMATS.f) }).format(date);
+}
+
+function renderTimes() {
+  const now = serverNow();
+  if (now === null) return;
+  const locale = viewerLocale();
+  for (const element of document.querySelectorAll("time.discord-timestamp[data-unix]")) {
+    const unix = Number(element.dataset.unix);
+    if (!Number.isFinite(unix)) continue;
+    const timeZone = element.dataset.timezone || "UTC";
+    try {
+      const text = formatTimestamp(unix, element.dataset.style || "f", locale, timeZone, now);
+      if (element.textContent !== text) element.textContent = text;
+      const title = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: "full", timeStyle: "long" }).format(new Date(unix * 1000));
+      if (element.title !== title) element.title = title;
+      if (element.lang !== locale) element.lang = locale;
+    } catch (_) {
+      // Left as SimCord rendered it.
+    }
+  }
+}
+
+// Each time the page draws messages anew, before it is painted.
+new MutationObserver(renderTimes).observe(document.body, { childList: true, subtree: true });
+setInterval(renderTimes, TICK_MS);
 if (capability) void poll();
+
+// For the sandbox's tests.
+window.sandboxPage = { serverNow, viewerLocale, formatTimestamp, state: () => state };

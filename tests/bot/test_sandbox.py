@@ -775,6 +775,46 @@ async def test_a_game_in_a_thread_is_followed_and_played_there_in_the_page(datab
         assert not [m for m in sandbox.channel.history() if m.embeds and "· game #" in (m.embeds[0].title or "")]
 
 
+def relative(seconds: float) -> str:
+    """What Discord (and SimCord's page) shows for ``<t:…:R>`` that far ahead, in English
+    (minutes and hours only: what the tests need)."""
+    if abs(seconds) < 3600:
+        amount, unit = round(seconds / 60), "minute"
+    else:
+        amount, unit = round(seconds / 3600), "hour"
+    return f"in {amount} {unit}{'' if amount == 1 else 's'}"
+
+
+TIMESTAMPS = "[...document.querySelectorAll('time.discord-timestamp')].map(t => t.innerText)"
+
+
+async def test_relative_times_on_the_page_follow_the_sandboxs_clock(database_path, tmp_path):
+    async with (
+        open_sandbox(database_path, real_time=False) as sandbox,
+        browser_page(tmp_path, sandbox.url) as page,
+    ):
+        challenge = await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi)
+        await page.click("#refresh", "Refresh")
+        # The challenge's deadline, as its message gives it to Discord (to the second).
+        (unix,) = re.findall(r"<t:([0-9]+):R>", json.dumps(challenge.response.embeds[0].to_dict()))
+        expires = datetime.fromtimestamp(int(unix), UTC)
+        expected = relative((expires - sandbox.env.now()).total_seconds())
+        assert expected == "in 10 minutes"
+        await page.until(f"JSON.stringify({TIMESTAMPS}) === {json.dumps(json.dumps([expected]))}", expected)
+
+        # The sandbox's clock moves (here by hand: it stands still otherwise); the page, not
+        # reloaded nor refreshed, says so within a second or two, as the server would format it.
+        for seconds in (140, 125):
+            await sandbox.env.advance_time(seconds)
+            expected = relative((expires - sandbox.env.now()).total_seconds())
+            await page.until(
+                f"JSON.stringify({TIMESTAMPS}) === {json.dumps(json.dumps([expected]))}", expected, timeout=5
+            )
+        assert expected == "in 6 minutes"
+        server_now = await page.js("window.sandboxPage.serverNow()")
+        assert abs(server_now / 1000 - sandbox.env.now().timestamp()) < 0.01  # a still clock, sent as is
+
+
 async def test_the_page_shows_the_bot_thinking_before_its_move(database_path, tmp_path):
     async with (
         open_sandbox(database_path) as sandbox,
