@@ -29,7 +29,7 @@ ids of the earlier run's messages are forgotten first, so the bot tries to edit 
 The page is SimCord's, served with the sandbox's additions (:mod:`bot.sandbox_page`): a channel
 picker, for the threads where games with ``thread: True`` are played (the page follows a thread
 the bot opens), and Discord timestamps (``<t:…:R>``…) kept up to date against the sandbox's
-clock. When the bot plays, the page shows
+clock, in the language of the member the page is shown to. When the bot plays, the page shows
 its board "thinking" before its move (:func:`_show_thinking`).
 
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
@@ -207,7 +207,16 @@ class Sandbox:
         return True
 
     async def page_state(self) -> dict[str, Any]:
-        """What the page's own script needs (``GET /sandbox/state``): the clock and the channels."""
+        """What the page's own script needs (``GET /sandbox/state``): the clock, the channels,
+        and each member's language."""
+        store = self.bot.store
+        languages: dict[str, str | None] = {}
+        try:
+            server_language, _style = await store.server_settings(self.guild.id)
+            for member in self.members:
+                languages[str(member.id)] = await store.user_language(member.id) or server_language
+        except StorageError as exc:
+            log.warning("could not read the members' languages: %s", exc)
         return {
             "now": self.env.now().timestamp() * 1000,
             "running": self.real_time,
@@ -216,6 +225,7 @@ class Sandbox:
                 {"id": str(channel.id), "name": channel.name, "thread": channel.id != self.channel.id}
                 for channel in self.page_channels()
             ],
+            "languages": languages,
         }
 
     def world_ids(self) -> dict[str, Any]:

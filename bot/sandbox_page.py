@@ -1,19 +1,23 @@
 """The sandbox's additions to SimCord's browser page (imported only once SimCord is there).
 
 SimCord's Preview serves one channel at a time (the threads where games with ``thread: True``
-are played were out of its reach), and renders Discord timestamps (``<t:…:R>``) once. The
-sandbox serves the same page with a script of its own, ``bot/sandbox_static/sandbox.js``, and
-two endpoints for it, behind the session's capability like SimCord's:
+are played were out of its reach), and renders Discord timestamps (``<t:…:R>``) once, in the
+page's profile language (English). The sandbox serves the same page with a script of its own,
+``bot/sandbox_static/sandbox.js``, and two endpoints for it, behind the session's capability
+like SimCord's:
 
 ``GET /sandbox/state``
     The sandbox's clock (its simulated *now*, and whether it runs with real time), the channels
-    the page can show (#games and its threads, newest first) and which one it shows.
+    the page can show (#games and its threads, newest first) and which one it shows, and each
+    member's language (their ``/wari settings language``, else the server's).
 ``GET /sandbox/show?channel=ID``
     Show that channel (#games or one of its threads) on every page of the session.
 
 The script adds a channel picker (and follows a thread the bot just opened), and re-renders
-every ``<t:…>`` each second against the sandbox's clock. For that SimCord's ``text.js`` is
-served with each timestamp's value and style kept on its element (``data-unix``,
+every ``<t:…>`` each second against the sandbox's clock, in the language of the member the page
+is shown to, as Discord shows them in each reader's app language (the member's ``/wari settings
+language``, else the server's ``/wari-mod settings language``, else English). For that SimCord's
+``text.js`` is served with each timestamp's value and style kept on its element (``data-unix``,
 ``data-style``, ``data-timezone``).
 """
 

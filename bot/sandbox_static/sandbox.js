@@ -1,15 +1,15 @@
 // The sandbox's additions to SimCord's page (served by bot/sandbox_page.py):
 // - a channel picker: #games and its threads, newest first; a thread the bot opens is followed;
 // - Discord timestamps (<t:…>) rendered again every second against the sandbox's clock (which may
-//   be simulated: the server sends its "now" with each state).
+//   be simulated: the server sends its "now" with each state), in the viewer's language.
 
 const capability = location.hash.slice(1);
 const POLL_MS = 1000;
 const TICK_MS = 1000;
-/** The profile language of SimCord's page. */
+/** The profile language of SimCord's page, for a member without a language of their own. */
 const PAGE_LOCALE = "en-US";
 
-/** @type {{now: number, running: boolean, channel: string, channels: {id: string, name: string, thread: boolean}[]} | null} */
+/** @type {{now: number, running: boolean, channel: string, channels: {id: string, name: string, thread: boolean}[], languages: Record<string, string | null>} | null} */
 let state = null;
 let received = 0;
 /** @type {Set<string> | null} */
@@ -102,8 +102,13 @@ function serverNow() {
   return state.running ? state.now + (performance.now() - received) : state.now;
 }
 
-/** The language the page shows times in. */
+/** The language of the member the page is shown to. */
 function viewerLocale() {
+  const viewer = /** @type {HTMLSelectElement | null} */ (document.getElementById("viewer-picker"))?.value;
+  const language = viewer && state?.languages?.[viewer];
+  if (language) {
+    try { return Intl.getCanonicalLocales(language)[0]; } catch (_) { /* not a locale: the page's */ }
+  }
   return PAGE_LOCALE;
 }
 
@@ -156,6 +161,7 @@ function renderTimes() {
 // Each time the page draws messages anew, before it is painted.
 new MutationObserver(renderTimes).observe(document.body, { childList: true, subtree: true });
 setInterval(renderTimes, TICK_MS);
+document.getElementById("viewer-picker")?.addEventListener("change", renderTimes);
 if (capability) void poll();
 
 // For the sandbox's tests.

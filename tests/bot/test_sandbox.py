@@ -815,6 +815,32 @@ async def test_relative_times_on_the_page_follow_the_sandboxs_clock(database_pat
         assert abs(server_now / 1000 - sandbox.env.now().timestamp()) < 0.01  # a still clock, sent as is
 
 
+async def test_times_are_shown_in_the_viewers_language(database_path, tmp_path):
+    async with (
+        open_sandbox(database_path, real_time=False) as sandbox,
+        browser_page(tmp_path, sandbox.url) as page,
+    ):
+        await sandbox.kofi.slash(sandbox.channel, "wari settings", language="fr")
+        await sandbox.ama.slash(sandbox.channel, "wari challenge", opponent=sandbox.kofi)
+        await page.click("#refresh", "Refresh")
+        await page.until(f"JSON.stringify({TIMESTAMPS}) === '[\"in 10 minutes\"]'", "English for Ama")
+        # Kofi reads French: so do his times, as his Discord would show them.
+        await page.view_as("Kofi")
+        await page.until(f"JSON.stringify({TIMESTAMPS}) === '[\"dans 10 minutes\"]'", "French for Kofi")
+        assert await page.js("document.querySelector('time.discord-timestamp').lang") == "fr"
+        title = await page.js("document.querySelector('time.discord-timestamp').title")
+        assert re.search(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b", title), title
+        # The server speaks French too: Ama, who chose no language, reads French then.
+        await sandbox.ama.slash(sandbox.channel, "wari-mod settings", language="fr")
+        await page.view_as("Ama")
+        await page.until(f"JSON.stringify({TIMESTAMPS}) === '[\"dans 10 minutes\"]'", "French for Ama")
+        formatted = await page.js(
+            "['f', 'T'].map(s => window.sandboxPage.formatTimestamp(1800000000, s, window.sandboxPage.viewerLocale(),"
+            " 'UTC', 0))"
+        )
+        assert formatted == ["15 janv. 2027, 8:00", "8:00:00"], formatted
+
+
 async def test_the_page_shows_the_bot_thinking_before_its_move(database_path, tmp_path):
     async with (
         open_sandbox(database_path) as sandbox,
