@@ -18,6 +18,7 @@ from .games import GameService
 from .pings import DuePing, PingService
 from .players import LeaderboardPage, PlayerService, PlayerStats
 from .seeks import SeekService
+from .starts import StartService
 from .table import (
     CHALLENGE_CLOSED,
     CHANNEL_BUSY,
@@ -56,5 +57,5 @@ __all__ = [
 ]
 
 
-class WariService(ChallengeService, GameService, PingService):
-    """Challenges, games and their pings, stored in a :class:`bot.storage.Store`."""
+class WariService(ChallengeService, StartService, GameService, PingService):
+    """Challenges, the start of games, games and their pings, stored in a :class:`bot.storage.Store`."""

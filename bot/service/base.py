@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from bot.engine import Game, Player
 from bot.engine.notation import record, snapshot
 from bot.i18n import N_
-from bot.storage import Conflict, GameRow, StorageError, Store
+from bot.storage import ChallengeRow, Conflict, GameRow, StorageError, Store
 
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
 from .turns import NO_OFFER, handover
@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 #: it was down, and the clocks are paused for as long (once).
 HEARTBEAT = timedelta(seconds=60)
 OUTAGE = timedelta(minutes=3)
+#: How long a saved challenge may wait for its message to be posted before it stops counting.
+UNPOSTED_GRACE = timedelta(minutes=1)
 
 
 class ServiceBase:
@@ -59,6 +61,16 @@ class ServiceBase:
         if table is None:
             raise Refusal(NO_GAME)
         return table
+
+    async def _open_challenge_in(self, channel_id: int, now: datetime) -> ChallengeRow | None:
+        """The channel's open challenge; one that never got its message (the bot stopped, or
+        the database failed, between saving and posting it) is removed after a short grace,
+        so that it cannot block the channel until it expires."""
+        challenge = await self.store.challenge_in(channel_id)
+        if challenge is not None and challenge.message_id is None and now - challenge.created_at > UNPOSTED_GRACE:
+            await self.store.delete_challenge(challenge.id)
+            return None
+        return challenge
 
     async def _current(self, channel_id: int, game_id: int) -> Table:
         table = await self.table(channel_id)

@@ -1,4 +1,4 @@
-"""Starting games: ``/wari challenge``, ``/wari play``, ``/wari exhibition``, the Accept/Decline/
+"""Challenges: ``/wari challenge`` (to a member, or open to anyone here), the Accept/Decline/
 Withdraw buttons, expiry, rematches, and a thread per game when asked."""
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from discord.utils import utcnow as now  # Discord's time (a simulated Discord r
 
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
-from bot.engine import Player, Rules
+from bot.engine import Player
 from bot.engine.notation import rules_code
 from bot.i18n import N_, _
-from bot.service import Computer, Refusal, Table, WariService
+from bot.service import Refusal, WariService
 from bot.storage import ANYONE, ChallengeRow, StorageError
 
 from .boards import Boards, where_shown
+from .computer_games import ComputerGames
 from .followup import Followup
 from .languages import Languages
-from .options import GameOptions, level_name, rules_of
+from .options import GameOptions
 from .presenter import Presenter
 from .threads import GameThreads
 from .views import challenge_message
@@ -33,7 +34,8 @@ MESSAGE_ID_RETRIES = (2, 8, 20)
 
 
 class Challenges:
-    """Challenges and their answers, games against the computer and exhibitions, rematches."""
+    """Challenges and their answers, expiry and rematches (games against the computer start in
+    :mod:`.computer_games`)."""
 
     def __init__(
         self,
@@ -43,7 +45,7 @@ class Challenges:
         languages: Languages,
         boards: Boards,
         followup: Followup,
-        computer: Computer,
+        computer_games: ComputerGames,
         threads: GameThreads,
     ) -> None:
         self.client = client
@@ -52,7 +54,7 @@ class Challenges:
         self.languages = languages
         self.boards = boards
         self.followup = followup
-        self.computer = computer
+        self.computer_games = computer_games
         self.threads = threads
 
     async def challenge(
@@ -70,8 +72,8 @@ class Challenges:
         if rating_within is not None:
             raise Refusal(N_("`rating_within` is for open challenges: leave out `opponent` to let anyone accept."))
         if opponent.bot:
-            if opponent.id == self.me.id:
-                await self.start_computer_game(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
+            if opponent.id == self.computer_games.me.id:
+                await self.computer_games.start(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
         self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
@@ -165,94 +167,6 @@ class Challenges:
                 log.warning("challenge %s is posted, but its message could not be saved yet: %s", challenge.id, exc)
         log.error("challenge %s is posted, but its message could not be saved", challenge.id)
 
-    async def play(self, interaction: discord.Interaction, level: str, options: GameOptions) -> None:
-        rules = options.rules()
-        await self.start_computer_game(interaction, level, rules, options.first, options.clock, options.thread)
-
-    async def start_computer_game(
-        self, interaction: discord.Interaction, level: str, rules: Rules, first: str, clock: str, thread: bool
-    ) -> None:
-        # Its commands are guild_only (from a server channel).
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        self.computer.check_capacity(interaction.channel_id)
-        await self.close_expired()
-        players = (interaction.user.display_name, f"{self.me.display_name} ({level_name(level)})")
-        where = await self.threads.open(
-            thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
-        )
-        async with self.threads.closing_on_failure(where):
-            channel_id = where.id if where else interaction.channel_id
-            table = await self.computer_game(
-                interaction, interaction.guild_id, channel_id, level, rules, first, clock, thread
-            )
-        await self.show_new_game(interaction, table, where)
-
-    @property
-    def me(self) -> discord.ClientUser:
-        """The bot's own user (logged in: it is answering an interaction)."""
-        assert self.client.user is not None
-        return self.client.user
-
-    async def computer_game(
-        self,
-        interaction: discord.Interaction,
-        guild_id: int,
-        channel_id: int,
-        level: str,
-        rules: Rules,
-        first: str,
-        clock: str,
-        thread: bool,
-    ) -> Table:
-        """A new game of ``interaction``'s user against the computer at ``level``, stored."""
-        return await self.service.play_computer(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            human_id=interaction.user.id,
-            computer_id=self.me.id,
-            level=level,
-            rules=rules,
-            first=first,
-            now=now(),
-            clock=clock,
-            thread=thread,
-            names=(interaction.user.display_name, self.me.display_name),
-        )
-
-    async def show_new_game(
-        self, interaction: discord.Interaction, table: Table, where: discord.abc.Messageable | None = None
-    ) -> None:
-        """Post a game's first board; if Discord refuses, the game stands all the same, and the
-        player is told how to see it."""
-        shown = await self.boards.post(interaction, table, where)
-        if shown is None:
-            await self.presenter.tell(
-                interaction,
-                N_("Game #{number} has started. {where}"),
-                number=table.row.id,
-                where=where_shown(None),
-            )
-        await self.followup.game_changed(shown or table)
-
-    async def exhibition(
-        self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str, pace: str
-    ) -> None:
-        # A guild_only command (from a server channel).
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        me = self.me
-        self.computer.check_capacity(interaction.channel_id)
-        table = await self.service.exhibition(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            computer_id=me.id,
-            levels=(level_a, level_b),
-            rules=rules_of(variant, None, None),
-            now=now(),
-            autoplay=pace == "auto",
-            computer_name=me.display_name,
-        )
-        await self.show_new_game(interaction, table)
-
     async def answer(self, interaction: discord.Interaction, challenge_id: int, action: str) -> None:
         """Accept, Decline or Withdraw pressed on a challenge."""
         user, channel = interaction.user.id, interaction.channel_id
@@ -309,9 +223,11 @@ class Challenges:
         await self.close_expired()
         level = old.level(side.other)
         if level is not None:
-            self.computer.check_capacity(channel)
+            self.computer_games.computer.check_capacity(channel)
             thread = bool(old.row.thread)
-            table = await self.computer_game(interaction, old.row.guild_id, channel, level, rules, first, clock, thread)
+            table = await self.computer_games.new_game(
+                interaction, old.row.guild_id, channel, level, rules, first, clock, thread
+            )
         else:
             challenge = await self.service.challenge(
                 guild_id=old.row.guild_id,
@@ -330,6 +246,6 @@ class Challenges:
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.presenter.archive_thread(channel, archived=False)
         if level is not None:
-            await self.show_new_game(interaction, table)
+            await self.computer_games.show_new_game(interaction, table)
         else:
             await self.post_challenge(interaction, None, challenge)

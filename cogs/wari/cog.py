@@ -9,7 +9,8 @@ it is answered. To find what a command does, read the method it names here.
 ======================  ==========================================
 feature                 commands and buttons
 ======================  ==========================================
-:mod:`.challenges`      challenge, play, exhibition; Accept/Decline/Withdraw, Rematch
+:mod:`.challenges`      challenge; Accept/Decline/Withdraw, Rematch
+:mod:`.computer_games`  play, exhibition
 :mod:`.games`           board, rules; cups, Next move
 :mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
@@ -42,6 +43,7 @@ from .answering import Answering
 from .boards import Boards
 from .challenges import Challenges
 from .clocks import Clocks
+from .computer_games import ComputerGames
 from .draws import Draws
 from .endings import Endings, SurrenderButton
 from .followup import Followup
@@ -109,7 +111,10 @@ class WariCog(commands.Cog, name="Wari"):
         self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
         self.presenter = presenter
         threads = GameThreads(presenter)
-        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer, threads)
+        self.computer_games = ComputerGames(
+            bot, service, presenter, boards, followup, self.computer, threads, lambda: self.challenges.close_expired()
+        )
+        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer_games, threads)
         self.games = Games(service, presenter, languages, boards, followup, self.computer)
         self.endings = Endings(service, presenter, languages, followup)
         self.takebacks = Takebacks(service, presenter, followup, self.computer)
@@ -235,7 +240,7 @@ class WariCog(commands.Cog, name="Wari"):
         thread: bool = False,
     ) -> None:
         options = GameOptions(variant, first, houses, seeds, clock, thread)
-        await self.answering.command(interaction, self.challenges.play, level, options, private=False)
+        await self.answering.command(interaction, self.computer_games.play, level, options, private=False)
 
     @wari.command(
         name="seek", description=N_("Find an opponent: wait in this server's queue, play as soon as one fits")
@@ -268,7 +273,7 @@ class WariCog(commands.Cog, name="Wari"):
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
         args = (level_a, level_b, variant, pace)
-        await self.answering.command(interaction, self.challenges.exhibition, *args, private=False)
+        await self.answering.command(interaction, self.computer_games.exhibition, *args, private=False)
 
     # -- /wari: the game in this channel --------------------------------------------------------
 

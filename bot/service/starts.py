@@ -1,0 +1,152 @@
+"""Every way a game starts at once, with no challenge to answer: against the bot, an exhibition,
+a pair that ``/wari seek`` matched; and which finished game a rematch replays."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.clock import DEFAULT_CLOCK
+from bot.engine import Game, Player, Rules
+from bot.engine.notation import record, rules_code, snapshot
+from bot.i18n import N_
+from bot.storage import Conflict, SeekRow
+
+from .base import ServiceBase
+from .table import CHANNEL_BUSY, Refusal, Table
+from .turns import check_first, check_level, opening, parse_clock
+
+
+class StartService(ServiceBase):
+    """Games that start at once."""
+
+    async def play_computer(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        human_id: int,
+        computer_id: int,
+        level: str,
+        rules: Rules,
+        first: str,
+        now: datetime,
+        clock: str = DEFAULT_CLOCK,
+        thread: bool = False,
+        names: tuple[str | None, str | None] = (None, None),
+    ) -> Table:
+        """Start a game against the bot itself at once. ``first``: me (the human), opponent, random.
+        ``names``: the human's and the bot's, as the server shows them."""
+        check_first(first)
+        if first == "random":
+            first = self._rng.choice(("me", "opponent"))
+        levels: tuple[str | None, str | None]
+        if first == "me":
+            players, levels = (human_id, computer_id), (None, level)
+        else:
+            players, levels, names = (computer_id, human_id), (level, None), names[::-1]
+        return await self._create(
+            guild_id, channel_id, players, levels, rules, now, actor=human_id, clock=clock, thread=thread, names=names
+        )
+
+    async def exhibition(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        computer_id: int,
+        levels: tuple[str, str],
+        rules: Rules,
+        now: datetime,
+        autoplay: bool = False,
+        computer_name: str | None = None,
+    ) -> Table:
+        """Two computer levels play each other in the channel (no clock: nobody waits on a person)."""
+        return await self._create(
+            guild_id,
+            channel_id,
+            (computer_id, computer_id),
+            levels,
+            rules,
+            now,
+            actor=None,
+            autoplay=autoplay,
+            names=(computer_name, computer_name),
+        )
+
+    async def start_paired(
+        self, *, guild_id: int, channel_id: int, seeks: tuple[SeekRow, SeekRow], rules: Rules, now: datetime
+    ) -> Table:
+        """The game of two waits that ``/wari seek`` paired, in ``channel_id`` (their thread); who
+        moves first is drawn. Nobody gets a turn ping: the game's first message calls both."""
+        a, b = seeks if self._rng.random() < 0.5 else seeks[::-1]
+        return await self._create(
+            guild_id,
+            channel_id,
+            (a.user_id, b.user_id),
+            (None, None),
+            rules,
+            now,
+            actor=a.user_id,
+            clock=a.clock,
+            thread=True,
+            names=(a.user_name, b.user_name),
+        )
+
+    async def _create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[int, int],
+        levels: tuple[str | None, str | None],
+        rules: Rules,
+        now: datetime,
+        *,
+        actor: int | None,
+        clock: str | None = None,
+        thread: bool = False,
+        autoplay: bool = False,
+        names: tuple[str | None, str | None] = (None, None),
+    ) -> Table:
+        for level in filter(None, levels):
+            check_level(level)
+        async with self.lock(channel_id):
+            if await self.store.live_game(channel_id):
+                raise Refusal(CHANNEL_BUSY)
+            await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
+            game = Game(rules, Player.A)
+            start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
+            try:
+                row = await self.store.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    player_a=players[0],
+                    player_b=players[1],
+                    variant=rules_code(rules),
+                    record=record(game, *map(str, players)),
+                    position=snapshot(game),
+                    now=now,
+                    level_a=levels[0],
+                    level_b=levels[1],
+                    autoplay=int(autoplay),
+                    clock=clock,
+                    thread=int(thread),
+                    name_a=names[0],
+                    name_b=names[1],
+                    **start,
+                )
+            except Conflict:
+                raise Refusal(N_("This channel has an open challenge. Wait until it is answered or expires.")) from None
+            return Table.of(row)
+
+    async def rematch_of(self, game_id: int, user_id: int) -> Table:
+        """The finished game ``user_id`` asks to play again (they must have played in it)."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "finished":
+            raise Refusal(N_("Only a finished game can be played again."))
+        table = Table.of(row)
+        player = table.player(user_id)
+        if player is None or table.level(player) is not None:
+            raise Refusal(
+                N_("Only the players of this game can ask for a rematch. Start your own with `/wari challenge`.")
+            )
+        return table
