@@ -22,6 +22,13 @@ from .engine.notation import parse_rules_code
 
 #: A rating whose deviation is this large or more is still provisional (shown with a ``?``).
 PROVISIONAL_RD = 110.0
+#: A game's ``rated``: it counts for its players' ratings; played unrated (``rated: False``); or
+#: played rated but not counted, because its players had already played
+#: :data:`RATED_GAMES_PER_PAIR_PER_DAY` rated games together in the day before it ended.
+RATED, UNRATED, OVER_THE_DAILY_LIMIT = 1, 0, -1
+#: So that two accounts cannot farm rating points off each other: beyond this many rated games
+#: between the same two players in 24 hours, their games are archived unrated.
+RATED_GAMES_PER_PAIR_PER_DAY = 5
 #: How a game's result reads for player A.
 SCORES = {"A": 1.0, "B": 0.0, "draw": 0.5}
 
@@ -94,4 +101,4 @@ def is_rated(status: str, levels: tuple[str | None, str | None], rated: int = 1)
     Aborted games, exhibitions, games against the computer and unrated games are not (they
     still count in statistics).
     """
-    return bool(rated) and status == "finished" and levels == (None, None)
+    return rated == RATED and status == "finished" and levels == (None, None)

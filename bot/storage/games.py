@@ -185,8 +185,7 @@ class GameQueries(RatingQueries):
             return self._saved(await self._write_one(*update))
         async with self._writing():
             saved = self._saved(await self._rows(*update))
-            await self._archive(saved, now)
-        return saved
+            return await self._archive(saved, now)
 
     @staticmethod
     def _saved(rows: list) -> GameRow:

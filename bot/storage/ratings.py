@@ -8,10 +8,19 @@ twice or not at all; every change is kept (``rating_changes``) for the history c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.engine import Player
-from bot.ratings import SCORES, Rating, family, is_rated, outcome_for, rate_game
+from bot.ratings import (
+    OVER_THE_DAILY_LIMIT,
+    RATED_GAMES_PER_PAIR_PER_DAY,
+    SCORES,
+    Rating,
+    family,
+    is_rated,
+    outcome_for,
+    rate_game,
+)
 
 from .database import Database, time_text
 from .rows import GAME_COLUMNS, GameRow
@@ -136,9 +145,10 @@ def _scope(guild_id: int | None, variant: str) -> tuple[str, tuple]:
 class RatingQueries(Database):
     """Ratings, their history, leaderboards, a player's results and archive."""
 
-    async def _archive(self, game: GameRow, moment: datetime) -> None:
+    async def _archive(self, game: GameRow, moment: datetime) -> GameRow:
         """Count the game that was just archived (inside the write that archives it): each
-        person's results, and both ratings if it is rated."""
+        person's results, and both ratings if it is rated; returns the game as archived (marked
+        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it)."""
         keys = [key for key, _ in _outcomes(game)]
         if keys:
             people = sorted({user for user, _, _ in keys})
@@ -155,7 +165,33 @@ class RatingQueries(Database):
             _count(tallies, game)
             await self._save_tallies(tallies)
         if is_rated(game.status, (game.level_a, game.level_b), game.rated):
+            if await self._rated_together(game, moment) >= RATED_GAMES_PER_PAIR_PER_DAY:
+                (row,) = await self._rows(
+                    "UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)
+                )
+                return GameRow.from_row(row)
             await self._rate(game, moment)
+        return game
+
+    async def _rated_together(self, game: GameRow, moment: datetime) -> int:
+        """How many rated games ``game``'s two players finished together in the day before ``moment``."""
+        rows = await self._rows(
+            """
+            SELECT COUNT(*) AS n FROM rating_changes
+            WHERE user_id = ? AND changed_at > ? AND game_id IN (
+                SELECT id FROM games WHERE (player_a = ? AND player_b = ?) OR (player_a = ? AND player_b = ?)
+            )
+            """,
+            (
+                game.player_a,
+                time_text(moment - timedelta(days=1)),
+                game.player_a,
+                game.player_b,
+                game.player_b,
+                game.player_a,
+            ),
+        )
+        return int(rows[0]["n"])
 
     async def _rate(self, game: GameRow, moment: datetime) -> None:
         """Rate the finished game ``game`` (inside the write that archives it)."""

@@ -127,7 +127,8 @@ class GameRow:
     #: The game's state after its last move, so that reading it needs no replay
     #: (:func:`bot.engine.notation.snapshot`; ``None`` for games stored before it was kept).
     position: str | None = None
-    #: A game between people that changes their ratings when it ends (0: unrated, takebacks allowed).
+    #: A game between people that changes their ratings when it ends (0: unrated, takebacks allowed;
+    #: -1: played rated, archived unrated: see :data:`bot.ratings.RATED_GAMES_PER_PAIR_PER_DAY`).
     rated: int = 1
 
     @classmethod

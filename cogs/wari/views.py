@@ -18,6 +18,7 @@ from bot.clock import Clock, clock_time, duration
 from bot.engine import Game, MoveRecord, Player
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, labelled
+from bot.ratings import OVER_THE_DAILY_LIMIT, RATED_GAMES_PER_PAIR_PER_DAY
 from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
@@ -270,7 +271,13 @@ def board_embed(table: Table, picture: bool = False) -> discord.Embed:
     )
     moves = len(sowings)
     footer = _("Move {number}", number=moves) if moves else _("No move yet")
-    if not row.rated:
+    if row.rated == OVER_THE_DAILY_LIMIT:
+        footer = _(
+            "{moves} · not rated: {limit} rated games a day count between the same players",
+            moves=footer,
+            limit=RATED_GAMES_PER_PAIR_PER_DAY,
+        )
+    elif not row.rated:
         footer = _("{moves} · unrated", moves=footer)
     embed.set_footer(text=footer)
     if picture:

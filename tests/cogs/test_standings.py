@@ -38,7 +38,8 @@ async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
 async def test_a_rating_change_adds_up_as_shown(world):
     # Rated games between the same two players, one after another: after each, every shown
     # change is the difference of the shown ratings, before and after (no rounding drift).
-    for winner, loser in [(world.alice, world.bob), (world.bob, world.alice), (world.alice, world.bob)] * 2:
+    pairs = [(world.alice, world.bob), (world.bob, world.alice)] * 2 + [(world.alice, world.bob)]  # five a day count
+    for winner, loser in pairs:
         board = await play_out(world, winner, loser)
         line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
         for before, after, delta in re.findall(r"(\d+)\?? → (\d+)\?? \(([+-]\d+)\)", line):
@@ -48,7 +49,7 @@ async def test_a_rating_change_adds_up_as_shown(world):
     )
     stats = await world.alice.slash(world.channel, "wari stats")
     shown_rating = field(stats.response.embeds[0], "Ratings")
-    assert shown_rating == f"**wari** {round(rating['rating'])}, provisional after 6 games"
+    assert shown_rating == f"**wari** {round(rating['rating'])}, provisional after 5 games"
 
 
 async def test_stats_count_results_ratings_the_computer_and_streaks(world):
@@ -201,3 +202,18 @@ async def test_the_bots_own_stats_count_its_games_against_people(world):
     assert field(stats, "Games against people") == "3 (3 W · 0 D · 0 L)"  # it won all three
     assert field(stats, "By level") == "**Beginner**: 1 (1 W · 0 D · 0 L)\n**Casual**: 2 (2 W · 0 D · 0 L)"
     assert "Ratings" not in [f.name for f in stats.fields]
+
+
+async def test_rated_games_between_the_same_two_players_count_five_times_a_day(world):
+    async def changes():
+        return len(await world.env.bot.store._read("SELECT * FROM rating_changes"))
+
+    for game in range(1, 6):
+        await play_out(world, world.alice, world.bob)
+        assert await changes() == 2 * game
+    sixth = await play_out(world, world.alice, world.bob)
+    assert await changes() == 10  # the sixth in a day changes nobody's rating
+    assert sixth.embeds[0].footer.text == "No move yet · not rated: 5 rated games a day count between the same players"
+    assert not [line for line in sixth.embeds[0].description.splitlines() if line.startswith("📈")]
+    await play_out(world, world.alice, world.carol)  # another pair is not limited
+    assert await changes() == 12

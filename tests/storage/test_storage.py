@@ -407,3 +407,19 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
         await copied.close()
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 1  # not into a filled one
     assert "is not empty" in capsys.readouterr().err
+
+
+async def test_rated_games_between_two_players_count_five_times_in_any_24_hours(store):
+    from bot.ratings import OVER_THE_DAILY_LIMIT, RATED, RATED_GAMES_PER_PAIR_PER_DAY
+
+    async def finish(channel, at):
+        game = await clocked_game(store, channel=channel)
+        return await store.update_game(game, now=at, status="finished", result="A", reason="surrender")
+
+    finished = [await finish(channel, T0 + timedelta(hours=channel)) for channel in range(1, 7)]
+    assert [game.rated for game in finished] == [RATED] * RATED_GAMES_PER_PAIR_PER_DAY + [OVER_THE_DAILY_LIMIT]
+    assert len(await store.rating_changes(finished[-1].id)) == 0
+    assert (await store.ratings_of(100))["wari"].games == 5
+    # The first of the five is more than a day old by hour 26: one more counts.
+    assert (await finish(26, T0 + timedelta(hours=26))).rated == RATED
+    assert (await store.ratings_of(100))["wari"].games == 6
