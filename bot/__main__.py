@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import discord
 
@@ -14,6 +15,33 @@ from .config import Settings, SettingsError, load_settings
 from .storage import ShardScope, StorageError, Store
 
 log = logging.getLogger("bot")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line (``LOG_FORMAT=json``): time, level, logger, message, and exc_info
+    for an exception. The message is the line the text format shows, secrets masked alike."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            line["exc_info"] = self.formatException(record.exc_info)
+        elif record.stack_info:
+            line["exc_info"] = self.formatStack(record.stack_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def setup_logging(settings: Settings) -> None:
+    """discord.py's logging setup, at the level and in the format of the settings."""
+    level = getattr(logging, settings.log_level)
+    if settings.log_format == "json":
+        discord.utils.setup_logging(level=level, formatter=JsonFormatter(), root=True)
+    else:  # discord.py's own format (in colour on a terminal)
+        discord.utils.setup_logging(level=level, root=True)
 
 
 async def _run(settings: Settings) -> None:
@@ -35,6 +63,7 @@ async def _run(settings: Settings) -> None:
         backup_every=timedelta(hours=hours) if hours else None,
         backup_keep=settings.backup_keep,
         store=store,
+        metrics_port=settings.metrics_port,
     )
     async with bot:
         await bot.start(settings.token)
@@ -46,7 +75,7 @@ def main() -> int:
     except SettingsError as exc:
         print(f"wari-bot: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+    setup_logging(settings)
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:

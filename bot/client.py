@@ -8,10 +8,12 @@ import logging
 import random
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
 
+from .metrics import Metrics, MetricsServer
 from .service import PlayerService, SeekService, WariService
 from .storage import ShardScope, Store
 from .storage.backup import back_up, backup_due
@@ -42,13 +44,27 @@ class WariBot(commands.Bot):
         backup_every: timedelta | None = None,
         backup_keep: int = 7,
         store: Store | None = None,
+        metrics_port: int | None = None,
         **sharding,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
         # The bot plays no sound: discord.py's warnings that voice needs PyNaCl and davey are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        #: The bot's metrics, counted only when they are served (``metrics_port``).
+        self.metrics = Metrics() if metrics_port is not None else None
+        self.metrics_port = metrics_port
+        self.metrics_server: MetricsServer | None = None
+        # discord.py's HTTP session reports each response to the metrics (429s it retries included).
+        traced: dict[str, Any] = {"http_trace": self.metrics.trace_config()} if self.metrics is not None else {}
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **sharding
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            help_command=None,
+            # A message that forgets to say whom it may notify notifies nobody: every message that
+            # must ping names its users (a name like "@everyone" in a message then pings no one).
+            allowed_mentions=discord.AllowedMentions.none(),
+            **traced,
+            **sharding,
         )
         #: A SQLite file (``Path``) or a ``postgresql://`` URL.
         self.database = database if isinstance(database, str) and "://" in database else Path(database)
@@ -72,6 +88,8 @@ class WariBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        if self.metrics is not None:
+            self.metrics.instrument(self)
         if not hasattr(self, "store"):
             self.store = await Store.open(self.database, shards=self.shard_scope)
         self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
@@ -84,6 +102,15 @@ class WariBot(commands.Bot):
         if self.backup_every and self.store.path is not None:
             self.backups = tasks.loop(seconds=min(self.backup_every, BACKUP_CHECK).total_seconds())(self.back_up_if_due)
             self.backups.start()
+        if self.metrics is not None and self.metrics_port is not None:
+            self.metrics_server = MetricsServer(self, self.metrics, self.metrics_port)
+            await self.metrics_server.start()
+
+    async def stop_metrics(self) -> None:
+        """Stop serving ``/metrics`` and ``/healthz`` (at :meth:`close`)."""
+        if self.metrics_server is not None:
+            server, self.metrics_server = self.metrics_server, None
+            await server.stop()
 
     async def sync_commands(self) -> None:
         """Sync slash commands to the dev guild every time, or globally only when they changed.
@@ -158,6 +185,7 @@ class WariBot(commands.Bot):
     async def close(self) -> None:
         if self.backups is not None:
             self.backups.cancel()
+        await self.stop_metrics()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
@@ -189,7 +217,8 @@ def create_bot(
     ``shard_ids`` given (default: all of them). ``options`` are :class:`WariBot`'s:
     ``backup_every``, the interval of automatic backups of a SQLite file (``None``, the default
     here: none; the settings' default is a day); ``store``, the database already opened (and
-    checked), so that a start checks it once.
+    checked), so that a start checks it once; ``metrics_port``, where to serve ``/metrics`` and
+    ``/healthz`` (``None``, the default: nowhere, and nothing is counted).
     """
     if shard_count is None:
         return WariBot(database, **options)

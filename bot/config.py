@@ -16,6 +16,7 @@ from dotenv import load_dotenv
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "wari.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
 class SettingsError(ValueError):
@@ -30,6 +31,8 @@ class Settings:
     #: Commands are synced to this guild at every start (instant), and not globally.
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: ``text`` (discord.py's lines) or ``json`` (one JSON object a line, for a log collector).
+    log_format: str = "text"
     #: Seconds before an unanswered challenge expires.
     challenge_timeout: int = 600
     #: Hours between automatic backups of the database (0: none).
@@ -39,6 +42,8 @@ class Settings:
     #: The shards of the whole bot, and those this process runs (``None``: no sharding).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: The port of the Prometheus ``/metrics`` and the ``/healthz`` endpoints (``None``: not served).
+    metrics_port: int | None = None
 
     @property
     def database_path(self) -> Path | None:
@@ -134,15 +139,20 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
     level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    log_format = environ.get("LOG_FORMAT", "text").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
     shard_count, shard_ids = _shards(environ)
     return Settings(
         token=token,
         database=_database(environ),
         dev_guild_id=_int(environ, "DEV_GUILD_ID", None),
         log_level=level,
+        log_format=log_format,
         challenge_timeout=_int(environ, "CHALLENGE_TIMEOUT", 600, maximum=7 * 24 * 3600),
         backup_interval_hours=_int(environ, "BACKUP_INTERVAL_HOURS", 24, minimum=0, maximum=30 * 24),
         backup_keep=_int(environ, "BACKUP_KEEP", 7, maximum=1000),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        metrics_port=_int(environ, "METRICS_PORT", None, maximum=65535),
     )
