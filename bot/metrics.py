@@ -126,9 +126,8 @@ class Metrics:
                 result = await request(route, *args, **kwargs)
                 status = "2xx"
                 return result
-            except discord.RateLimited:
+            except discord.RateLimited:  # a 429 to wait too long for (the session's trace counted it)
                 status = "429"
-                self.rate_limited.inc()
                 raise
             except discord.HTTPException as exc:
                 status = str(exc.status)
