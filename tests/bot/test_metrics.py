@@ -4,6 +4,7 @@ import json
 import logging
 import socket
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -55,6 +56,10 @@ def test_metrics_and_json_logs_are_settings_off_by_default():
     for bad in ({"METRICS_PORT": "http"}, {"METRICS_PORT": "70000"}, {"METRICS_PORT": "0"}, {"LOG_FORMAT": "xml"}):
         with pytest.raises(SettingsError):
             load_settings({"DISCORD_TOKEN": "t", **bad})
+    root = Path(__file__).resolve().parents[2]
+    for name in ("METRICS_PORT", "LOG_FORMAT"):
+        assert f"\n{name}=" in (root / ".env.example").read_text()
+        assert f"| `{name}` |" in (root / "README.md").read_text()
 
 
 async def test_the_metrics_count_interactions_rest_calls_and_live_games(database_path):
