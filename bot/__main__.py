@@ -12,6 +12,7 @@ import discord
 
 from . import create_bot
 from .config import Settings, SettingsError, load_settings
+from .metrics import MetricsError
 from .storage import ShardScope, StorageError, Store
 
 log = logging.getLogger("bot")
@@ -87,7 +88,7 @@ def main() -> int:
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused the gateway intents; this bot needs none that are privileged")
         return 1
-    except StorageError as exc:
+    except (StorageError, MetricsError) as exc:
         log.error("%s", exc)
         return 1
     except OSError as exc:  # aiohttp's connection errors are OSErrors too

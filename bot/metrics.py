@@ -224,6 +224,10 @@ def gateway_connected(bot: discord.Client) -> bool:
     return ws is not None and bool(getattr(ws, "open", False))
 
 
+class MetricsError(RuntimeError):
+    """The metrics cannot be served (the port is taken); the message says which and what to do."""
+
+
 class MetricsServer:
     """The HTTP server of ``/metrics`` and ``/healthz`` (on every interface: a scraper in another
     container must reach it; keep the port off the public internet)."""
@@ -236,8 +240,16 @@ class MetricsServer:
         self.runner = web.AppRunner(app, access_log=None)
 
     async def start(self) -> None:
+        """:raises MetricsError: if the port cannot be listened on (taken by another process)."""
         await self.runner.setup()
-        await web.TCPSite(self.runner, self.host, self.port).start()
+        try:
+            await web.TCPSite(self.runner, self.host, self.port).start()
+        except OSError as exc:
+            await self.runner.cleanup()
+            raise MetricsError(
+                f"cannot serve the metrics on METRICS_PORT {self.port} ({exc.strerror or exc}): "
+                "choose a free port (each process of a sharded bot on one machine needs its own)"
+            ) from exc
         log.info("serving /metrics and /healthz on port %d", self.port)
 
     async def stop(self) -> None:

@@ -16,7 +16,7 @@ from simcord import Env
 
 from bot.__main__ import JsonFormatter
 from bot.config import SettingsError, load_settings
-from bot.metrics import Metrics
+from bot.metrics import Metrics, MetricsError, MetricsServer
 from tests.conftest import close_bot, make_bot, populate
 from tests.helpers import press, start_game
 
@@ -62,13 +62,13 @@ def test_metrics_and_json_logs_are_settings_off_by_default():
         assert f"| `{name}` |" in (root / "README.md").read_text()
 
 
-async def test_the_metrics_count_interactions_rest_calls_and_live_games(database_path):
+async def test_the_metrics_count_interactions_rest_calls_and_live_games(database):
     port = free_port()
-    bot = make_bot(database_path, metrics_port=port)
+    bot = make_bot(database, metrics_port=port)
     env = Env(bot)
     await env.start()
     try:
-        world = populate(env, database_path)
+        world = populate(env, database)
         board = await start_game(world)
         await press(world.alice, board, 3)
         for refusal in (503, 429):
@@ -134,3 +134,13 @@ async def test_every_response_of_discord_py_s_session_is_counted_429s_among_them
     found = samples(generate_latest(metrics.registry).decode())
     assert total(found, "wari_discord_http_responses_total", status="429") == 2
     assert total(found, "wari_discord_rate_limited_total") == 2
+
+
+async def test_a_port_taken_stops_the_start_with_one_clear_error():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = MetricsServer(make_bot("unused.sqlite3"), Metrics(), port, host="127.0.0.1")
+        with pytest.raises(MetricsError, match=f"METRICS_PORT {port}"):
+            await server.start()
