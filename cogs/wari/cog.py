@@ -44,6 +44,7 @@ from .boards import Boards
 from .challenges import Challenges
 from .clocks import Clocks
 from .computer_games import ComputerGames
+from .cooldowns import limited
 from .draws import Draws
 from .endings import Endings, SurrenderButton
 from .followup import Followup
@@ -208,6 +209,7 @@ class WariCog(commands.Cog, name="Wari"):
         **GAME_OPTIONS,
     )
     @app_commands.choices(**GAME_CHOICES)
+    @limited("game")
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -228,6 +230,7 @@ class WariCog(commands.Cog, name="Wari"):
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
     @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong)"), **GAME_OPTIONS)
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
+    @limited("game")
     async def play(
         self,
         interaction: discord.Interaction,
@@ -251,6 +254,7 @@ class WariCog(commands.Cog, name="Wari"):
         rating_within=N_("Only opponents within this many rating points of you (default: anyone)"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=GAME_CHOICES["clock"])
+    @limited("game")
     async def seek(
         self,
         interaction: discord.Interaction,
@@ -269,6 +273,7 @@ class WariCog(commands.Cog, name="Wari"):
         pace=N_("One move per press of Next move (default), or on its own every few seconds"),
     )
     @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES, pace=PACES)
+    @limited("game")
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
@@ -323,6 +328,7 @@ class WariCog(commands.Cog, name="Wari"):
         public=N_("Show them to the channel"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
+    @limited("look")
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -340,6 +346,7 @@ class WariCog(commands.Cog, name="Wari"):
         public=N_("Show it to the channel"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
+    @limited("look")
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
     ) -> None:
@@ -348,6 +355,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     @wari.command(name="history", description=N_("A player's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
+    @limited("look")
     async def history(
         self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False
     ) -> None:
@@ -357,6 +365,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(
         game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)")
     )
+    @limited("look")
     async def record(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
     ) -> None:
@@ -366,6 +375,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(
         game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)")
     )
+    @limited("look")
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
     ) -> None:

@@ -15,8 +15,10 @@ fail. The rules for when it does live here, once:
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from enum import Enum
 from typing import Any
 
@@ -27,6 +29,7 @@ from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Refusal
 from bot.storage import StorageError
 
+from .cooldowns import ServerOnCooldown
 from .languages import Languages
 
 log = logging.getLogger("cogs.wari")
@@ -137,8 +140,17 @@ class Presenter:
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         message: str | Refusal
+        params: dict[str, object] = {}
         if isinstance(error, Refusal):
             message = error
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            # Discord shows the time in the reader's language, counting down ("in 12 seconds").
+            again = interaction.created_at + timedelta(seconds=math.ceil(error.retry_after))
+            params["when"] = discord.utils.format_dt(again, "R")
+            if isinstance(error, ServerOnCooldown):
+                message = N_("Many people here are using this right now. Please try again {when}.")
+            else:
+                message = N_("You are using these commands a lot. Please try again {when}.")
         elif isinstance(error, StorageError):
             log.error("%s", error)
             message = DATABASE_TROUBLE
@@ -147,7 +159,7 @@ class Presenter:
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
             message = UNEXPECTED
-        await self.tell(interaction, message)
+        await self.tell(interaction, message, **params)
 
     async def announce(self, interaction: discord.Interaction, message: Message) -> None:
         """Say ``message`` in the channel as the answer to ``interaction``; if Discord refuses the
