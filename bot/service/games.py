@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from bot.engine import IllegalMoveError, MoveRecord, Player
 from bot.engine.notation import from_record
 from bot.i18n import N_
-from bot.storage import GameRow
+from bot.storage import GameRow, StorageError
 
 from .base import HEARTBEAT, OUTAGE, ServiceBase
 from .table import EARLY_ABORT, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
+
+log = logging.getLogger(__name__)
 
 
 class GameService(ServiceBase):
@@ -244,6 +247,18 @@ class GameService(ServiceBase):
                 and current.row.draw_ply == table.game.ply
             ):
                 await self._update(current.row, now=now, **NO_OFFER)
+
+    async def shown(self, table: Table) -> None:
+        """Note that ``table``'s board message now shows it. A failure is only logged: the
+        board is drawn, and at worst it is redrawn once more after a restart."""
+        try:
+            await self.store.mark_shown(table.row)
+        except StorageError as exc:
+            log.warning("game %s: could not note which version its board shows: %s", table.row.id, exc)
+
+    async def boards_behind(self) -> list[Table]:
+        """The live games whose board may show an older state than the stored one, oldest first."""
+        return [Table.of(row) for row in await self.store.boards_behind()]
 
     async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:
         """Note that the bot is alive; after an outage, pause the running clocks for its length."""

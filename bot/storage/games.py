@@ -153,6 +153,28 @@ class GameQueries(RatingQueries):
         )
         return [GameRow.from_row(row) for row in rows]
 
+    async def mark_shown(self, game: GameRow) -> None:
+        """Note that ``game``'s board message now shows ``game.version`` (never going back: a later
+        drawing noted first wins). No version change: this is about its view, not its state."""
+        await self._write(
+            (
+                "UPDATE games SET shown_version = ? WHERE id = ? AND message_id = ? "
+                "AND (shown_version IS NULL OR shown_version < ?)",
+                (game.version, game.id, game.message_id, game.version),
+            )
+        )
+
+    async def boards_behind(self) -> list[GameRow]:
+        """The live games (on this process's shards) whose board may show an older state than the
+        stored one, the longest unchanged first."""
+        mine, params = self._own_shards()
+        rows = await self._read(
+            "SELECT * FROM games WHERE status = 'live' AND message_id IS NOT NULL "
+            f"AND (shown_version IS NULL OR shown_version < version){mine} ORDER BY updated_at, id",
+            params,
+        )
+        return [GameRow.from_row(row) for row in rows]
+
     async def get_game(self, game_id: int) -> GameRow | None:
         return await self._one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
 

@@ -130,10 +130,17 @@ class GameRow:
     #: A game between people that changes their ratings when it ends (0: unrated, takebacks allowed;
     #: -1: played rated, archived unrated: see :data:`bot.ratings.RATED_GAMES_PER_PAIR_PER_DAY`).
     rated: int = 1
+    #: The ``version`` its board message was last drawn at (``None``: not known).
+    shown_version: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         return _from_row(cls, row)
+
+    @property
+    def board_behind(self) -> bool:
+        """Its board message may show an older state than the stored one."""
+        return self.shown_version is None or self.shown_version < self.version
 
     @property
     def players(self) -> tuple[int, int]:

@@ -182,6 +182,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
     """,
+    # 11: the version of the game its board message shows (NULL: not known), so that a board left
+    # behind (the process died between a move's commit and its board's redraw) is found and redrawn.
+    """
+    ALTER TABLE games ADD COLUMN shown_version INTEGER;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),

@@ -45,11 +45,22 @@ def where_shown(shown: Table | None) -> Text:
     return Text(N_("Discord did not let me update the board, so I posted it anew: {url}"), url=board_url(shown.row))
 
 
-def stale_reason(table: Table, interaction: discord.Interaction) -> Text:
-    """Why a press on the game's own board did nothing: the game ended, or another press came first."""
+def stale_reason(table: Table, interaction: discord.Interaction, behind: bool) -> Text:
+    """Why a press on the game's own board did nothing: the game ended, the presser's own move
+    was played already, the board was behind the game (``behind``: it had not been redrawn since),
+    or another press came first."""
     if not table.row.live:
         return Text(N_("This game is over: the board now shows how it ended."))
     pressed_ply = int(pressed_id(interaction).split(":")[3])
+    last = table.game.last_move
+    if pressed_ply < table.game.ply and last is not None and table.player(interaction.user.id) is last.player:
+        return Text(N_("Your move `{move}` had already been played: the board now shows it."), move=last)
+    if pressed_ply < table.game.ply and behind:
+        return Text(
+            N_("This board was out of date: it now shows the current position, after move {number} (`{move}`)."),
+            number=table.game.ply,
+            move=last,
+        )
     if pressed_ply < table.game.ply:
         return Text(
             N_(
@@ -97,6 +108,7 @@ class Boards:
         any press on its old board or ``/wari board`` shows it."""
         async with self.languages.public(table.row.guild_id):  # also when the computer or the sweep changed it
             if await self.presenter.edit(table.row.channel_id, table.row.message_id, await self.message(table)):
+                await self.service.shown(table)
                 return table
             return await self.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
 
@@ -124,7 +136,10 @@ class Boards:
             return posted
         current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
         if current.game.ply != table.game.ply:  # the computer moved while we were posting
-            await self.presenter.edit(message.channel.id, message.id, await self.message(current))
+            if await self.presenter.edit(message.channel.id, message.id, await self.message(current)):
+                await self.service.shown(current)
+        else:
+            await self.service.shown(current)
         if table.row.message_id is not None:  # the old board must not look live
             await self.presenter.edit(table.row.channel_id, table.row.message_id, replaced_board(current))
         return current
@@ -133,6 +148,7 @@ class Boards:
         """Redraw the pressed board as the press's answer. If Discord refuses, the board is redrawn
         by id or posted anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
         if await self.presenter.update_pressed(interaction, await self.message(table)):
+            await self.service.shown(table)
             return
         log.warning("game %s moved, but the pressed board could not be redrawn", table.row.id)
         shown = await self.redraw(table)
@@ -153,7 +169,7 @@ class Boards:
             table = await self.service.game(pressed_game)
         assert interaction.message is not None  # a press comes from a message
         if table.row.message_id == interaction.message.id:
-            message, text = await self.message(table), stale_reason(table, interaction)
+            message, text = await self.message(table), stale_reason(table, interaction, table.row.board_behind)
         else:
             message, text = (
                 replaced_board(table),
@@ -161,4 +177,6 @@ class Boards:
             )
         if not await self.presenter.update_pressed(interaction, message):
             log.warning("could not bring a stale board of game %s up to date", table.row.id)
+        elif table.row.message_id == interaction.message.id:
+            await self.service.shown(table)
         await self.presenter.tell(interaction, text)

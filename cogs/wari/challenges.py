@@ -176,7 +176,9 @@ class Challenges:
             table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
             if table.row.message_id != interaction.message.id:
                 table = await self.service.moved_board(table, interaction.message.id, now())
-            if not await self.presenter.update_pressed(interaction, await self.boards.message(table)):
+            if await self.presenter.update_pressed(interaction, await self.boards.message(table)):
+                await self.service.shown(table)
+            else:
                 shown = await self.boards.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
                 await self.presenter.tell(
                     interaction,

@@ -77,10 +77,28 @@ class Clocks:
                 await self.boards.redraw(table)
             except Exception:
                 log.exception("could not redraw game %s after the outage", table.row.id)
+        await self.redraw_boards_behind()
         try:
             await self.computer.resume()
         except StorageError as exc:
             log.error("could not resume the computer's games: %s", exc)
+
+    async def redraw_boards_behind(self) -> None:
+        """Redraw every live board that shows an older state than the stored game (the process
+        died, or Discord failed, between a change and its redraw), the longest unchanged first,
+        one at a time: discord.py paces the edits within Discord's rate limits."""
+        try:
+            behind = await self.service.boards_behind()
+        except StorageError as exc:
+            log.error("could not look for boards left behind: %s", exc)
+            return
+        if behind:
+            log.info("redrawing %d board(s) left behind their games", len(behind))
+        for table in behind:
+            try:
+                await self.boards.redraw(table)
+            except Exception:
+                log.exception("could not redraw the board of game %s", table.row.id)
 
     def stop(self) -> None:
         self.sweep.cancel()
@@ -143,6 +161,7 @@ class Clocks:
                 await self._note_alive()
             finally:
                 self.offline_since = None
+            await self.redraw_boards_behind()  # edits refused while Discord was away
 
     async def end_games_on_time(self) -> None:
         """End every game whose player to move let the deadline pass: the opponent wins."""

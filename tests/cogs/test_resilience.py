@@ -90,9 +90,7 @@ async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_boa
     # The message still shows Alice's cups of the old position; the game has moved on.
     assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
     again = await press(world.alice, board, 6)
-    assert told(again)[0].content == (
-        "Another press came first: move 1 (`A(6,4)`) was played. The board now shows the current position."
-    )
+    assert told(again)[0].content == "Your move `A(6,4)` had already been played: the board now shows it."
     assert board.embeds[0].footer.text == "Move 1"
     assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 5", "9 · 5", "8 · 5", "7 · 5"]  # Bob to move
     await press(world.bob, board, 12)
@@ -273,11 +271,16 @@ async def test_a_double_click_whose_button_the_first_redraw_removed_is_answered(
     await press(world.alice, board, 3)
     late = await late_click(world.alice, board, pressed)
     assert late.acknowledged
-    assert (
-        told(late)[0].content
-        == "Another press came first: move 1 (`A(3,4)`) was played. The board now shows the current position."
-    )
+    assert told(late)[0].content == "Your move `A(3,4)` had already been played: the board now shows it."
     assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_two_players_racing_hear_that_another_press_came_first(world):
+    board = await start_game(world)
+    pressed = cup_id(board, 3)
+    await press(world.alice, board, 3)
+    late = await late_click(world.bob, board, pressed)  # Bob's click on the board as it was before
+    assert told(late)[0].content.startswith("Another press came first: move 1 (`A(3,4)`) was played.")
 
 
 async def test_a_refusal_discord_drops_once_is_sent_again(world):
@@ -305,3 +308,50 @@ async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothin
         rules_of("kalah", 11, None)
     with pytest.raises(Refusal, match="Sorry, unknown variant 'chess'"):
         rules_of("chess", None, None)
+
+
+async def commit_without_redraw(world, channel_id, board, member, house):
+    """A press whose move is committed, then the process dies before the board is redrawn: the
+    move is in the database, the board message still shows the position before it."""
+    service = world.env.bot.service
+    table = await service.table(channel_id)
+    await service.play(
+        channel_id=channel_id,
+        game_id=table.row.id,
+        ply=table.game.ply,
+        message_id=board.id,
+        user_id=member.id,
+        house=house,
+        now=discord.utils.utcnow(),
+    )
+
+
+async def test_boards_a_crash_left_behind_are_redrawn_at_start_up(world):
+    boards = []
+    for number in range(3):
+        channel = world.guild.create_text_channel(f"games-{number}")
+        board = (await world.alice.slash(channel, "wari challenge", opponent=world.bob, first="me")).response
+        await world.bob.click(board, label="Accept")
+        boards.append((channel, board))
+    for channel, board in boards:
+        await commit_without_redraw(world, channel.id, board, world.alice, 3)
+        assert board.embeds[0].footer.text == "No move yet"  # behind its game
+    await world.restart()
+    for _channel, board in boards:
+        assert board.embeds[0].footer.text == "Move 1" and "`A(3,4)`" in board.embeds[0].description
+    assert not await world.env.bot.store.boards_behind()
+
+
+async def test_a_press_on_a_board_left_behind_says_so_and_never_blames_another_press(world):
+    board = await start_game(world)
+    await commit_without_redraw(world, world.channel.id, board, world.alice, 3)
+    again = await press(world.alice, board, 3)  # she presses again: her first press seemed lost
+    assert told(again)[0].content == "Your move `A(3,4)` had already been played: the board now shows it."
+    assert board.embeds[0].footer.text == "Move 1"
+    await commit_without_redraw(world, world.channel.id, board, world.bob, 9)
+    await commit_without_redraw(world, world.channel.id, board, world.alice, 4)
+    late = await press(world.bob, board, 10)  # the board still shows Bob to move after move 1
+    assert told(late)[0].content == (
+        "This board was out of date: it now shows the current position, after move 3 (`A(4,5)`)."
+    )
+    assert board.embeds[0].footer.text == "Move 3"
