@@ -123,3 +123,19 @@ async def fresh_world(database, **options) -> AsyncIterator[World]:
         await env.shutdown()
         await close_bot(env.bot)
     env.raise_errors()  # what the bot raised fails the test, as with the fixture
+
+
+@pytest.fixture(autouse=True)
+def generous_cooldowns(request, monkeypatch):
+    """SimCord's clock stands still unless a story moves it, so a story that starts twelve games
+    in a row does so in one instant: the cooldowns (:mod:`cogs.wari.cooldowns`) would refuse it.
+    Every story but those of the cooldowns themselves runs with limits no story reaches."""
+    from cogs.wari import cooldowns
+
+    if request.module.__name__.endswith("test_cooldowns"):
+        return
+    for name, budget in list(cooldowns.LIMITS.items()):
+        generous = cooldowns.Budget(
+            user=cooldowns.Limit(1000, budget.user.per), server=cooldowns.Limit(1000, budget.server.per)
+        )
+        monkeypatch.setitem(cooldowns.LIMITS, name, generous)
