@@ -108,7 +108,10 @@ class Presenter:
         reader's language: ``message`` is English text with ``{placeholders}`` (or a text made
         earlier, a refusal) that is translated here.
 
-        Tried twice: only the asker can see it, so nothing else would tell them.
+        Tried twice: only the asker can see it, so nothing else would tell them. If Discord refuses
+        both, the last resort is a message in the channel that names them (these answers are
+        refusals and notes, nothing private), so that they are never left with "This interaction
+        failed" and no word.
         """
         language: str | None
         try:
@@ -126,6 +129,9 @@ class Presenter:
                 return
             except discord.HTTPException as exc:
                 log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
+        if interaction.channel_id is not None:
+            user = interaction.user.id
+            await self.notify(interaction.channel_id, f"<@{user}> {text}", user)
 
     async def acknowledge(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
         """Tell Discord the press is being handled (so it waits for the answer). If Discord

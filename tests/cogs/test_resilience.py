@@ -15,6 +15,7 @@ from tests.helpers import (
     cup_labels,
     enabled_houses,
     late_click,
+    pinged,
     press,
     shown,
     start_game,
@@ -355,3 +356,12 @@ async def test_a_press_on_a_board_left_behind_says_so_and_never_blames_another_p
         "This board was out of date: it now shows the current position, after move 3 (`A(4,5)`)."
     )
     assert board.embeds[0].footer.text == "Move 3"
+
+
+async def test_when_discord_refuses_every_private_answer_the_channel_tells_the_asker(world):
+    await start_game(world)
+    world.env.inject_error("POST", "/interactions/*/callback", status=500, times=2)
+    await world.carol.slash(world.channel, "wari surrender")  # not her game: a refusal
+    said = world.channel.last_message
+    assert said.content == f"{world.carol.mention} You are not playing in this channel's game."
+    assert pinged(world, said) == {world.carol.id}
