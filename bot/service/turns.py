@@ -6,7 +6,7 @@ transaction as the move, so a clock, its deadline and the next ping never disagr
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.ai import LEVELS
 from bot.clock import Clock, ClockState
@@ -15,6 +15,8 @@ from bot.i18n import N_
 
 from .table import FIRST_CHOICES, Refusal, Table
 
+#: A person who pressed this lately is at the board: no turn ping for them (see :func:`handover`).
+PRESENT = timedelta(minutes=2)
 #: Columns that stop every clock and ping of a game, and that close its draw offer.
 STILL = {"deadline": None, "ping_at": None, "ping_kind": None}
 NO_OFFER = {"draw_by": None, "draw_ply": None, "draw_open": 0}
@@ -58,12 +60,14 @@ def pings_and_clock(
     actor: int | None,
     now: datetime,
     moved: bool = True,
+    present: bool = False,
 ) -> dict:
     """The clock and ping columns once ``game`` is reached and ``mover`` (``None``: nobody) has moved.
 
     The person now to move gets a new deadline and a turn ping, unless they caused this change
-    themselves (their own press, Accept or rematch: they are looking at the board). A per-move
-    clock's reminder is due when a quarter of the time is left.
+    themselves (their own press, Accept or rematch: they are looking at the board) or are
+    ``present`` (they pressed lately: see :func:`handover`). A per-move clock's reminder is due
+    when a quarter of the time is left.
     """
     person = person_to_move(game, levels)
     changes: dict = {}
@@ -76,7 +80,7 @@ def pings_and_clock(
             changes["time_a"], changes["time_b"] = after.banks
     if person is None:
         return {**changes, **STILL}
-    if users[person] != actor and person != mover:
+    if users[person] != actor and person != mover and not present:
         return {**changes, "ping_at": now, "ping_kind": "turn"}
     if clock is not None and deadline is not None and clock.reminder_before is not None:
         return {**changes, "ping_at": deadline - clock.reminder_before, "ping_kind": "reminder"}
@@ -90,10 +94,30 @@ def opening(clock: Clock | None, game: Game, users: tuple[int, int], levels, act
 
 
 def handover(table: Table, game: Game, mover: Player | None, actor: int | None, now: datetime, moved: bool) -> dict:
-    """The clock and ping columns after ``mover`` moved in ``table`` (reaching ``game``)."""
+    """The clock and ping columns after ``mover`` moved in ``table`` (reaching ``game``).
+
+    A person who pressed within :data:`PRESENT` is at the board and gets no turn ping (Discord
+    limits a bot's messages, and a ping costs two calls, the new one and the old one's deletion):
+    against the computer, whose answer follows the person's press within seconds, and in games
+    on per-player (real-time) clocks. The change before this one was the last press in either.
+    Reminders and the end on time still notify them.
+    """
     if table.exhibition:
         return {}
     levels = (table.row.level_a, table.row.level_b)
+    lately = now - table.row.updated_at < PRESENT
+    against_the_computer = mover is not None and levels[mover] is not None
+    real_time = table.clock is not None and table.clock.per_player
+    present = lately and moved and (against_the_computer or real_time)
     return pings_and_clock(
-        table.clock, table.clock_state, game, table.row.players, levels, mover=mover, actor=actor, now=now, moved=moved
+        table.clock,
+        table.clock_state,
+        game,
+        table.row.players,
+        levels,
+        mover=mover,
+        actor=actor,
+        now=now,
+        moved=moved,
+        present=present,
     )

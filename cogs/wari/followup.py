@@ -62,6 +62,7 @@ class Followup:
             if row.live:
                 self.computer.schedule(table)
                 await self.pings.deliver(row.id, row.channel_id)
+                await self.pings.take_back_passed(table)
             elif table.just_ended:
                 await self.pings.forget(table)
                 if row.thread:

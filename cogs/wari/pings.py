@@ -69,6 +69,10 @@ class Pings:
             stale = await self.service.record_ping(due, posted.id if posted else None)
             await self.presenter.delete(channel_id, stale)
 
+    async def take_back_passed(self, table: Table) -> None:
+        """After a move that calls for no ping, delete the ping of the turn that passed."""
+        await self.presenter.delete(table.row.channel_id, await self.service.passed_ping(table))
+
     async def forget(self, table: Table) -> None:
         """Delete the last ping of a game that ended."""
         await self.presenter.delete(table.row.channel_id, await self.service.last_ping(table))

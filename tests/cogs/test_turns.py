@@ -5,7 +5,19 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.helpers import buttons, cup_labels, pinged, pings, press, shown, start_game, stored, surrender, told
+from tests.helpers import (
+    buttons,
+    cup_labels,
+    enabled_houses,
+    pinged,
+    pings,
+    press,
+    shown,
+    start_game,
+    stored,
+    surrender,
+    told,
+)
 
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -51,12 +63,29 @@ async def test_a_finished_game_leaves_no_ping(world):
     assert pings(world) == []
 
 
-async def test_playing_the_bot_pings_only_the_person(world):
+async def test_playing_the_bot_pings_the_person_only_when_away(world, monkeypatch):
+    from bot.service import turns
+
     board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
     assert pings(world) == []  # she started it and is looking at it
-    await press(world.alice, board, 3)  # the bot answers at once; the turn comes back to her
+    await press(world.alice, board, 3)  # the bot answers at once: she is at the board
+    assert pings(world) == []
+    monkeypatch.setattr(turns, "PRESENT", timedelta(0))  # as if the bot had thought longer than she waited
+    await press(world.alice, board, min(enabled_houses(board)))
     (ping,) = pings(world)
     assert pinged(world, ping) == {world.alice.id}
+
+
+async def test_players_on_a_real_time_clock_are_at_the_board_and_get_no_turn_pings(world):
+    board = await start_game(world, clock="5+3")
+    (start,) = pings(world)  # Alice is called to the game Bob accepted
+    await press(world.alice, board, min(enabled_houses(board)))
+    assert pings(world) == []  # her ping goes once she moved, and Bob pressed Accept just now
+    before = len(world.env.backend.http_requests)
+    for number in range(6):
+        await press(world.bob if number % 2 == 0 else world.alice, board, min(enabled_houses(board)))
+    assert pings(world) == []
+    assert len(world.env.backend.http_requests) - before == 6  # one call a move: its answer
 
 
 async def test_exhibitions_ping_nobody(world):
