@@ -181,7 +181,8 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
             table = await service.table(where)
             if table is None:
                 return "gone"
-            ended = await service.time_out(table.row, TIMEOUT_SWEEP)
+            # A day apart: the same two players' rated games count five times in 24 hours.
+            ended = await service.time_out(table.row, TIMEOUT_SWEEP + timedelta(days=round_))
             return f"ended {ended.row.id} {ended.row.result}" if ended else "none"
     except Refusal as refusal:
         # Which check refused: the service's reading checks, or the write's own guard.
