@@ -128,14 +128,12 @@ async def fresh_world(database, **options) -> AsyncIterator[World]:
 @pytest.fixture(autouse=True)
 def generous_cooldowns(request, monkeypatch):
     """SimCord's clock stands still unless a story moves it, so a story that starts twelve games
-    in a row does so in one instant: the cooldowns (:mod:`cogs.wari.cooldowns`) would refuse it.
+    in a row does so in one instant: the cooldowns (:mod:`bot.limits`) would refuse it.
     Every story but those of the cooldowns themselves runs with limits no story reaches."""
-    from cogs.wari import cooldowns
+    from bot import limits
 
     if request.module.__name__.endswith("test_cooldowns"):
         return
-    for name, budget in list(cooldowns.LIMITS.items()):
-        generous = cooldowns.Budget(
-            user=cooldowns.Limit(1000, budget.user.per), server=cooldowns.Limit(1000, budget.server.per)
-        )
-        monkeypatch.setitem(cooldowns.LIMITS, name, generous)
+    for name, budget in list(limits.LIMITS.items()):
+        generous = limits.Budget(user=limits.Limit(1000, budget.user.per), server=limits.Limit(1000, budget.server.per))
+        monkeypatch.setitem(limits.LIMITS, name, generous)

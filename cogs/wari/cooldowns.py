@@ -18,11 +18,12 @@ budget      commands                                         why
 Every budget has a bucket per member and one per server; a command runs only if both have a
 token left, and takes one from each (a refused command takes none, so hammering a command
 never eats the server's budget for the others). The numbers are below, in one place, and
-tests may replace them (``monkeypatch.setitem(cooldowns.LIMITS, ...)``): they are read at each
-command.
+tests may replace them (``monkeypatch.setitem(bot.limits.LIMITS, ...)``): they are read at each
+command. They live in :mod:`bot.limits`, outside this package, because unloading the extension
+(a restart of the cog) drops this package's modules, and a new load imports them afresh.
 
-The time is the interaction's own (its snowflake's), as in discord.py's cooldowns: Discord's
-clock, not this machine's, and a simulated Discord's virtual clock in tests. The buckets are
+The time is Discord's (``discord.utils.utcnow``), not this machine's: a simulated Discord's
+virtual clock in tests. The buckets are
 kept per bot, so two bots in one process (tests, a restart) do not share them.
 """
 
@@ -30,50 +31,14 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.limits import LIMITS
+
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Limit:
-    """``rate`` uses per ``per`` seconds, counted from the first use of a window."""
-
-    rate: int
-    per: float
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What one member (``user``) and one whole server (``server``) may spend."""
-
-    user: Limit
-    server: Limit
-
-
-#: The budgets, by name. Why these numbers:
-#:
-#: - ``look``: a member reading their stats, the leaderboard and a record or two in a row needs
-#:   about four; eight a minute is more than anyone reads and still at most eight messages a
-#:   minute from one member (the pages are turned with buttons, which are not limited). A
-#:   server of active players gets 30 a minute: about one chart every two seconds, which the
-#:   bot draws easily, while a crowd (or a raid of alt accounts) cannot keep it drawing.
-#: - ``game``: starting games is rarer: a challenge, a seek, a game against the bot, a rematch
-#:   offered with ``/wari challenge`` after a quick loss: five a minute leaves room for a
-#:   declined challenge or a mistyped option, but no flood of boards. A server gets 20 a
-#:   minute: a busy club starting many games at once, and no more boards than a channel can
-#:   read.
-#:
-#: Together one member can make the bot post at most 13 messages a minute through these
-#: commands, in all channels; Discord's own limit is 5 messages per 5 seconds per channel.
-LIMITS: dict[str, Budget] = {
-    "look": Budget(user=Limit(8, 60.0), server=Limit(30, 60.0)),
-    "game": Budget(user=Limit(5, 60.0), server=Limit(20, 60.0)),
-}
 
 
 class ServerOnCooldown(app_commands.CommandOnCooldown):
@@ -124,7 +89,8 @@ def limited(budget: str) -> Callable[[T], T]:
         raise ValueError(f"no cooldown budget named {budget!r}")
 
     def predicate(interaction: discord.Interaction) -> bool:
-        spend(interaction.client, budget, interaction.user.id, interaction.guild_id, interaction.created_at.timestamp())
+        now = discord.utils.utcnow().timestamp()  # Discord's time (a simulated Discord runs its own)
+        spend(interaction.client, budget, interaction.user.id, interaction.guild_id, now)
         return True
 
     return app_commands.check(predicate)

@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from discord import app_commands
 
-from cogs.wari import cooldowns
-from cogs.wari.cooldowns import Budget, Limit
+from bot import limits
+from bot.limits import Budget, Limit
 from tests.helpers import told
 
 WHEN = re.compile(r"<t:(\d+):R>")
@@ -46,13 +46,13 @@ def cooldowns_only(world):
 @pytest.fixture
 def small(monkeypatch):
     """Small budgets, to run out of them with a few members."""
-    monkeypatch.setitem(cooldowns.LIMITS, "look", Budget(user=Limit(2, 30.0), server=Limit(3, 30.0)))
-    monkeypatch.setitem(cooldowns.LIMITS, "game", Budget(user=Limit(2, 60.0), server=Limit(3, 60.0)))
+    monkeypatch.setitem(limits.LIMITS, "look", Budget(user=Limit(2, 30.0), server=Limit(3, 30.0)))
+    monkeypatch.setitem(limits.LIMITS, "game", Budget(user=Limit(2, 60.0), server=Limit(3, 60.0)))
 
 
 async def test_a_member_asking_for_stats_too_often_is_told_when_to_try_again_and_nothing_is_posted(world):
-    rate = cooldowns.LIMITS["look"].user.rate
-    per = cooldowns.LIMITS["look"].user.per
+    rate = limits.LIMITS["look"].user.rate
+    per = limits.LIMITS["look"].user.per
     start = world.env.now()
     for _ in range(rate):
         shown = await world.alice.slash(world.channel, "wari stats", public=True)
