@@ -423,3 +423,14 @@ async def test_rated_games_between_two_players_count_five_times_in_any_24_hours(
     # The first of the five is more than a day old by hour 26: one more counts.
     assert (await finish(26, T0 + timedelta(hours=26))).rated == RATED
     assert (await store.ratings_of(100))["wari"].games == 6
+
+
+async def test_a_database_password_never_shows_in_an_error_or_a_log_line(caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    for url in ("postgresql://wari:s3cret-pw@127.0.0.1:1/wari", "postgresql://wari:s3cret-pw@nowhere.invalid/wari"):
+        with pytest.raises(StorageError) as raised:
+            await Store.open(url)
+        assert "s3cret-pw" not in str(raised.value) and "wari:***@" in str(raised.value)
+    assert "s3cret-pw" not in caplog.text
