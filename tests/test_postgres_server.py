@@ -175,6 +175,8 @@ def test_the_newest_binaries_are_found(monkeypatch):
     try:
         found = postgres.server_binaries()
     except ServerMissing:
+        if os.environ.get("CI"):  # .ci/run installs them
+            pytest.fail("no PostgreSQL server binaries here", pytrace=False)
         pytest.skip("no PostgreSQL server binaries here")
     assert all((found / name).exists() for name in ("initdb", "postgres", "psql"))
     assert postgres._version("/usr/lib/postgresql/9.6/bin") < postgres._version("/usr/lib/postgresql/15/bin")
