@@ -145,7 +145,7 @@ class ChallengeService(ServiceBase):
 
     async def rating_of(self, user_id: int, variant: str) -> Rating:
         """``user_id``'s rating in the rule set of ``variant`` (a new player's if not rated yet)."""
-        return (await self.store.ratings_of(user_id)).get(family(variant), Rating())
+        return await self.store.rating_in(user_id, variant)
 
     async def _check_open_to(self, challenge: ChallengeRow, user_id: int) -> None:
         """An open challenge is anyone's but the challenger's, within its rating range."""

@@ -98,7 +98,7 @@ class GameService(ServiceBase):
                         "unrated games (`/wari challenge rated: False`)."
                     )
                 )
-            if player not in {move.player for move in table.game.moves if move.sows}:
+            if player not in table.sides_moved:
                 raise Refusal(N_("You have no move to take back yet."))
             if table.level(player.other) is None:
                 return table, []

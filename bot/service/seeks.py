@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 from bot.engine import Rules
 from bot.engine.notation import rules_code
 from bot.i18n import N_
-from bot.ratings import Rating, family
 from bot.storage import Conflict, SeekRow, Store
 
 from .table import Closed, Refusal
@@ -40,7 +39,7 @@ class SeekService:
         """``(theirs, mine)``: the wait this one completes (claimed), or ``None`` and this one, queued."""
         parse_clock(clock)
         variant = rules_code(rules)
-        rating = (await self.store.ratings_of(user_id)).get(family(variant), Rating())
+        rating = await self.store.rating_in(user_id, variant)
         try:
             return await self.store.seek(
                 now=now,

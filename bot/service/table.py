@@ -131,9 +131,14 @@ class Table:
         return (self.row.level_a, self.row.level_b)[player]
 
     @property
+    def sides_moved(self) -> set[Player]:
+        """The sides that have sown at least once (a surrender, time-out or agreement is no move)."""
+        return {move.player for move in self.game.moves if move.sows}
+
+    @property
     def abortable(self) -> bool:
         """Either player may still call the game off, unrated: one side has not moved yet."""
-        return not self.exhibition and {move.player for move in self.game.moves if move.sows} != set(Player)
+        return not self.exhibition and self.sides_moved != set(Player)
 
     @property
     def computer_to_move(self) -> bool:

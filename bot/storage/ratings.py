@@ -277,6 +277,11 @@ class RatingQueries(Database):
             for row in rows
         ]
 
+    async def rating_in(self, user_id: int, variant: str) -> Rating:
+        """A player's rating in the rule set of ``variant`` (a new player's if not rated in it)."""
+        rows = await self._read("SELECT * FROM ratings WHERE user_id = ? AND variant = ?", (user_id, family(variant)))
+        return _rating(rows[0]) if rows else Rating()
+
     async def ratings_of(self, user_id: int) -> dict[str, Rating]:
         """A player's rating in each rule set they were rated in."""
         rows = await self._read("SELECT * FROM ratings WHERE user_id = ? ORDER BY games DESC, variant", (user_id,))

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from .backend import Conflict
 from .database import Database, time_text
-from .rows import SeekRow
+from .rows import SeekRow, to_column
 
 
 class SeekQueries(Database):
@@ -34,14 +34,11 @@ class SeekQueries(Database):
                 (guild_id, columns["variant"], columns["clock"], time_text(now)),
             )
             mine = SeekRow(id=0, message_id=None, created_at=now, **columns)
-            queue = [SeekRow.from_row(row) for row in waiting]
-            if any(theirs.user_id == mine.user_id for theirs in queue):
-                raise Conflict("already waiting")
-            for theirs in queue:
-                if theirs.fits(mine) and (await self._step("DELETE FROM seeks WHERE id = ?", (theirs.id,))).rowcount:
-                    return theirs, mine
             if await self._rows("SELECT 1 FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, mine.user_id)):
                 raise Conflict("already waiting")
+            for theirs in map(SeekRow.from_row, waiting):
+                if theirs.fits(mine) and (await self._step("DELETE FROM seeks WHERE id = ?", (theirs.id,))).rowcount:
+                    return theirs, mine
             (stored,) = await self._rows(
                 """
                 INSERT INTO seeks (guild_id, channel_id, user_id, user_name, variant, clock, rating, within,
@@ -82,7 +79,7 @@ class SeekQueries(Database):
         columns = {name: getattr(seek, name) for name in SeekRow.__dataclass_fields__}
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
-        values = tuple(time_text(v) if isinstance(v, datetime) else v for v in columns.values())
+        values = tuple(map(to_column, columns.values()))
         await self._write((f"INSERT INTO seeks ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING", values))
 
     async def due_seeks(self, now: datetime) -> list[SeekRow]:

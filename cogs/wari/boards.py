@@ -135,10 +135,8 @@ class Boards:
                 )
             return posted
         current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
-        if current.game.ply != table.game.ply:  # the computer moved while we were posting
-            if await self.presenter.edit(message.channel.id, message.id, await self.message(current)):
-                await self.service.shown(current)
-        else:
+        moved = current.game.ply != table.game.ply  # the computer moved while we were posting
+        if not moved or await self.presenter.edit(message.channel.id, message.id, await self.message(current)):
             await self.service.shown(current)
         if table.row.message_id is not None:  # the old board must not look live
             await self.presenter.edit(table.row.channel_id, table.row.message_id, replaced_board(current))

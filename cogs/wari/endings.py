@@ -14,14 +14,14 @@ import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.engine import Player
-from bot.i18n import N_, _, speaking
+from bot.i18n import N_, _
 from bot.names import markdown_name
 from bot.service import Refusal, Table, WariService
 
 from .buttons import dispatch
 from .followup import Followup
 from .languages import Languages
-from .presenter import Message, Presenter
+from .presenter import Message, Presenter, channel_of
 from .views import mention, notify
 
 
@@ -47,11 +47,6 @@ class SurrenderButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "surrender", self.game_id)
-
-
-def channel_of(interaction: discord.Interaction) -> int:
-    assert interaction.channel_id is not None  # the cog's commands and buttons are in channels
-    return interaction.channel_id
 
 
 class Endings:
@@ -85,7 +80,7 @@ class Endings:
         await self.presenter.update_pressed(interaction, done)
         outcome = table.game.outcome
         assert outcome is not None and outcome.winner is not None  # a surrender ends the game: the opponent wins
-        with speaking(await self.languages.of_server(interaction.guild_id)):
+        async with self.languages.public(interaction.guild_id):
             text = _(
                 "🏳️ {name} surrendered. {winner} wins game #{number}!",
                 name=markdown_name(interaction.user.display_name),

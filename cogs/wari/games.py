@@ -17,16 +17,10 @@ from .boards import Boards
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
-from .presenter import Presenter
+from .presenter import Presenter, channel_of
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
 DEFER_AFTER = 1.5
-
-
-def channel_of(interaction: discord.Interaction) -> int:
-    """The channel of a command or press (the cog's commands are guild-only, its buttons on channel messages)."""
-    assert interaction.channel_id is not None
-    return interaction.channel_id
 
 
 class Games:

@@ -50,6 +50,12 @@ class Keep(Enum):
 KEEP = Keep.KEEP
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel of a command or press (the cog's commands are guild-only, its buttons on channel messages)."""
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
 def mention_only(user_id: int) -> discord.AllowedMentions:
     """Allowed mentions that notify ``user_id`` and nobody else."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
