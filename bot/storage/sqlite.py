@@ -11,12 +11,19 @@ Durability: WAL with ``synchronous = NORMAL``. A commit returns once it is in th
 without waiting for the disk; a killed process (``kill -9``, a crash) loses nothing committed. A
 power cut or an operating-system crash may lose the last commits since the log was last synced
 (a checkpoint), but never leaves the file damaged.
+
+A full disk: a write that finds no room fails inside SQLite (``SQLITE_FULL``, "database or disk
+is full"), which undoes it (its transaction is rolled back here), so the file stays whole and
+nothing of the write is kept. It is raised as :class:`StorageFull`, a :class:`StorageError` the
+bot's answers can tell apart. The connections need nothing afterwards: the next write, once space
+is freed, simply works.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -34,6 +41,19 @@ log = logging.getLogger("bot.storage")
 WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 #: Every connection's settings (see the module's note on durability).
 CONNECTION_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON")
+
+
+class StorageFull(StorageError):
+    """A write found no room left on the disk: nothing of it was written, and writes work again as
+    soon as space is freed."""
+
+
+def out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write that found no room: SQLite's ``SQLITE_FULL`` ("database or disk is
+    full"), or the system's ``ENOSPC`` (no space left on the device) or ``EDQUOT`` (a quota)."""
+    if isinstance(exc, sqlite3.Error):
+        return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL  # the primary code, without its extension
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 class SQLiteSession:
@@ -203,7 +223,12 @@ class SQLiteBackend:
         its rows (``RETURNING``). It waits its turn behind a transaction under way, which it
         would otherwise join."""
         async with self._write_lock:
-            return list(await self._db.execute_fetchall(sql, params))
+            try:
+                return list(await self._db.execute_fetchall(sql, params))
+            except sqlite3.Error as exc:
+                if out_of_space(exc):  # SQLite undid the statement: it never happened
+                    raise self._full(exc) from exc
+                raise
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteSession]:
@@ -211,18 +236,29 @@ class SQLiteBackend:
 
         Every channel shares the connection, and SQLite has one transaction per connection, so
         writers queue here. The rollback runs even when the writer is cancelled meanwhile.
+        A full disk (a statement or the commit finding no room) is a :class:`StorageFull`.
         """
         async with self._write_lock:
             try:
                 await self._run("BEGIN IMMEDIATE")
                 yield SQLiteSession(self._db)
                 await self._run("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 # The connection runs statements in order, so this ROLLBACK also undoes a BEGIN
-                # still queued when the writer was cancelled; "no transaction" means nothing to undo.
+                # still queued when the writer was cancelled; "no transaction" means nothing to undo
+                # (SQLite may have rolled back itself, as after a commit that found the disk full).
                 with contextlib.suppress(sqlite3.OperationalError):
                     await asyncio.shield(self._run("ROLLBACK"))
+                if out_of_space(exc):
+                    raise self._full(exc) from exc
                 raise
+
+    def _full(self, exc: BaseException) -> StorageFull:
+        """The failure of a write that found the disk full, and SQLite undid."""
+        return StorageFull(
+            f"cannot write to the database {self.path}: its disk is full ({exc}); nothing was written, "
+            "and writes work again as soon as space is freed"
+        )
 
     async def close(self) -> None:
         if self._reader is not None:

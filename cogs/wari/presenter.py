@@ -28,6 +28,7 @@ from discord import app_commands
 from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Refusal
 from bot.storage import StorageError
+from bot.storage.sqlite import StorageFull
 
 from .cooldowns import ServerOnCooldown
 from .languages import Languages
@@ -35,6 +36,8 @@ from .languages import Languages
 log = logging.getLogger("cogs.wari")
 
 DATABASE_TROUBLE = N_("I can't reach my game database right now, so nothing was changed. Please try again in a moment.")
+#: A full disk (a :class:`StorageFull`): the wait is longer than a moment, until space is freed.
+STORAGE_FULL = N_("My storage is full, so nothing was changed. Please try again later.")
 #: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
 UNEXPECTED = N_(
     "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
@@ -165,7 +168,7 @@ class Presenter:
                 message = N_("You are using these commands a lot. Please try again {when}.")
         elif isinstance(error, StorageError):
             log.error("%s", error)
-            message = DATABASE_TROUBLE
+            message = STORAGE_FULL if isinstance(error, StorageFull) else DATABASE_TROUBLE
         elif isinstance(error, app_commands.NoPrivateMessage):
             message = N_("Wari is played in server channels, not in direct messages.")
         else:

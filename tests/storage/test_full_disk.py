@@ -1,0 +1,166 @@
+"""A full disk: the bot's database on a small tmpfs that a filler file fills up.
+
+Every write then fails inside SQLite (``SQLITE_FULL``, "database or disk is full"): a press and
+the commands that write get a clear private answer and change nothing, the file stays whole
+(``PRAGMA integrity_check``), and once the filler is deleted the next press plays, without a
+restart.
+
+The tmpfs is mounted for the test and unmounted after it, even when it fails. Mounting needs
+root: elsewhere these tests are skipped, except in CI (``CI`` set), which runs as root.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Store
+from bot.storage.sqlite import StorageFull
+from tests.conftest import _BOTS, close_bot
+from tests.helpers import board_code, buttons, enabled_houses, press, shown, start_game, stored, told
+
+#: The size of the disk: room for the database, its -wal and -shm.
+DISK_SIZE = "4m"
+
+
+@contextlib.contextmanager
+def tmpfs(folder: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at ``folder`` while the block runs, unmounted after it whatever
+    happened. Skips the test where mounting is not allowed (not root); in CI, fails it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        reason = f"cannot mount a small disk (a tmpfs) here, which needs root: {done.stderr.strip()}"
+        if os.environ.get("CI"):  # CI runs as root: the full disk must be tried there
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    try:
+        yield folder
+    finally:
+        # Lazily if something still holds a file there: it is gone from the tree at once, freed when released.
+        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "--lazy", str(folder)], check=True)
+        folder.rmdir()
+
+
+@pytest.fixture
+async def disk(tmp_path):
+    """The bot's disk: a small tmpfs of its own, for the database."""
+    with tmpfs(tmp_path / "disk", DISK_SIZE) as folder:
+        try:
+            yield folder
+        finally:
+            while _BOTS:  # their database connections hold files on the disk: close them first
+                await close_bot(_BOTS[-1])
+
+
+def fill(folder: Path, name: str = "filler") -> Path:
+    """Write a filler file in ``folder`` until its disk has not one byte left."""
+    filler = folder / name
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        for chunk in (1 << 20, 1 << 16, 1 << 12, 1 << 8, 1):
+            block = bytes(chunk)
+            while True:
+                try:
+                    os.write(fd, block)
+                except OSError as exc:
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    break
+    finally:
+        os.close(fd)
+    assert os.statvfs(folder).f_bavail == 0
+    return filler
+
+
+def integrity(path: Path) -> list[str]:
+    """What ``PRAGMA integrity_check`` says of the database at ``path``, read from a connection of its own."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        return [row[0] for row in db.execute("PRAGMA integrity_check")]
+
+
+@pytest.fixture
+def database_path(disk):
+    return disk / "wari.sqlite3"
+
+
+@pytest.fixture
+def database(database_path):
+    """A full disk is a SQLite story (a PostgreSQL server's disk is its own)."""
+    return database_path
+
+
+#: The answer to a write that found the disk full.
+FULL = "My storage is full, so nothing was changed. Please try again later."
+
+
+async def test_a_full_disk_refuses_writes_clearly_keeps_the_file_whole_and_recovers_once_space_is_freed(
+    world, disk, caplog
+):
+    board = await start_game(world)
+    await press(world.alice, board, 3)
+    await press(world.bob, board, 9)
+    before, houses, record = board_code(board), enabled_houses(board), await stored(world, "record")
+    other = world.guild.create_text_channel("more-games")
+    challenge = (await world.carol.slash(other, "wari challenge", opponent=world.mod, first="me")).response
+    filler = fill(disk)
+
+    pressed = await press(world.alice, board, houses[0])
+    assert pressed.acknowledged and [(m.content, m.ephemeral) for m in told(pressed)] == [(FULL, True)]
+    assert board_code(board) == before and board.embeds[0].footer.text == "Move 2"
+    assert await stored(world, "record") == record  # nothing of the move was kept
+    accepted = await world.mod.click(challenge, label="Accept")
+    assert [(m.content, m.ephemeral) for m in told(accepted)] == [(FULL, True)]
+    assert "Accept" in [button["label"] for button in buttons(challenge)]  # still open, to accept later
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    challenged = await world.carol.slash(elsewhere, "wari challenge", opponent=world.bob)
+    assert (challenged.response.content, challenged.ephemeral) == (FULL, True)
+    assert [m for m in elsewhere.history() if not m.flags.ephemeral] == []
+    chosen = await world.carol.slash(world.channel, "wari settings", language="fr")
+    assert (chosen.response.content, chosen.ephemeral) == (FULL, True)
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert logged and all("its disk is full (database or disk is full)" in r.getMessage() for r in logged)
+    assert not any(r.exc_info for r in caplog.records)  # a full disk is no bug: no traceback
+    assert integrity(world.database) == ["ok"]
+
+    filler.unlink()  # space is freed: no restart, the next press plays
+    played = await press(world.alice, board, houses[0])
+    assert told(played) == [] and board.embeds[0].footer.text == "Move 3" and board_code(board) != before
+    await world.mod.click(challenge, label="Accept")
+    assert challenge.content.startswith(f"**{shown(world.carol)}**, your move")
+    chosen = await world.carol.slash(world.channel, "wari settings", language="fr")
+    assert chosen.response.content != FULL
+    assert integrity(world.database) == ["ok"]
+
+
+async def test_each_kind_of_write_on_a_full_disk_is_storage_full_and_the_same_connection_writes_once_space_is_freed(
+    disk,
+):
+    store = await Store.open(disk / "wari.sqlite3")
+    try:
+        await store.set_meta("before", "kept")
+        filler = fill(disk)
+        full = rf"cannot write to the database {disk}/wari.sqlite3: its disk is full \(database or disk is full\)"
+        with pytest.raises(StorageFull, match=full):
+            await store.set_meta("in a transaction", "x" * 5000)  # it is the commit that finds no room
+        with pytest.raises(StorageFull, match=full):
+            await store._write_one("INSERT INTO meta (key, value) VALUES ('alone', ?)", ("x" * 5000,))
+        assert integrity(disk / "wari.sqlite3") == ["ok"]
+        filler.unlink()
+        await store.set_meta("in a transaction", "yes")
+        await store._write_one("INSERT INTO meta (key, value) VALUES ('alone', 'yes')")
+        assert [await store.get_meta(key) for key in ("before", "in a transaction", "alone")] == ["kept", "yes", "yes"]
+    finally:
+        await store.close()
+    assert integrity(disk / "wari.sqlite3") == ["ok"]
