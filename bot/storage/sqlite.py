@@ -52,7 +52,8 @@ def out_of_space(exc: BaseException) -> bool:
     """Whether ``exc`` is a write that found no room: SQLite's ``SQLITE_FULL`` ("database or disk is
     full"), or the system's ``ENOSPC`` (no space left on the device) or ``EDQUOT`` (a quota)."""
     if isinstance(exc, sqlite3.Error):
-        return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL  # the primary code, without its extension
+        code = getattr(exc, "sqlite_errorcode", None)  # only an error of SQLite itself has one
+        return code is not None and code & 0xFF == sqlite3.SQLITE_FULL  # the primary code, without its extension
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
