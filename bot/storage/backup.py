@@ -7,12 +7,17 @@ small steps from another connection starts over whenever the bot commits, and mi
 on a busy bot.) It runs in a worker thread, never on the event loop. The copy is written beside
 its final name, checked with quick_check, and only then renamed into place, so a file named as
 a backup is always a whole, checked database in rollback-journal mode (one file, no ``-wal``).
+
+A copy that finds no room on its disk is a :class:`~.sqlite.StorageFull` (its partial file
+deleted). The bot's automatic backups (:class:`AutomaticBackups`) say so once in the log for a
+run of such failures, not at every turn, and once again when a backup works.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sqlite3
 import time
@@ -23,6 +28,9 @@ from pathlib import Path
 from .database import StorageError, newer_schema
 from .integrity import backup_path, backup_time, backups_of, health_of, inspect, read_only, summary
 from .schema import MIGRATIONS
+from .sqlite import StorageFull, out_of_space
+
+log = logging.getLogger("bot.storage")
 
 #: What a restore does with the database it replaces: keeps it beside, named so.
 ASIDE_SUFFIX = ".before-restore"
@@ -44,7 +52,7 @@ def copy_database(source: Path, target: Path) -> Copy:
     copy and rename it into place. Blocking: run it in a thread from async code.
 
     :raises StorageError: if ``source`` cannot be read or the copy fails its check (``target``
-        is then left as it was).
+        is then left as it was); :class:`~.sqlite.StorageFull` if the copy found no room.
     """
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
@@ -54,6 +62,8 @@ def copy_database(source: Path, target: Path) -> Copy:
         _copy_and_check(source, partial)
         os.replace(partial, target)
     except (OSError, sqlite3.Error) as exc:
+        if out_of_space(exc):
+            raise StorageFull(f"cannot copy the database {source} to {target}: no space left there ({exc})") from exc
         raise StorageError(f"cannot copy the database {source} to {target}: {exc}") from exc
     finally:
         with contextlib.suppress(OSError):
@@ -103,6 +113,71 @@ async def back_up(database: Path, now: datetime, *, keep: int) -> tuple[Copy, li
     """
     made = await asyncio.to_thread(copy_database, database, backup_path(database, now))
     return made, await asyncio.to_thread(rotate, database, keep)
+
+
+class AutomaticBackups:
+    """The bot's automatic backups of ``database``, a turn at a time (every ``check``): at each, a
+    backup if the newest is ``every`` old (less half a turn), then the oldest beyond ``keep`` deleted.
+
+    A turn never raises: whatever fails, the bot plays on and the next turn tries again. A failure
+    is a warning in the log; but a disk with no room left stays full until someone frees space, so
+    a run of turns failing for lack of space is said once, at its first, and the first backup that
+    works after failures says so (an info line).
+    """
+
+    def __init__(self, database: Path, *, every: timedelta, keep: int, check: timedelta) -> None:
+        self.database = database
+        self.every = every
+        self.keep = keep
+        self.check = check
+        #: When the turns started failing (``None``: the last one that tried worked), and how many have.
+        self.failing_since: datetime | None = None
+        self.failures = 0
+        #: Whether the last failure was for lack of space: a next one is not said again.
+        self.full = False
+
+    async def turn(self, now: datetime) -> Copy | None:
+        """One turn at ``now``: the backup it made, or ``None`` (none was due, or it failed)."""
+        try:
+            if not backup_due(self.database, now, self.every, slack=self.check / 2):
+                return None
+            made, removed = await back_up(self.database, now, keep=self.keep)
+        except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
+            self._failed(exc, now)
+            return None
+        if self.failing_since is not None:
+            log.info(
+                "the automatic backups work again (%d failed since %s)",
+                self.failures,
+                self.failing_since.isoformat(timespec="seconds"),
+            )
+            self.failing_since, self.failures, self.full = None, 0, False
+        log.info(
+            "backed up the database to %s (%d bytes, %.2f s); %d old backups deleted",
+            made.path,
+            made.size,
+            made.seconds,
+            len(removed),
+        )
+        return made
+
+    def _failed(self, exc: Exception, now: datetime) -> None:
+        if self.failing_since is None:
+            self.failing_since = now
+        self.failures += 1
+        full = isinstance(exc, StorageFull)
+        if full and self.full:
+            log.debug("the automatic backup failed again for lack of space (%s)", exc)
+        elif full:
+            log.warning(
+                "the automatic backup failed for lack of space (%s); trying again every %s, "
+                "without a word until one works",
+                exc,
+                self.check,
+            )
+        else:
+            log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, self.check)
+        self.full = full
 
 
 def restore(backup: Path, database: Path) -> Path | None:

@@ -3,7 +3,7 @@
 Every write then fails inside SQLite (``SQLITE_FULL``, "database or disk is full"): a press and
 the commands that write get a clear private answer and change nothing, the file stays whole
 (``PRAGMA integrity_check``), and once the filler is deleted the next press plays, without a
-restart.
+restart. The automatic backups into a full folder say so once in the log, not at every turn.
 
 The tmpfs is mounted for the test and unmounted after it, even when it fails. Mounting needs
 root: elsewhere these tests are skipped, except in CI (``CI`` set), which runs as root.
@@ -18,16 +18,21 @@ import os
 import sqlite3
 import subprocess
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Store
+from bot.storage.backup import AutomaticBackups
+from bot.storage.integrity import backup_folder, backup_path, backups_of, inspect
 from bot.storage.sqlite import StorageFull
 from tests.conftest import _BOTS, close_bot
 from tests.helpers import board_code, buttons, enabled_houses, press, shown, start_game, stored, told
 
-#: The size of the disk: room for the database, its -wal and -shm.
+from .databases import database_with_games
+
+#: The size of the disk: room for the database, its -wal and -shm, and a few backups.
 DISK_SIZE = "4m"
 
 
@@ -164,3 +169,62 @@ async def test_each_kind_of_write_on_a_full_disk_is_storage_full_and_the_same_co
     finally:
         await store.close()
     assert integrity(disk / "wari.sqlite3") == ["ok"]
+
+
+# -- the automatic backups -------------------------------------------------------------------
+
+T0 = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+
+
+@pytest.fixture
+async def backups(tmp_path):
+    """A database of 50 games on the ordinary disk, its backup folder a small tmpfs of its own."""
+    database = await database_with_games(tmp_path / "wari.sqlite3", games=50)
+    with tmpfs(backup_folder(database), "1m") as folder:
+        yield AutomaticBackups(database, every=HOUR, keep=3, check=HOUR), folder
+
+
+def said(caplog) -> list[tuple[str, str]]:
+    """What the automatic backups logged, at info and above: (level, line)."""
+    return [
+        (r.levelname, r.getMessage()) for r in caplog.records if r.name == "bot.storage" and r.levelno >= logging.INFO
+    ]
+
+
+async def test_backups_failing_for_lack_of_space_say_so_once_and_once_more_when_they_work_again(backups, caplog):
+    automatic, folder = backups
+    filler = fill(folder)
+    with caplog.at_level(logging.INFO, logger="bot.storage"):
+        for turn in range(4):  # four hours of a full folder: the bot plays on
+            assert await automatic.turn(T0 + turn * HOUR) is None
+        assert sorted(path.name for path in folder.iterdir()) == ["filler"]  # no partial copy left behind
+        ((level, line),) = said(caplog)
+        assert level == "WARNING" and line.startswith("the automatic backup failed for lack of space (cannot copy")
+        assert "database or disk is full" in line and "trying again every 1:00:00" in line
+        caplog.clear()
+
+        filler.unlink()
+        made = await automatic.turn(T0 + 4 * HOUR)
+        assert made is not None and backups_of(automatic.database) == [made.path] and inspect(made.path).ok
+        again, backed_up = said(caplog)
+        assert again == ("INFO", "the automatic backups work again (4 failed since 2026-11-23T21:00:00+00:00)")
+        assert backed_up[0] == "INFO" and backed_up[1].startswith(f"backed up the database to {made.path} (")
+        caplog.clear()
+
+        fill(folder, "another filler")  # full again later: a new run of failures, said again, once
+        for turn in range(5, 8):
+            assert await automatic.turn(T0 + turn * HOUR) is None
+        assert [level for level, _ in said(caplog)] == ["WARNING"]
+        assert backups_of(automatic.database) == [made.path]  # the backup made meanwhile is kept
+
+
+async def test_other_failures_of_the_backups_are_still_said_at_every_turn(backups, caplog):
+    automatic, folder = backups
+    for turn in range(2):  # a folder in the way of each copy: a failure, but not for lack of space
+        backup_path(automatic.database, T0 + turn * HOUR).with_suffix(".sqlite3.partial").mkdir()
+    with caplog.at_level(logging.INFO, logger="bot.storage"):
+        for turn in range(2):
+            assert await automatic.turn(T0 + turn * HOUR) is None
+    assert [level for level, _ in said(caplog)] == ["WARNING", "WARNING"]
+    assert all(line.startswith("the automatic backup failed (StorageError: cannot copy") for _, line in said(caplog))
