@@ -68,13 +68,12 @@ class PingService(ServiceBase):
         return row.ping_message_id if recorded else message_id
 
     async def passed_ping(self, table: Table) -> int | None:
-        """The ping message to take back after a move that calls for no ping (the player to move is
-        at the board): the previous one, for a turn that has passed; ``None`` if there is none."""
+        """The ping message to take back after a move whose ping, if any, is not posted now (the
+        player to move is at the board, or their ping waits): the previous one, for a turn that
+        has passed; ``None`` if there is none, or a new ping replaced it already."""
         previous = table.previous
         if previous is None or previous.record == table.row.record or previous.ping_message_id is None:
             return None  # not a move, or no ping shown
-        if table.row.ping_at is not None:
-            return None  # a ping is due: its delivery replaces the old one
         async with self.lock(table.row.channel_id):
             if await self.store.forget_ping(table.row.id, previous.ping_message_id):
                 return previous.ping_message_id

@@ -17,6 +17,12 @@ from .table import FIRST_CHOICES, Refusal, Table
 
 #: A person who pressed this lately is at the board: no turn ping for them (see :func:`handover`).
 PRESENT = timedelta(minutes=2)
+#: On a correspondence clock (:data:`CORRESPONDENCE` a move or more) a turn ping after a move waits
+#: this long, and is dropped if the player moves first: two players at the board answer each
+#: other within it, and Discord limits a bot's messages (a ping costs two calls, the new message
+#: and the old one's deletion). On such a clock a minute is nothing to the player who is away.
+PING_DELAY = timedelta(minutes=1)
+CORRESPONDENCE = timedelta(hours=1)
 #: Columns that stop every clock and ping of a game, and that close its draw offer.
 STILL = {"deadline": None, "ping_at": None, "ping_kind": None}
 NO_OFFER = {"draw_by": None, "draw_ply": None, "draw_open": 0}
@@ -66,7 +72,8 @@ def pings_and_clock(
 
     The person now to move gets a new deadline and a turn ping, unless they caused this change
     themselves (their own press, Accept or rematch: they are looking at the board) or are
-    ``present`` (they pressed lately: see :func:`handover`). A per-move clock's reminder is due
+    ``present`` (they pressed lately: see :func:`handover`). After a person's move on a
+    correspondence clock the ping waits :data:`PING_DELAY`. A per-move clock's reminder is due
     when a quarter of the time is left.
     """
     person = person_to_move(game, levels)
@@ -81,10 +88,19 @@ def pings_and_clock(
     if person is None:
         return {**changes, **STILL}
     if users[person] != actor and person != mover and not present:
-        return {**changes, "ping_at": now, "ping_kind": "turn"}
+        return {**changes, "ping_at": now + ping_delay(clock, mover, levels), "ping_kind": "turn"}
     if clock is not None and deadline is not None and clock.reminder_before is not None:
         return {**changes, "ping_at": deadline - clock.reminder_before, "ping_kind": "reminder"}
     return {**changes, "ping_at": None, "ping_kind": None}
+
+
+def ping_delay(clock: Clock | None, mover: Player | None, levels: tuple[str | None, str | None]) -> timedelta:
+    """How long a turn ping waits: :data:`PING_DELAY` after a person's move on a correspondence
+    clock (the opponent may well be at the board), else nothing (a game that starts calls its
+    first player at once; a computer's move is answered by a person who may have left)."""
+    person_moved = mover is not None and levels[mover] is None
+    correspondence = clock is not None and clock.per_move is not None and clock.per_move >= CORRESPONDENCE
+    return PING_DELAY if person_moved and correspondence else timedelta(0)
 
 
 def opening(clock: Clock | None, game: Game, users: tuple[int, int], levels, actor: int | None, now: datetime) -> dict:

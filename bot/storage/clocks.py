@@ -74,10 +74,10 @@ class ClockQueries(Database):
         return bool(recorded)
 
     async def forget_ping(self, game_id: int, message_id: int) -> bool:
-        """Forget the ping message ``message_id`` of a live game that is due no ping (its turn has
-        passed); ``False`` if another ping replaced it meanwhile."""
+        """Forget the ping message ``message_id`` of a live game (its turn has passed); ``False``
+        if another ping replaced it meanwhile."""
         forgotten = await self._write_one(
-            "UPDATE games SET ping_message_id = NULL WHERE id = ? AND status = 'live' AND ping_at IS NULL "
+            "UPDATE games SET ping_message_id = NULL WHERE id = ? AND status = 'live' "
             "AND ping_message_id = ? RETURNING id",
             (game_id, message_id),
         )

@@ -648,8 +648,12 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
             await page.until(f"document.body.innerText.includes('Move {moves}')", f"move {moves}")
             board = board_in(sandbox.channel)
             assert board.embeds[0].footer.text == f"Move {moves}"
-            # The other player is pinged by a new message below the board.
-            await page.until("document.body.innerText.includes('your move in game #1')", "the turn ping")
+        # The player to move is pinged by a new message below the board, a minute after the move
+        # (a day a move: the ping waits in case they are at the board).
+        async with sandbox.hold_clock():
+            await sandbox.env.advance_time(95)
+        await page.click("#refresh", "Refresh")
+        await page.until("document.body.innerText.includes('your move in game #1')", "the turn ping")
 
         # The one who just moved presses again: only they see the refusal.
         await page.click("button.component-button", "")

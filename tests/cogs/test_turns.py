@@ -22,6 +22,9 @@ from tests.helpers import (
 # Hours pass in these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 
+#: Long enough for a correspondence game's delayed turn ping: its minute, and the sweep that posts it.
+PING_WAIT = 95
+
 
 def deadline_on(board) -> datetime:
     """The deadline the board shows as a Discord timestamp."""
@@ -44,17 +47,43 @@ async def test_no_ping_for_the_player_who_just_pressed_accept(world):
     assert pings(world) == []
 
 
-async def test_every_move_pings_the_next_player_and_removes_the_previous_ping(world):
-    board = await start_game(world)
+async def test_every_move_pings_the_next_player_a_minute_later_and_removes_the_previous_ping(world):
+    board = await start_game(world)  # a day a move: correspondence
     for member, house, next_player in (
         (world.alice, 5, world.bob),
         (world.bob, 7, world.alice),
         (world.alice, 2, world.bob),
     ):
         await press(member, board, house)
+        assert pings(world) == []  # the turn that passed is taken back at once, the next one waits
+        await world.env.advance_time(PING_WAIT)
         (ping,) = pings(world)  # one ping per game in the channel, always the newest
         assert ping.content.startswith(f"{next_player.mention}, your move in game #1")
         assert pinged(world, ping) == {next_player.id}
+
+
+async def test_a_correspondence_ping_is_dropped_when_the_player_moves_first(world):
+    board = await start_game(world)
+    await press(world.alice, board, 5)
+    await world.env.advance_time(20)
+    before = len(world.env.backend.http_requests)
+    await press(world.bob, board, 7)  # Bob was at the board: he answers within the minute
+    await world.env.advance_time(20)
+    await press(world.alice, board, 2)
+    assert len(world.env.backend.http_requests) - before == 2  # one call a move: its answer
+    await world.env.advance_time(PING_WAIT)  # now Alice waits for Bob, who has left
+    (ping,) = pings(world)
+    assert pinged(world, ping) == {world.bob.id}
+    assert not [m for m in world.channel.history() if m.content.startswith(world.alice.mention)]  # never pinged
+
+
+async def test_a_one_hour_clock_waits_a_minute_too_but_a_game_that_starts_calls_at_once(world):
+    board = await start_game(world, clock="1h/move")
+    (start,) = pings(world)  # Alice did not press Accept: she is called at once
+    await press(world.alice, board, 5)
+    assert pings(world) == []
+    await world.env.advance_time(PING_WAIT)
+    assert [pinged(world, p) for p in pings(world)] == [{world.bob.id}]
 
 
 async def test_a_finished_game_leaves_no_ping(world):
@@ -102,11 +131,13 @@ async def test_a_player_can_turn_their_pings_off_and_on(world):
     board = await start_game(world)
     assert pings(world) == []  # Alice is to move, but wants no ping
     await press(world.alice, board, 5)
+    await world.env.advance_time(PING_WAIT)
     assert [pinged(world, p) for p in pings(world)] == [{world.bob.id}]  # Bob still gets his
     shown = await world.alice.slash(world.channel, "wari settings")
     assert "**off**" in shown.response.content
     await world.alice.slash(world.channel, "wari settings", pings="on")
     await press(world.bob, board, 7)
+    await world.env.advance_time(PING_WAIT)
     assert [pinged(world, p) for p in pings(world)] == [{world.alice.id}]
 
 
@@ -214,7 +245,7 @@ async def test_restart_between_a_move_and_its_ping_still_pings(world):
         now=world.env.now(),
     )
     await world.restart()
-    await world.env.advance_time(20)
+    await world.env.advance_time(PING_WAIT)
     (ping,) = pings(world)
     assert pinged(world, ping) == {world.bob.id}
     # The board the process left behind was redrawn at start-up: the ping links to the current position.
