@@ -16,10 +16,12 @@ class Limit:
 
 @dataclass(frozen=True)
 class Budget:
-    """What one member (``user``) and one whole server (``server``) may spend."""
+    """What one member (``user``) and one whole server (``server``) may spend; with
+    ``per_channel``, what one member may spend in one channel and what the whole channel may."""
 
     user: Limit
     server: Limit
+    per_channel: bool = False
 
 
 #: The budgets, by name. Why these numbers:
@@ -35,9 +37,14 @@ class Budget:
 #:   minute: a busy club starting many games at once, and no more boards than a channel can
 #:   read.
 #:
-#: Together one member can make the bot post at most 13 messages a minute through these
-#: commands, in all channels; Discord's own limit is 5 messages per 5 seconds per channel.
+#: - ``post``: every command that posts in a channel (the two above when they post, and
+#:   ``/wari board``, ``draw``, ``takeback``, the Rematch button) also spends from the channel's
+#:   own budget: four a minute for one member in one channel, twelve for the whole channel.
+#:   Each posts one message, or two where a player is called (a challenge and its ping), so one
+#:   member can make the bot post at most eight messages a minute in a channel, and a crowd 24,
+#:   well under Discord's 5 messages per 5 seconds per channel (60 a minute).
 LIMITS: dict[str, Budget] = {
     "look": Budget(user=Limit(8, 60.0), server=Limit(30, 60.0)),
     "game": Budget(user=Limit(5, 60.0), server=Limit(20, 60.0)),
+    "post": Budget(user=Limit(4, 60.0), server=Limit(12, 60.0), per_channel=True),
 }

@@ -130,10 +130,14 @@ def generous_cooldowns(request, monkeypatch):
     """SimCord's clock stands still unless a story moves it, so a story that starts twelve games
     in a row does so in one instant: the cooldowns (:mod:`bot.limits`) would refuse it.
     Every story but those of the cooldowns themselves runs with limits no story reaches."""
+    import dataclasses
+
     from bot import limits
 
     if request.module.__name__.endswith("test_cooldowns"):
         return
     for name, budget in list(limits.LIMITS.items()):
-        generous = limits.Budget(user=limits.Limit(1000, budget.user.per), server=limits.Limit(1000, budget.server.per))
+        generous = dataclasses.replace(
+            budget, user=limits.Limit(1000, budget.user.per), server=limits.Limit(1000, budget.server.per)
+        )
         monkeypatch.setitem(limits.LIMITS, name, generous)

@@ -19,6 +19,7 @@ from bot.storage import ANYONE, ChallengeRow, StorageError
 
 from .boards import Boards, where_shown
 from .computer_games import ComputerGames
+from .cooldowns import charge
 from .followup import Followup
 from .languages import Languages
 from .options import GameOptions
@@ -218,6 +219,7 @@ class Challenges:
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
         old = await self.service.rematch_of(game_id, interaction.user.id)
+        charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)
         assert side is not None  # rematch_of refuses anyone but a player of the game
         first = "me" if side is Player.B else "opponent"  # the old B moves first now

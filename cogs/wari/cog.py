@@ -209,7 +209,7 @@ class WariCog(commands.Cog, name="Wari"):
         **GAME_OPTIONS,
     )
     @app_commands.choices(**GAME_CHOICES)
-    @limited("game")
+    @limited("game", "post")
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -230,7 +230,7 @@ class WariCog(commands.Cog, name="Wari"):
     @wari.command(name="play", description=N_("Play against me, the bot, at once"))
     @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong)"), **GAME_OPTIONS)
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
-    @limited("game")
+    @limited("game", "post")
     async def play(
         self,
         interaction: discord.Interaction,
@@ -254,7 +254,7 @@ class WariCog(commands.Cog, name="Wari"):
         rating_within=N_("Only opponents within this many rating points of you (default: anyone)"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=GAME_CHOICES["clock"])
-    @limited("game")
+    @limited("game", "post")
     async def seek(
         self,
         interaction: discord.Interaction,
@@ -273,7 +273,7 @@ class WariCog(commands.Cog, name="Wari"):
         pace=N_("One move per press of Next move (default), or on its own every few seconds"),
     )
     @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES, pace=PACES)
-    @limited("game")
+    @limited("game", "post")
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
@@ -283,6 +283,7 @@ class WariCog(commands.Cog, name="Wari"):
     # -- /wari: the game in this channel --------------------------------------------------------
 
     @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
+    @limited("post")
     async def board(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.games.board, private=False)
 
@@ -295,6 +296,7 @@ class WariCog(commands.Cog, name="Wari"):
         await self.answering.command(interaction, self.endings.abort, private=False)
 
     @wari.command(name="draw", description=N_("Offer your opponent a draw"))
+    @limited("post")
     async def draw(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.draws.offer, private=False)
 
@@ -306,6 +308,7 @@ class WariCog(commands.Cog, name="Wari"):
         name="takeback",
         description=N_("Take back your last move: against me at once; in an unrated game, if your opponent agrees"),
     )
+    @limited("post")
     async def takeback(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.takebacks.take_back, private=False)
 
@@ -328,7 +331,7 @@ class WariCog(commands.Cog, name="Wari"):
         public=N_("Show them to the channel"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
-    @limited("look")
+    @limited("look", "post")
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -346,7 +349,7 @@ class WariCog(commands.Cog, name="Wari"):
         public=N_("Show it to the channel"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPES)
-    @limited("look")
+    @limited("look", "post")
     async def leaderboard(
         self, interaction: discord.Interaction, variant: str = "wari", scope: str = "server", public: bool = False
     ) -> None:
@@ -355,7 +358,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     @wari.command(name="history", description=N_("A player's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))
-    @limited("look")
+    @limited("look", "post")
     async def history(
         self, interaction: discord.Interaction, member: discord.User | None = None, public: bool = False
     ) -> None:
@@ -365,7 +368,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(
         game=N_("The game's number (as on its board)"), public=N_("Post it for the channel (default: only you)")
     )
-    @limited("look")
+    @limited("look", "post")
     async def record(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = False
     ) -> None:
@@ -375,7 +378,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(
         game=N_("The game's number (as on its board)"), public=N_("Post it for the channel to watch (default: yes)")
     )
-    @limited("look")
+    @limited("look", "post")
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], public: bool = True
     ) -> None:

@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.limits import Budget, Limit
-from tests.helpers import told
+from tests.helpers import press, start_game, surrender, told
 
 WHEN = re.compile(r"<t:(\d+):R>")
 
@@ -55,8 +55,8 @@ async def test_a_member_asking_for_stats_too_often_is_told_when_to_try_again_and
     per = limits.LIMITS["look"].user.per
     start = world.env.now()
     for _ in range(rate):
-        shown = await world.alice.slash(world.channel, "wari stats", public=True)
-        assert not shown.ephemeral and shown.response.embeds
+        shown = await world.alice.slash(world.channel, "wari stats")  # only for her: the channel is not filled
+        assert shown.ephemeral and shown.response.embeds
     before = posted(world.channel)
     refused = await world.alice.slash(world.channel, "wari stats", public=True)
     text = held_back(refused)
@@ -72,6 +72,57 @@ async def test_a_member_asking_for_stats_too_often_is_told_when_to_try_again_and
     await world.env.advance_time(per + 1)
     again = await world.alice.slash(world.channel, "wari stats", public=True)
     assert not again.ephemeral and again.response.embeds
+
+
+async def test_no_member_can_fill_a_channel_with_the_bots_messages(world):
+    per_member = limits.LIMITS["post"].user.rate
+    await start_game(world)
+    start = world.env.now()
+    for _ in range(per_member - 1):  # the challenge was the first
+        shown = await world.alice.slash(world.channel, "wari board")
+        assert not shown.ephemeral and shown.response.embeds
+    board = shown.response  # the newest board, the one with the cups
+    before = posted(world.channel)
+    for command, options in (("wari board", {}), ("wari stats", {"public": True}), ("wari draw", {})):
+        text = held_back(await world.alice.slash(world.channel, command, **options))
+        assert text.startswith("You are using these commands a lot. Please try again <t:")
+        assert again_at(text) == int((start + timedelta(seconds=60)).timestamp())
+    assert posted(world.channel) == before
+    # what is only for her costs the channel nothing, and another channel has its own budget
+    assert (await world.alice.slash(world.channel, "wari stats")).ephemeral
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    assert not (await world.alice.slash(elsewhere, "wari stats", public=True)).ephemeral
+    # the game goes on: presses are not counted
+    await press(world.alice, board, 5)
+    assert board.embeds[0].footer.text == "Move 1"
+
+
+async def test_a_crowd_stops_at_the_channels_budget(world, monkeypatch):
+    monkeypatch.setitem(limits.LIMITS, "post", Budget(user=Limit(4, 60.0), server=Limit(3, 60.0), per_channel=True))
+    members = [world.guild.add_member(world.env.create_user(f"m{n}")) for n in range(4)]
+    for member in members[:3]:
+        assert not (await member.slash(world.channel, "wari stats", public=True)).ephemeral
+    before = posted(world.channel)
+    text = held_back(await members[3].slash(world.channel, "wari leaderboard", public=True))
+    assert text.startswith("Many people here are using this right now. Please try again <t:")
+    assert posted(world.channel) == before
+    assert not (await members[3].slash(world.guild.create_text_channel("quiet"), "wari stats", public=True)).ephemeral
+
+
+async def test_the_rematch_button_spends_the_budget_of_starting_games(world, small):
+    board = await start_game(world)  # Alice's challenge: one of her two games a minute
+    await surrender(world.bob, world.channel)
+    await world.alice.click(board, label="Rematch")
+    offer = world.channel.last_message
+    assert offer.components and "challenges" in offer.embeds[0].description
+    await world.bob.click(offer, label="Decline")
+    before = posted(world.channel)
+    text = held_back(await world.alice.click(board, label="Rematch"))
+    assert text.startswith("You are using these commands a lot. Please try again <t:")
+    assert posted(world.channel) == before
+    await world.env.advance_time(61)
+    await world.alice.click(board, label="Rematch")
+    assert posted(world.channel) != before
 
 
 async def test_a_burst_from_many_members_stops_at_the_servers_budget_and_other_servers_play_on(world, small):
