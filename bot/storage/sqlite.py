@@ -16,7 +16,8 @@ A full disk: a write that finds no room fails inside SQLite (``SQLITE_FULL``, "d
 is full"), which undoes it (its transaction is rolled back here), so the file stays whole and
 nothing of the write is kept. It is raised as :class:`StorageFull`, a :class:`StorageError` the
 bot's answers can tell apart. The connections need nothing afterwards: the next write, once space
-is freed, simply works.
+is freed, simply works. A start on a full disk is refused with the advice to free space (not to
+restore a backup: nothing is wrong with the file).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
@@ -41,6 +43,10 @@ log = logging.getLogger("bot.storage")
 WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 #: Every connection's settings (see the module's note on durability).
 CONNECTION_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON")
+#: Less free space than this on a database's disk is a full disk (when an I/O error asks why).
+ROOM_NEEDED = 1 << 20
+#: What to do when the database cannot be opened for want of space.
+MAKE_ROOM = "its disk is full: free some space, then start the bot again"
 
 
 class StorageFull(StorageError):
@@ -52,9 +58,32 @@ def out_of_space(exc: BaseException) -> bool:
     """Whether ``exc`` is a write that found no room: SQLite's ``SQLITE_FULL`` ("database or disk is
     full"), or the system's ``ENOSPC`` (no space left on the device) or ``EDQUOT`` (a quota)."""
     if isinstance(exc, sqlite3.Error):
-        code = getattr(exc, "sqlite_errorcode", None)  # only an error of SQLite itself has one
-        return code is not None and code & 0xFF == sqlite3.SQLITE_FULL  # the primary code, without its extension
+        return _primary_code(exc) == sqlite3.SQLITE_FULL
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _primary_code(exc: sqlite3.Error) -> int | None:
+    """SQLite's result code of ``exc`` without its extension (``None`` for an error Python raised)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def no_room(folder: Path) -> bool:
+    """Whether the disk of ``folder`` has less than :data:`ROOM_NEEDED` free (for this process)."""
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < ROOM_NEEDED
+
+
+def unusable_advice(path: Path, exc: BaseException) -> str:
+    """What to do with the database at ``path`` that failed to open with ``exc``: make room on a
+    full disk (at start it fails as an I/O error, making the ``-shm`` file), else restore a backup."""
+    io_error = isinstance(exc, sqlite3.Error) and _primary_code(exc) == sqlite3.SQLITE_IOERR
+    if out_of_space(exc) or (io_error and no_room(path.parent)):
+        return MAKE_ROOM
+    return recovery_advice(path)
 
 
 class SQLiteSession:
@@ -134,7 +163,9 @@ class SQLiteBackend:
             await cls._check_before_writing(path)
         backend = cls(await cls._connection(path), path)
         async with closed_on_failure(
-            backend.close, cls.errors, lambda exc: f"cannot use the database {path}: {exc} ({recovery_advice(path)})"
+            backend.close,
+            cls.errors,
+            lambda exc: f"cannot use the database {path}: {exc} ({unusable_advice(path, exc)})",
         ):
             await backend._prepare()
             backend._reader = await cls._connection(path)
@@ -183,7 +214,8 @@ class SQLiteBackend:
         try:
             return await asyncio.to_thread(connect)
         except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"cannot open the database {path}: {exc} (is its folder writable?)") from exc
+            advice = MAKE_ROOM if out_of_space(exc) else "is its folder writable?"
+            raise StorageError(f"cannot open the database {path}: {exc} ({advice})") from exc
 
     async def _prepare(self) -> None:
         """Settings of the connection (see the module's note on durability)."""

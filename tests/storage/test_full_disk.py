@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import StorageError, Store
 from bot.storage.backup import AutomaticBackups
 from bot.storage.integrity import backup_folder, backup_path, backups_of, inspect
 from bot.storage.sqlite import StorageFull
@@ -169,6 +169,30 @@ async def test_each_kind_of_write_on_a_full_disk_is_storage_full_and_the_same_co
     finally:
         await store.close()
     assert integrity(disk / "wari.sqlite3") == ["ok"]
+
+
+async def test_a_start_on_a_full_disk_says_to_free_space_and_the_file_opens_whole_once_there_is_some(disk):
+    path = disk / "wari.sqlite3"
+    store = await Store.open(path)
+    await store.set_meta("before", "kept")
+    await store.close()  # a stop: the -wal and -shm files go, and the next start must make them
+    before = path.read_bytes()
+    filler = fill(disk)
+    with pytest.raises(StorageError) as refused:
+        await Store.open(path)
+    assert str(refused.value).startswith(f"cannot use the database {path}: ")
+    assert str(refused.value).endswith("(its disk is full: free some space, then start the bot again)")
+    assert "backup" not in str(refused.value) and "move the file away" not in str(refused.value)
+    assert path.read_bytes() == before  # untouched (nothing can read it until there is room for its -shm)
+    filler.unlink()
+    assert integrity(path) == ["ok"]
+    store = await Store.open(path)
+    try:
+        assert await store.get_meta("before") == "kept"
+        await store.set_meta("after", "yes")
+    finally:
+        await store.close()
+    assert integrity(path) == ["ok"]
 
 
 # -- the automatic backups -------------------------------------------------------------------
