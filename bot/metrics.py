@@ -1,10 +1,11 @@
 """What an operator watches: a Prometheus endpoint and a health check, on ``METRICS_PORT``.
 
 ``/metrics`` counts the interactions the bot handled (slash commands and button presses, with
-how long each took), its REST calls to Discord by outcome (and, through aiohttp, every response
-by status, 429s among them), and reads at each scrape the live games, the database's latency
-and the gateway's latency per shard. ``/healthz`` answers 200 when the database answers and the
-gateway is connected, else 503 (for a container's or a load balancer's liveness probe).
+how long each took, and those answered with an error, by the error's kind), its REST calls to
+Discord by outcome (and, through aiohttp, every response by status, 429s among them), and
+reads at each scrape the live games, the database's latency and the gateway's latency per
+shard. ``/healthz`` answers 200 when the database answers and the gateway is connected, else
+503 (for a container's or a load balancer's liveness probe).
 
 Every bot has a registry of its own (not prometheus-client's global one), so that several bots
 in one process (the tests) keep apart.
@@ -48,6 +49,13 @@ class Metrics:
             "wari_interactions",
             "Interactions handled: kind is command or button; name the command or the button's kind.",
             ["kind", "name", "outcome"],
+            registry=registry,
+        )
+        self.interaction_errors = Counter(
+            "wari_interaction_errors",
+            "Interactions answered with an error, by kind (command or button) and error: refusal (a "
+            "rule, told to the user), cooldown, database, or unexpected (a bug: see the log).",
+            ["kind", "error"],
             registry=registry,
         )
         self.interaction_seconds = Histogram(
@@ -166,6 +174,11 @@ class Metrics:
         finally:
             self.interaction_seconds.labels(kind).observe(time.perf_counter() - start)
             self.interactions.labels(kind, name(), outcome).inc()
+
+    def count_error(self, interaction: discord.Interaction[Any], error: str) -> None:
+        """An interaction was answered with ``error`` (one of :attr:`interaction_errors`' kinds)."""
+        kind = "command" if interaction.type is discord.InteractionType.application_command else "button"
+        self.interaction_errors.labels(kind, error).inc()
 
     # -- reading the state ------------------------------------------------------------------
 

@@ -132,7 +132,8 @@ class SQLiteBackend:
     dialect = "sqlite"
     #: Failures of a statement that a write meets when it breaks a rule of the schema.
     integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
-    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+    #: aiosqlite says ``ValueError("Connection closed")`` for a connection closed (at shutdown).
+    errors: tuple[type[Exception], ...] = (sqlite3.Error, ValueError)
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._db = connection

@@ -157,8 +157,9 @@ class Presenter:
         message: str | Refusal
         params: dict[str, object] = {}
         if isinstance(error, Refusal):
-            message = error
+            message, kind = error, "refusal"
         elif isinstance(error, app_commands.CommandOnCooldown):
+            kind = "cooldown"
             # Discord shows the time in the reader's language, counting down ("in 12 seconds").
             again = interaction.created_at + timedelta(seconds=math.ceil(error.retry_after))
             params["when"] = discord.utils.format_dt(again, "R")
@@ -167,13 +168,16 @@ class Presenter:
             else:
                 message = N_("You are using these commands a lot. Please try again {when}.")
         elif isinstance(error, StorageError):
+            kind = "database"
             log.error("%s", error)
             message = STORAGE_FULL if isinstance(error, StorageFull) else DATABASE_TROUBLE
         elif isinstance(error, app_commands.NoPrivateMessage):
-            message = N_("Wari is played in server channels, not in direct messages.")
+            message, kind = N_("Wari is played in server channels, not in direct messages."), "refusal"
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-            message = UNEXPECTED
+            message, kind = UNEXPECTED, "unexpected"
+        if (metrics := getattr(self.client, "metrics", None)) is not None:
+            metrics.count_error(interaction, kind)
         await self.tell(interaction, message, **params)
 
     async def announce(self, interaction: discord.Interaction, message: Message) -> None:

@@ -18,7 +18,7 @@ from bot.__main__ import JsonFormatter
 from bot.config import SettingsError, load_settings
 from bot.metrics import Metrics, MetricsError, MetricsServer
 from tests.conftest import close_bot, make_bot, populate
-from tests.helpers import press, start_game
+from tests.helpers import enabled_houses, press, start_game
 
 
 def free_port() -> int:
@@ -71,6 +71,7 @@ async def test_the_metrics_count_interactions_rest_calls_and_live_games(database
         world = populate(env, database)
         board = await start_game(world)
         await press(world.alice, board, 3)
+        await press(world.alice, board, enabled_houses(board)[0])  # Bob's cup: refused, and answered
         for refusal in (503, 429):
             env.inject_error("POST", "/channels/*/messages", status=refusal)
             with pytest.raises(discord.HTTPException):
@@ -79,8 +80,10 @@ async def test_the_metrics_count_interactions_rest_calls_and_live_games(database
         assert status == 200
         found = samples(text)
         assert total(found, "wari_interactions_total", kind="command", name="wari challenge", outcome="ok") == 1
-        assert total(found, "wari_interactions_total", kind="button", outcome="ok") == 2  # Accept, then a cup
-        assert total(found, "wari_interaction_seconds_count", kind="button") == 2
+        assert total(found, "wari_interactions_total", kind="button", outcome="ok") == 3  # Accept, two cups
+        assert total(found, "wari_interaction_seconds_count", kind="button") == 3
+        assert total(found, "wari_interaction_errors_total", kind="button", error="refusal") == 1
+        assert total(found, "wari_interaction_errors_total", error="database") == 0
         assert total(found, "wari_discord_rest_requests_total", status="2xx") >= 1
         assert total(found, "wari_discord_rest_requests_total", method="POST", status="503") == 1
         assert total(found, "wari_discord_rest_requests_total", method="POST", status="429") == 1
@@ -93,6 +96,9 @@ async def test_the_metrics_count_interactions_rest_calls_and_live_games(database
         await bot.store.close()
         status, text = await get(port, "/healthz")
         assert status == 503 and json.loads(text)["database"] == "down"
+        await press(world.bob, board, enabled_houses(board)[0])  # answered: the database is down
+        found = samples((await get(port, "/metrics"))[1])
+        assert total(found, "wari_interaction_errors_total", kind="button", error="database") == 1
     finally:
         await bot.stop_metrics()
         await env.shutdown()
