@@ -16,7 +16,7 @@ from discord.ext import commands, tasks
 from .metrics import Metrics, MetricsServer
 from .service import PlayerService, SeekService, WariService
 from .storage import ShardScope, Store
-from .storage.backup import back_up, backup_due
+from .storage.backup import AutomaticBackups
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,7 @@ class WariBot(commands.Bot):
         self.backup_every = backup_every
         self.backup_keep = backup_keep
         self.backups: tasks.Loop | None = None
+        self.automatic_backups: AutomaticBackups | None = None
         if store is not None:
             self.store = store
 
@@ -100,7 +101,11 @@ class WariBot(commands.Bot):
         if self.syncs_commands:
             await self.sync_commands()
         if self.backup_every and self.store.path is not None:
-            self.backups = tasks.loop(seconds=min(self.backup_every, BACKUP_CHECK).total_seconds())(self.back_up_if_due)
+            check = min(self.backup_every, BACKUP_CHECK)
+            self.automatic_backups = AutomaticBackups(
+                self.store.path, every=self.backup_every, keep=self.backup_keep, check=check
+            )
+            self.backups = tasks.loop(seconds=check.total_seconds())(self.back_up_if_due)
             self.backups.start()
         if self.metrics is not None and self.metrics_port is not None:
             self.metrics_server = MetricsServer(self, self.metrics, self.metrics_port)
@@ -156,26 +161,10 @@ class WariBot(commands.Bot):
 
     async def back_up_if_due(self) -> None:
         """One turn of the automatic backups: a backup when the newest is an interval old, then
-        the oldest beyond :attr:`backup_keep` are deleted. Runs in a thread; a failure is a
-        warning and the next turn tries again."""
-        every, path = self.backup_every, self.store.path
-        assert every is not None and path is not None  # setup_hook starts the backups only with both
-        now = discord.utils.utcnow()
-        check = min(every, BACKUP_CHECK)
-        try:
-            if not backup_due(path, now, every, slack=check / 2):
-                return
-            made, removed = await back_up(path, now, keep=self.backup_keep)
-        except Exception as exc:  # whatever it was, the bot plays on and the next turn tries again
-            log.warning("the automatic backup failed (%s: %s); trying again in %s", type(exc).__name__, exc, check)
-            return
-        log.info(
-            "backed up the database to %s (%d bytes, %.2f s); %d old backups deleted",
-            made.path,
-            made.size,
-            made.seconds,
-            len(removed),
-        )
+        the oldest beyond :attr:`backup_keep` are deleted, in a thread. It never raises: a failure
+        is a warning (a run of them for lack of space, one), and the next turn tries again."""
+        assert self.automatic_backups is not None  # setup_hook starts the backups only with it
+        await self.automatic_backups.turn(discord.utils.utcnow())
 
     async def on_ready(self) -> None:
         log.info(

@@ -28,7 +28,7 @@ from bot.storage import StorageError, Store
 from bot.storage.backup import AutomaticBackups
 from bot.storage.integrity import backup_folder, backup_path, backups_of, inspect
 from bot.storage.sqlite import StorageFull
-from tests.conftest import _BOTS, close_bot
+from tests.conftest import _BOTS, close_bot, make_bot
 from tests.helpers import board_code, buttons, enabled_houses, press, shown, start_game, stored, told
 
 from .databases import database_with_games
@@ -253,3 +253,25 @@ async def test_other_failures_of_the_backups_are_still_said_at_every_turn(backup
             assert await automatic.turn(T0 + turn * HOUR) is None
     assert [level for level, _ in said(caplog)] == ["WARNING", "WARNING"]
     assert all(line.startswith("the automatic backup failed (StorageError: cannot copy") for _, line in said(caplog))
+
+
+async def test_the_bots_backups_into_a_full_folder_say_so_once_and_the_bot_plays_on(world, caplog):
+    every = timedelta(minutes=2)
+    with tmpfs(backup_folder(world.database), "1m") as folder, caplog.at_level(logging.INFO, logger="bot.storage"):
+        filler = fill(folder)
+        await world.env.restart_bot(make_bot(world.database, backup_every=every, backup_keep=2))
+        for _ in range(3):  # four turns of a full folder, the first at the start
+            await world.env.advance_time(every.total_seconds())
+        warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(warnings) == 1 and warnings[0].startswith("the automatic backup failed for lack of space")
+        board = await start_game(world)  # the bot plays on
+        await press(world.alice, board, 3)
+        assert board.embeds[0].footer.text == "Move 1"
+        filler.unlink()
+        await world.env.advance_time(every.total_seconds())
+        assert any(
+            r.getMessage().startswith("the automatic backups work again (4 failed since") for r in caplog.records
+        )
+        (made,) = backups_of(world.database)
+        assert inspect(made).ok
+        await close_bot(world.env.bot)  # before its backup folder is unmounted
