@@ -23,6 +23,7 @@ from .cooldowns import charge
 from .followup import Followup
 from .languages import Languages
 from .options import GameOptions
+from .permissions import check_can_host
 from .presenter import Presenter
 from .threads import GameThreads
 from .views import challenge_message
@@ -219,6 +220,7 @@ class Challenges:
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
         old = await self.service.rematch_of(game_id, interaction.user.id)
+        await check_can_host(interaction)
         charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)
         assert side is not None  # rematch_of refuses anyone but a player of the game

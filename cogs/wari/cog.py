@@ -52,6 +52,7 @@ from .games import Games
 from .guide import Guide
 from .languages import Languages
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, GameOptions
+from .permissions import hosting
 from .pings import Pings
 from .presenter import Presenter
 from .records import Records
@@ -210,6 +211,7 @@ class WariCog(commands.Cog, name="Wari"):
     )
     @app_commands.choices(**GAME_CHOICES)
     @limited("game", "post")
+    @hosting()
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -231,6 +233,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.describe(level=N_("How strongly I play, from Beginner to Expert (default: Strong)"), **GAME_OPTIONS)
     @app_commands.choices(level=LEVEL_CHOICES, **GAME_CHOICES)
     @limited("game", "post")
+    @hosting()
     async def play(
         self,
         interaction: discord.Interaction,
@@ -255,6 +258,7 @@ class WariCog(commands.Cog, name="Wari"):
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=GAME_CHOICES["clock"])
     @limited("game", "post")
+    @hosting()
     async def seek(
         self,
         interaction: discord.Interaction,
@@ -274,6 +278,7 @@ class WariCog(commands.Cog, name="Wari"):
     )
     @app_commands.choices(level_a=LEVEL_CHOICES, level_b=LEVEL_CHOICES, variant=VARIANT_CHOICES, pace=PACES)
     @limited("game", "post")
+    @hosting()
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str = "wari", pace: str = "button"
     ) -> None:
@@ -284,6 +289,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     @wari.command(name="board", description=N_("Show this channel's game again at the bottom of the channel"))
     @limited("post")
+    @hosting()
     async def board(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.games.board, private=False)
 

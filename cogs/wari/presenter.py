@@ -32,6 +32,7 @@ from bot.storage.sqlite import StorageFull
 
 from .cooldowns import ServerOnCooldown
 from .languages import Languages
+from .permissions import PermissionList
 
 log = logging.getLogger("cogs.wari")
 
@@ -171,6 +172,12 @@ class Presenter:
             kind = "database"
             log.error("%s", error)
             message = STORAGE_FULL if isinstance(error, StorageFull) else DATABASE_TROUBLE
+        elif isinstance(error, app_commands.BotMissingPermissions):  # logged where it was found
+            kind, params["permissions"] = "permissions", PermissionList(error.missing_permissions)
+            message = N_(
+                "I need these permissions in this channel to host a game here: {permissions}. "
+                "Ask a moderator to grant them."
+            )
         elif isinstance(error, app_commands.NoPrivateMessage):
             message, kind = N_("Wari is played in server channels, not in direct messages."), "refusal"
         else:
