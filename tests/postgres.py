@@ -21,6 +21,13 @@ Fixtures (this module is a pytest plugin: ``pytest_plugins = ["tests.postgres"]`
 * ``postgres_cluster`` (session): the :class:`PostgresServer` itself, for a test that makes
   databases of its own (:meth:`PostgresServer.new_database`) or runs SQL (:meth:`PostgresServer.sql`).
 
+Faults, for the tests of what the bot does when its database fails (on a server of their own,
+not the session's): :meth:`PostgresServer.crash` (an immediate shutdown that keeps the data) and
+:meth:`PostgresServer.restart`; :meth:`PostgresServer.freeze` and :meth:`PostgresServer.thaw`
+(SIGSTOP and SIGCONT to all its processes: a hung server, which neither answers nor fails). With
+``passwords=True`` every role but the superuser logs in with its password; :meth:`PostgresServer.url`
+names a user and a password.
+
 :func:`execute` runs SQL on any of these URLs through asyncpg. Without the server binaries, the
 tests that use these fixtures are skipped, each saying what to install, except in CI (``CI`` set),
 where they fail: ``.ci/run`` installs the package.
@@ -48,6 +55,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Self
 from urllib.parse import quote
@@ -160,11 +168,21 @@ class PostgresServer:
     """One server in a temporary folder: :meth:`start` it, ask for :meth:`new_database`s and their
     :meth:`url`, :meth:`stop` it (which deletes the folder). Also a context manager that does both."""
 
-    def __init__(self, binaries: Path | None = None, *, durable: bool = False, settings: dict | None = None) -> None:
+    def __init__(
+        self,
+        binaries: Path | None = None,
+        *,
+        durable: bool = False,
+        settings: dict | None = None,
+        passwords: bool = False,
+    ) -> None:
         """``durable``: PostgreSQL's own settings (every commit waits for the disk), as a real
-        deployment runs, for benchmarks; else the tests' fast ones. ``settings`` add to or replace them."""
+        deployment runs, for benchmarks; else the tests' fast ones. ``settings`` add to or replace
+        them. ``passwords``: every role but the superuser logs in with its password
+        (``scram-sha-256``), as on a real server; else everyone is trusted."""
         self.binaries = Path(binaries) if binaries is not None else server_binaries()
         self.settings = {**SETTINGS, **({} if durable else FAST_SETTINGS), **(settings or {})}
+        self.passwords = passwords
         self.owner = server_user()
         self.folder: Path | None = None
         self.process: subprocess.Popen | None = None
@@ -232,6 +250,10 @@ class PostgresServer:
                 )
                 if made.returncode:
                     raise RuntimeError(f"initdb failed: {(made.stderr.strip() or made.stdout.strip())[-2000:]}")
+                if self.passwords:  # the file initdb wrote keeps its owner
+                    (self.data / "pg_hba.conf").write_text(
+                        f"local all {SUPERUSER} trust\nlocal all all scram-sha-256\n"
+                    )
                 self._start_server()
             except BaseException:
                 self._kill_and_delete()
@@ -284,6 +306,60 @@ class PostgresServer:
                 )
             time.sleep(0.005)
 
+    # -- faults: a crash, a restart, a hang ------------------------------------------------------
+
+    def crash(self) -> None:
+        """Stop the server as a crash does (SIGQUIT to the postmaster, PostgreSQL's immediate
+        shutdown, ``pg_ctl stop -m immediate``): open connections are cut at once, nothing is
+        flushed; its data stays, for :meth:`restart`."""
+        with _LOCK:
+            if self.process is None:
+                raise RuntimeError("the server is not running")
+            self.thaw()  # a stopped process would not take the signal
+            self.process.send_signal(signal.SIGQUIT)
+            self.process.wait(STOP_TIMEOUT)
+            self.process = None
+
+    def restart(self) -> float:
+        """Start the server again on its data after :meth:`crash` (it recovers from its WAL: what
+        was committed, with ``synchronous_commit`` on, is there); the seconds it took."""
+        with _LOCK:
+            if self.folder is None or self.process is not None:
+                raise RuntimeError("only a crashed server restarts")
+            began = time.perf_counter()
+            self._start_server()
+            return time.perf_counter() - began
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def processes(self) -> list[int]:
+        """The pids of the server's processes: the postmaster and its children (backends, writers)."""
+        return [] if self.process is None else [self.process.pid, *_children(self.process.pid)]
+
+    def freeze(self) -> None:
+        """Hang the server (SIGSTOP to all its processes), as a hung host or a network partition
+        looks from a client: connections neither answer nor fail, new ones are not served."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen server go on (SIGCONT): it answers what was waiting."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """:meth:`freeze` the server for the block, :meth:`thaw` it after, whatever happens."""
+        self.freeze()
+        try:
+            yield
+        finally:
+            self.thaw()
+
     def stop(self) -> float:
         """Stop the server at once (immediate shutdown: open connections are cut) and delete its
         folder; the seconds it took. Does nothing if it is not started."""
@@ -295,6 +371,7 @@ class PostgresServer:
     def _kill_and_delete(self) -> None:
         if self.process is not None:
             if self.process.poll() is None:
+                self.thaw()  # a frozen server would not take the signal
                 with contextlib.suppress(ProcessLookupError):
                     self.process.send_signal(signal.SIGQUIT)
                 try:
@@ -317,10 +394,12 @@ class PostgresServer:
 
     # -- databases ------------------------------------------------------------------------------
 
-    def url(self, database: str = "postgres") -> str:
-        """asyncpg's URL of ``database`` on this server, as the superuser (through the unix socket)."""
+    def url(self, database: str = "postgres", *, user: str = SUPERUSER, password: str | None = None) -> str:
+        """asyncpg's URL of ``database`` on this server, as the superuser or ``user`` with
+        ``password`` (through the unix socket)."""
         assert self.folder is not None, "the server is not started"
-        return f"postgresql://{SUPERUSER}@/{quote(database)}?host={quote(str(self.folder))}&port={PORT}"
+        login = quote(user, safe="") + (f":{quote(password, safe='')}" if password is not None else "")
+        return f"postgresql://{login}@/{quote(database)}?host={quote(str(self.folder))}&port={PORT}"
 
     def sql(self, statement: str, database: str = "postgres") -> str:
         """Run ``statement`` as the superuser (``psql``, synchronously); its output, one row a line,
@@ -372,6 +451,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat_file.read_text().rpartition(")")[2].split()[1]) == pid:
+                found.append(int(stat_file.parent.name))
+    return found
+
+
 def stop_abandoned_servers() -> None:
     """Stop the servers of test runs that ended without stopping them (none should still run: they
     die with their run), and delete their folders. Only folders of ours (or, as root, of the server's user)."""
@@ -391,6 +480,9 @@ def stop_abandoned_servers() -> None:
             pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
             if b"postgres" in Path(f"/proc/{pid}/cmdline").read_bytes() and _alive(pid):
                 os.kill(pid, signal.SIGQUIT)
+                for process in (pid, *_children(pid)):  # left frozen (PostgresServer.freeze): let it stop
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(process, signal.SIGCONT)
                 for _ in range(STOP_TIMEOUT * 100):
                     if not _alive(pid):
                         break

@@ -200,3 +200,52 @@ def test_without_the_binaries_ci_fails_and_a_developer_skips(monkeypatch):
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="apt-get install postgresql$"):
         postgres.unavailable(postgres.INSTALL)
+
+
+async def test_a_server_crashes_restarts_with_what_was_committed_and_freezes():
+    """The faults a test can make: an immediate shutdown that keeps the data, a restart on it,
+    and a hang (its processes stopped) that a thaw ends."""
+    with PostgresServer(settings={"synchronous_commit": "on"}, passwords=True) as server:
+        await execute(server.url(), "CREATE TABLE moves (house int)")
+        await execute(server.url(), "INSERT INTO moves VALUES (3)")
+        connection = await asyncpg.connect(server.url())
+        pid = server.process.pid
+        server.crash()
+        assert not server.running and not running(pid) and server.folder.exists()
+        assert not await _answers(connection)  # cut at once
+        assert server.restart() < STOP_SECONDS and server.running
+        assert await execute(server.url(), "SELECT house FROM moves") == [(3,)]  # committed, so kept
+        assert len(server.processes()) > 1  # the postmaster and its helpers
+        connection = await asyncpg.connect(server.url())
+        with server.frozen():
+            assert all(
+                Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "T" for pid in server.processes()
+            )
+            with pytest.raises(TimeoutError):
+                await connection.fetchval("SELECT 1", timeout=0.3)
+        assert await asyncpg.connect(server.url()) and await execute(server.url(), "SELECT 1") == [(1,)]
+        connection.terminate()
+        server.sql("CREATE ROLE wari LOGIN PASSWORD 'right'")  # passwords: all but the superuser give theirs
+        with pytest.raises(asyncpg.InvalidPasswordError):
+            await asyncpg.connect(server.url(user="wari", password="wrong"))
+        assert await execute(server.url(user="wari", password="right"), "SELECT current_user") == [("wari",)]
+
+
+STARTS_FREEZES_AND_DIES = STARTS_AND_DIES.replace("server.start()\n", "server.start()\nserver.freeze()\n")
+
+
+def test_a_killed_test_run_leaves_no_frozen_server_behind():
+    """A run killed while its server is frozen: the server cannot take the signal of its run's
+    end until it is let go; the next start lets it go and stops it."""
+    run = subprocess.run(
+        [sys.executable, "-c", STARTS_FREEZES_AND_DIES.format(root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == -9, run.stderr
+    pid, folder = run.stdout.split()
+    assert running(int(pid))  # stopped, waiting
+    postgres.stop_abandoned_servers()
+    assert not running(int(pid)) and not Path(folder).exists()
