@@ -1,0 +1,201 @@
+"""Swiss rounds by the FIDE Dutch system (Handbook C.04.3), as ``caissify-pairings`` pairs them.
+
+The library is a stateless engine: for each round it must be told, for every player to pair,
+what happened before (its README, "Caller responsibilities"). :func:`engine_players` works that
+out from the event's pairings, round by round:
+
+``score``
+    Points so far: a game's result, a forfeit's result, a bye's :data:`~bot.tournament.BYE_POINTS`.
+``color_hist``
+    ``"white"``/``"black"`` (white: moved first) for each game *played over the board*, in order.
+    Byes, forfeits and rounds away leave no entry: FIDE's colour rules look at games played, and
+    the engine would read two ``"none"`` entries in a row as a colour streak.
+``float_history``
+    Exactly one entry per earlier round: against an opponent who had more points before the round
+    a player floated ``"up"``, against one who had fewer ``"down"``, else ``"none"``. A bye is a
+    downfloat (C.04.3 A.4); a forfeit is ``"down"`` if it gave points, else ``"none"``, and so is
+    a round away (not yet joined), as bbpPairings (FIDE's endorsed reference) counts them.
+``bye_count``, ``forfeit_win_count``
+    Byes had, and forfeits won: either one makes a player ineligible for another bye.
+``previous_pairings``
+    The pairs that *played* each other: they may not meet again. A pair whose game was forfeited
+    may (FIDE: only games played count as a meeting).
+
+Only the entrants active in the round are passed (:meth:`~bot.tournament.Entrant.active_in`), in
+starting order (rating down, then user id), which the engine turns into its pairing numbers.
+Then the answer is checked: every active player paired once, no two players who have played
+meeting again, no second bye for anyone. The engine's fallbacks could break either rule in a
+small or long event; the round is refused with :class:`~bot.tournament.PairingError` instead.
+
+Round 1 with four players, two by two by rating, the higher rated of the top pair moving first:
+
+>>> entrants = [Entrant(1, "Ama", 1800), Entrant(2, "Kofi", 1700), Entrant(3, "Esi", 1600), Entrant(4, "Yaw", 1500)]
+>>> [(p.first, p.second) for p in pair_swiss(entrants, [], 1, 3)]
+[(1, 3), (4, 2)]
+>>> history = [Pairing(1, 1, 3, 1.0), Pairing(1, 4, 2, 0.5)]
+>>> [(p.first, p.second) for p in pair_swiss(entrants, history, 2, 3)]
+[(2, 1), (3, 4)]
+
+The engine is pure Python (networkx's matching): a later round of 100 players takes seconds, so a
+caller in an event loop runs it in a worker (``python -m benchmarks.tournament`` has figures).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from caissify_pairings import generate_pairings
+
+from .model import Entrant, Pairing, PairingError, starting_numbers
+
+#: The ``system`` of ``caissify_pairings.generate_pairings`` that pairs a Swiss round.
+SYSTEM = "dutch"
+
+
+@dataclass
+class History:
+    """One player's past as the pairing engine needs it (see the module's docstring)."""
+
+    score: float = 0.0
+    colours: list[str] = field(default_factory=list)
+    floats: list[str] = field(default_factory=list)
+    byes: int = 0
+    forfeit_wins: int = 0
+
+
+def pair_swiss(
+    entrants: Sequence[Entrant], history: Sequence[Pairing], round_number: int, total_rounds: int
+) -> list[Pairing]:
+    """The pairings of round ``round_number`` (of ``total_rounds``), in board order, byes last.
+
+    ``history`` holds the pairings of the earlier rounds, every one decided (later rounds' are
+    ignored). Raises :class:`~bot.tournament.PairingError` if fewer than two players are active
+    or no pairing keeps the rules (no rematch, no second bye).
+    """
+    past = earlier_pairings(history, round_number)
+    active = [e for e in entrants if e.active_in(round_number)]
+    if len(active) < 2:
+        raise PairingError(f"round {round_number} has {len(active)} player(s) to pair")
+    players = engine_players(entrants, past, round_number)
+    previous = played_pairs(past)
+    answer = generate_pairings(
+        system=SYSTEM,
+        players=players,
+        previous_pairings=previous,
+        round_number=round_number,
+        total_rounds=total_rounds,
+    )
+    pairings = [Pairing(round_number, row["white_id"], row.get("black_id")) for row in board_order(answer)]
+    check_round(pairings, {e.user_id for e in active}, previous, {p["id"] for p in players if p["bye_count"]})
+    return pairings
+
+
+def earlier_pairings(history: Iterable[Pairing], round_number: int) -> list[Pairing]:
+    """The pairings before ``round_number``; a ``ValueError`` if one of them is still undecided."""
+    past = [p for p in history if p.round < round_number]
+    undecided = [p for p in past if not p.decided]
+    if undecided:
+        raise ValueError(f"round {round_number} cannot be paired before the result of {undecided[0]}")
+    return past
+
+
+def engine_players(entrants: Sequence[Entrant], past: Sequence[Pairing], round_number: int) -> list[dict[str, Any]]:
+    """The player dicts ``generate_pairings`` takes, for the entrants active in ``round_number``."""
+    histories = player_histories([e.user_id for e in entrants], past, round_number)
+    numbers = starting_numbers(entrants)
+    return [
+        engine_player(entrant, numbers[entrant.user_id], histories[entrant.user_id])
+        for entrant in sorted(entrants, key=lambda e: numbers[e.user_id])
+        if entrant.active_in(round_number)
+    ]
+
+
+def engine_player(entrant: Entrant, starting_number: int, past: History) -> dict[str, Any]:
+    return {
+        "id": entrant.user_id,
+        "name": entrant.name,
+        "score": past.score,
+        "rating": round(entrant.rating),
+        "starting_number": starting_number,
+        "color_hist": past.colours,
+        "float_history": past.floats,
+        "bye_count": past.byes,
+        "forfeit_win_count": past.forfeit_wins,
+    }
+
+
+def player_histories(users: Iterable[int], past: Sequence[Pairing], round_number: int) -> defaultdict[int, History]:
+    """The :class:`History` of each of ``users`` before ``round_number``, replayed round by round."""
+    histories: defaultdict[int, History] = defaultdict(History, {user: History() for user in users})
+    for number in range(1, round_number):
+        before = {user: h.score for user, h in histories.items()}
+        rounds = [p for p in past if p.round == number]
+        for pairing in rounds:
+            record_pairing(histories, pairing, before)
+        present = {user for p in rounds for user in (p.first, p.second)}
+        for user in before.keys() - present:
+            histories[user].floats.append("none")  # away this round (not joined yet, or gone)
+    return histories
+
+
+def record_pairing(histories: defaultdict[int, History], pairing: Pairing, before: dict[int, float]) -> None:
+    """Add one pairing of a round to its players' histories (``before``: scores before the round)."""
+    for user in (pairing.first, pairing.second):
+        if user is None:
+            continue
+        h = histories[user]
+        points = pairing.points_of(user)
+        assert points is not None  # decided: see earlier_pairings
+        h.score += points
+        opponent = pairing.opponent_of(user)
+        if opponent is None:
+            h.byes += 1
+            h.floats.append("down")
+        elif pairing.played:
+            h.colours.append("white" if pairing.moved_first(user) else "black")
+            h.floats.append(float_direction(before.get(user, 0.0), before.get(opponent, 0.0)))
+        else:
+            h.forfeit_wins += points >= 1
+            h.floats.append("down" if points > 0 else "none")
+
+
+def float_direction(mine: float, theirs: float) -> str:
+    """A player's float against an opponent, from both scores before the round.
+
+    >>> float_direction(2.0, 1.5), float_direction(1.0, 1.5), float_direction(1.0, 1.0)
+    ('down', 'up', 'none')
+    """
+    if mine > theirs:
+        return "down"
+    return "up" if mine < theirs else "none"
+
+
+def played_pairs(past: Iterable[Pairing]) -> set[tuple[int, int]]:
+    """The pairs (lower id first) that played a game: they may not be paired again."""
+    return {p.pair for p in past if p.played and p.pair is not None}
+
+
+def board_order(answer: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The engine's rows by table number (its byes come after the games)."""
+    return sorted(answer, key=lambda row: row["table"])
+
+
+def check_round(
+    pairings: Sequence[Pairing], active: set[int], previous: set[tuple[int, int]], had_bye: set[int]
+) -> None:
+    """Refuse a round that breaks a rule: someone paired twice or not at all, a rematch, more than
+    one bye, or a second bye for one player."""
+    seated = [user for p in pairings for user in (p.first, p.second) if user is not None]
+    if sorted(seated) != sorted(active):
+        raise PairingError(f"the engine did not pair every player once: {sorted(seated)} for {sorted(active)}")
+    rematches = [p for p in pairings if p.pair in previous]
+    if rematches:
+        raise PairingError(f"no pairing without a rematch ({rematches[0].first} and {rematches[0].second} have played)")
+    byes = [p.first for p in pairings if p.is_bye]
+    if len(byes) > 1:
+        raise PairingError(f"no pairing with fewer than {len(byes)} byes")
+    if byes and byes[0] in had_bye:
+        raise PairingError(f"no pairing without a second bye for {byes[0]}")
