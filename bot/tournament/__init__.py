@@ -6,15 +6,21 @@ storage, the service and the commands (``bot.storage``, ``bot.service``, ``cogs`
 Pairing is ``caissify-pairings``'s (FIDE Dutch Swiss, Berger tables, TRF16).
 """
 
+from .arena import arena_pairs, arena_points, arena_scores
 from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers, starting_order
+from .round_robin import round_robin_rounds
 from .swiss import pair_swiss
 
 __all__ = [
     "BYE_POINTS",
+    "arena_pairs",
+    "arena_points",
+    "arena_scores",
     "Entrant",
     "Pairing",
     "PairingError",
     "pair_swiss",
+    "round_robin_rounds",
     "starting_numbers",
     "starting_order",
 ]
