@@ -9,18 +9,24 @@ Pairing is ``caissify-pairings``'s (FIDE Dutch Swiss, Berger tables, TRF16).
 from .arena import arena_pairs, arena_points, arena_scores
 from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers, starting_order
 from .round_robin import round_robin_rounds
+from .standings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, arena_standings, swiss_standings
 from .swiss import pair_swiss
 
 __all__ = [
+    "ARENA_TIEBREAKS",
     "BYE_POINTS",
     "arena_pairs",
     "arena_points",
     "arena_scores",
+    "arena_standings",
     "Entrant",
     "Pairing",
     "PairingError",
+    "SWISS_TIEBREAKS",
+    "Standing",
     "pair_swiss",
     "round_robin_rounds",
     "starting_numbers",
     "starting_order",
+    "swiss_standings",
 ]
