@@ -7,6 +7,7 @@ Pairing is ``caissify-pairings``'s (FIDE Dutch Swiss, Berger tables, TRF16).
 """
 
 from .arena import arena_pairs, arena_points, arena_scores
+from .crosstable import crosstable_text
 from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers, starting_order
 from .round_robin import round_robin_rounds
 from .standings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, arena_standings, swiss_standings
@@ -19,6 +20,7 @@ __all__ = [
     "arena_points",
     "arena_scores",
     "arena_standings",
+    "crosstable_text",
     "Entrant",
     "Pairing",
     "PairingError",
