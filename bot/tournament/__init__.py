@@ -12,6 +12,7 @@ from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers,
 from .round_robin import round_robin_rounds
 from .standings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, arena_standings, swiss_standings
 from .swiss import pair_swiss
+from .trf import tournament_trf
 
 __all__ = [
     "ARENA_TIEBREAKS",
@@ -31,4 +32,5 @@ __all__ = [
     "starting_numbers",
     "starting_order",
     "swiss_standings",
+    "tournament_trf",
 ]
