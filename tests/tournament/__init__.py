@@ -1,0 +1,1 @@
+"""The tournament logic (``bot.tournament``): pairings, standings, crosstable, TRF."""
