@@ -11,23 +11,68 @@ time, they get from the guards the queries already carry, which hold between pro
 - :meth:`PostgresSession.lock`, transaction-level advisory locks, where a write depends on rows
   another transaction might insert (a challenge beside a game in one channel, a player's results
   and rating), and around the migrations, so processes starting at once migrate exactly once.
+
+When the server goes away (a crash, a restart, a failover), every statement meanwhile fails at
+once and becomes a :class:`StorageError`, which the cogs answer privately ("I can't reach my game
+database right now, so nothing was changed"): a transaction that fails is rolled back whole, so
+nothing is changed half-way. The pool drops the broken connections and connects anew on the next
+use, so the same process carries on by itself once the server is back; no restart is needed.
+
+A server that hangs, or a network that drops packets without refusing them, would leave a
+statement waiting for ever and, one by one, every connection of the pool with it: every channel
+would stall. So nothing waits long:
+
+- a statement gets no answer within :data:`COMMAND_TIMEOUT` (5 s): it fails (asyncpg's
+  ``command_timeout``, which also bounds the cancellation asyncpg then sends, and the rollback);
+- no connection of the pool is free, or a new one cannot be made, within :data:`ACQUIRE_TIMEOUT`
+  (5 s): it fails too; the first connection, at start-up, is given :data:`CONNECT_TIMEOUT` (10 s);
+- on the server's side, a statement is cancelled after twice :data:`COMMAND_TIMEOUT`
+  (``statement_timeout``), and a transaction whose client went silent for
+  :data:`IDLE_IN_TRANSACTION` (60 s) is ended, releasing its locks for the other processes
+  (``idle_in_transaction_session_timeout``): a partitioned process holds no game for long.
+
+Each becomes a :class:`NoAnswer`, and then a :class:`StorageError` that says how long it waited:
+a press gets its answer within about 15 s at worst (a connection, a statement, the cancellation
+that follows), and is deferred after 1.5 s (``cogs.wari.games.DEFER_AFTER``), so Discord waits for
+it. A write that got no answer is not carried out later, when a hung server wakes up: even a
+write of one statement runs in a transaction here (:meth:`PostgresBackend.write_one`), which the
+server rolls back when it finds its connection closed. Only a COMMIT sent just before the server
+hangs leaves it unknown whether it took. The migrations have no time limit
+(:data:`MIGRATION_TIMEOUT`): on a large database one may take minutes, and the processes starting
+meanwhile wait for it.
+
+A URL's password never shows: :func:`without_password` masks it in every message and log line.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Self
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import asyncpg
 
-from .backend import StorageError, Written
+from .backend import MIGRATION_LOCK, StorageError, Written
 
 #: Connections each process keeps open at most: presses in different channels run at once.
 POOL_SIZE = 10
+#: Seconds a statement may wait for the server's answer (a move is a few milliseconds): longer
+#: is a hung server or a lost network. Read when the pool is made (a test makes it small).
+COMMAND_TIMEOUT = 5.0
+#: Seconds to wait for a connection of the pool: a free one, or a new one connected.
+ACQUIRE_TIMEOUT = 5.0
+#: Seconds the first connection may take, at start-up (a server far away, a TLS handshake).
+CONNECT_TIMEOUT = 10.0
+#: Seconds a transaction may sit idle on the server before the server ends it (and its locks).
+IDLE_IN_TRANSACTION = 60.0
+#: Seconds a statement of a migration may take: no limit worth the name.
+MIGRATION_TIMEOUT = 24 * 3600.0
+#: What shows instead of a password.
+MASK = "***"
 #: The schema's version lives in a table (SQLite has ``PRAGMA user_version``).
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
 
@@ -63,13 +108,74 @@ def postgres_schema(migration: str) -> str:
     return sql.replace(") WITHOUT ROWID", ")")
 
 
-def without_password(url: str) -> str:
-    """``url`` fit for a log line."""
+def _secrets(url: str) -> list[str]:
+    """What of ``url`` must never show: its password, in the address or as a parameter, as
+    written and decoded; and, in an address without ``@`` (its host forgotten), the text after
+    ``user:`` that is no port number, which is its password all the same."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    found = []
+    if at and ":" in userinfo:
+        found.append(userinfo.partition(":")[2])
+    if not at and ":" in hostport and not hostport.endswith("]"):
+        port = hostport.rpartition(":")[2]
+        if not port.isdigit():
+            found.append(port)
+    found += [value for name, value in parse_qsl(parts.query, keep_blank_values=True) if name == "password"]
+    found += [re.sub(r"^password=", "", item) for item in parts.query.split("&") if item.startswith("password=")]
+    found += [unquote(secret) for secret in found]
+    return sorted({secret for secret in found if secret}, key=len, reverse=True)
+
+
+def without_password(url: str) -> str:
+    """``url`` fit for a log line: its password masked, in the address or as a parameter.
+
+    >>> without_password("postgresql://wari:s3cret@db.example/wari")
+    'postgresql://wari:***@db.example/wari'
+    >>> without_password("postgresql://wari@/wari?host=/run/postgresql&password=s3cret")
+    'postgresql://wari@/wari?host=/run/postgresql&password=***'
+    >>> without_password("postgresql://wari:s3cret/wari")  # no host: the password reads as a port
+    'postgresql://wari:***/wari'
+    """
+    try:
+        secrets = _secrets(url)
+    except ValueError:  # not even a URL (an unclosed IPv6 bracket): nothing of it is fit to show
+        return "(a database URL that cannot be read)"
+    parts = urlsplit(url)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if at and ":" in userinfo:
+        parts = parts._replace(netloc=f"{userinfo.partition(':')[0]}:{MASK}@{hostport}")
+    elif not at and ":" in hostport and hostport.rpartition(":")[2] in secrets:
+        parts = parts._replace(netloc=f"{hostport.rpartition(':')[0]}:{MASK}")
+    query = [f"password={MASK}" if item.startswith("password=") else item for item in parts.query.split("&")]
+    return urlunsplit(parts._replace(query="&".join(query)))
+
+
+def masked(text: str, url: str) -> str:
+    """``text`` (an error's message) with every secret of ``url`` masked."""
+    try:
+        secrets = _secrets(url)
+    except ValueError:
+        return text
+    for secret in secrets:
+        text = text.replace(secret, MASK)
+    return text
+
+
+class NoAnswer(TimeoutError):
+    """The database did not answer in time: a hung server or a lost network (see the module's
+    documentation). An :class:`OSError`, as the back end's other failures to reach it are."""
+
+
+@contextlib.contextmanager
+def _in_time() -> Iterator[None]:
+    """asyncpg's time-outs (a bare ``TimeoutError``, which says nothing) as a :class:`NoAnswer`."""
+    try:
+        yield
+    except NoAnswer:
+        raise
+    except TimeoutError as exc:
+        raise NoAnswer(f"no answer from the database within {COMMAND_TIMEOUT:g} s") from exc
 
 
 def _rowcount(status: str) -> int:
@@ -83,38 +189,52 @@ class PostgresSession:
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self._db = connection
+        #: How long each statement may take: the pool's :data:`COMMAND_TIMEOUT` (``None``), but
+        #: in the migrations' transaction.
+        self._timeout: float | None = None
 
     async def execute(self, sql: str, params: Sequence = ()) -> Written:
-        return Written(_rowcount(await self._db.execute(numbered(sql), *params)))
+        return Written(_rowcount(await self._db.execute(numbered(sql), *params, timeout=self._timeout)))
 
     async def fetch(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
-        return await self._db.fetch(numbered(sql), *params)
+        return await self._db.fetch(numbered(sql), *params, timeout=self._timeout)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         rows = list(rows)
         if rows:
-            await self._db.executemany(numbered(sql), rows)
+            await self._db.executemany(numbered(sql), rows, timeout=self._timeout)
 
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` until the transaction ends, taken in order so that two transactions
-        locking the same keys cannot deadlock."""
+        locking the same keys cannot deadlock.
+
+        The migrations' lock also lifts the time limits of its transaction: a migration may
+        take long (and think long between its statements), and so may the wait of a process
+        that starts meanwhile."""
+        if MIGRATION_LOCK in keys:
+            self._timeout = MIGRATION_TIMEOUT
+            await self._db.execute(
+                "SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0",
+                timeout=self._timeout,
+            )
         for key in sorted(set(keys)):
-            await self._db.execute("SELECT pg_advisory_xact_lock($1)", key)
+            await self._db.execute("SELECT pg_advisory_xact_lock($1)", key, timeout=self._timeout)
 
     async def schema_version(self) -> int:
-        await self._db.execute(VERSION_TABLE)
-        version = await self._db.fetchval("SELECT max(version) FROM schema_version")
+        await self._db.execute(VERSION_TABLE, timeout=self._timeout)
+        version = await self._db.fetchval("SELECT max(version) FROM schema_version", timeout=self._timeout)
         return version or 0
 
     async def set_schema_version(self, number: int) -> None:
-        await self._db.execute("DELETE FROM schema_version")
-        await self._db.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+        await self._db.execute("DELETE FROM schema_version", timeout=self._timeout)
+        await self._db.execute("INSERT INTO schema_version (version) VALUES ($1)", number, timeout=self._timeout)
 
     async def columns(self, table: str) -> set[str]:
         rows = await self._db.fetch(
             "SELECT column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND table_name = $1",
             table,
+            timeout=self._timeout,
         )
         return {row["column_name"] for row in rows}
 
@@ -122,7 +242,8 @@ class PostgresSession:
         """The identities go on after the largest ids copied."""
         for table in ("games", "challenges", "seeks"):
             await self._db.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}",
+                timeout=self._timeout,
             )
 
 
@@ -131,6 +252,13 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
     resets the session (advisory locks, cursors, LISTEN, settings) with a query, one more round
     trip on every use of the pool; the queries here change none of these outside a transaction
     (their locks are transaction-level, released at its end)."""
+
+
+async def _server_limits(connection: asyncpg.Connection) -> None:
+    """The server's own limits (see the module's documentation), set on each new connection. Set,
+    not sent as start-up parameters: a connection pooler (PgBouncer) refuses those by default."""
+    statement, idle = round(2 * COMMAND_TIMEOUT * 1000), round(IDLE_IN_TRANSACTION * 1000)
+    await connection.execute(f"SET statement_timeout = {statement}; SET idle_in_transaction_session_timeout = {idle}")
 
 
 class PostgresBackend:
@@ -157,25 +285,74 @@ class PostgresBackend:
         :raises StorageError: if the server cannot be reached or refuses the connection.
         """
         label = without_password(url)
+        # No connection kept open for its own sake (min_size 0): asyncpg would otherwise retry a
+        # server that is away from a task of its own, a traceback in the log each time; the
+        # presses reconnect by themselves. The first connection is made here all the same, so
+        # that a server that refuses or is not there says so at start-up.
+        pool = asyncpg.create_pool(
+            url,
+            min_size=0,
+            max_size=pool_size,
+            reset=_nothing_to_reset,
+            init=_server_limits,
+            timeout=CONNECT_TIMEOUT,
+            command_timeout=COMMAND_TIMEOUT,
+        )
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_nothing_to_reset)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
-            raise StorageError(f"cannot connect to the database {label}: {exc}") from exc
+            await pool
+            async with pool.acquire(timeout=CONNECT_TIMEOUT):
+                pass
+        # A URL asyncpg cannot read fails with ValueError (a port that is no number), OverflowError
+        # (a port too large) or asyncpg's ClientConfigurationError (an InterfaceError).
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, OverflowError) as exc:
+            with contextlib.suppress(asyncpg.InterfaceError):  # a pool that never started
+                pool.terminate()
+            if isinstance(exc, TimeoutError):
+                reason = f"no answer within {CONNECT_TIMEOUT:g} s"
+            else:
+                reason = masked(str(exc), url) or type(exc).__name__
+            raise StorageError(f"cannot connect to the database {label}: {reason}") from exc
         return cls(pool, url)
 
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool for the block, waited for at most :data:`ACQUIRE_TIMEOUT`;
+        asyncpg's time-outs in the block, a :class:`NoAnswer`."""
+        try:
+            connection = await self._pool.acquire(timeout=ACQUIRE_TIMEOUT)
+        except TimeoutError as exc:
+            raise NoAnswer(f"no connection to the database within {ACQUIRE_TIMEOUT:g} s") from exc
+        try:
+            with _in_time():
+                yield connection
+        finally:
+            with _in_time():
+                await self._pool.release(connection)
+
     async def fetch(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
-        return await self._pool.fetch(numbered(sql), *params)
+        async with self._connection() as connection:
+            return await connection.fetch(numbered(sql), *params)
 
     async def write_one(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
-        """One statement that writes, committed by itself (asyncpg's connections autocommit
-        outside a transaction); its rows (``RETURNING``)."""
-        return await self._pool.fetch(numbered(sql), *params)
+        """One statement that writes (a move), in a transaction of its own; its rows (``RETURNING``).
+
+        Not committed by itself, as SQLite's is: a statement that the server got but did not
+        answer in time (it hung, the network dropped its answer) would then still be carried
+        out when the server wakes up, after the bot had said that nothing was changed. In a
+        transaction, the server finds the connection closed before any COMMIT and rolls it back.
+        Two more trips to a server (a few tenths of a millisecond nearby), only on PostgreSQL."""
+        async with self.transaction() as session:
+            return await session.fetch(sql, params)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresSession]:
         """One transaction on a connection of the pool, rolled back on any failure."""
-        async with self._pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             yield PostgresSession(connection)
 
     async def close(self) -> None:
-        await self._pool.close()
+        """Close the pool; on a server that does not answer, after :data:`COMMAND_TIMEOUT`, cut it."""
+        try:
+            await asyncio.wait_for(self._pool.close(), COMMAND_TIMEOUT)
+        except TimeoutError:
+            self._pool.terminate()
