@@ -30,6 +30,8 @@ What is measured (simulated time unless said)
 - **429s**, global and per channel (Discord's scope ``user``), and the most 401/403/429
   answers in any 10 minutes (Discord bans a bot's address beyond 10,000);
 - **presses** per simulated second and per wall second (the whole process: simulator and bot);
+- **REST calls**: all (interaction answers too) per press, and the rate-limited ones: their mean
+  rate and the most served in one window of the global limit (in the baseline: the most asked);
 - **turn pings**: the delay from the move that made one due to its message being posted, and
   its lateness: from the moment the game said it was due (``ping_at``) to its posting. The bot
   posts a ping at once or, on a correspondence clock, on purpose a minute later (if the player
@@ -37,11 +39,12 @@ What is measured (simulated time unless said)
 - **backlog**, sampled every 10 s: pings due but not posted, and requests waiting out a rate
   limit; the means of the first and last third of the run must not grow (a backlog that grows
   with time is a bot that falls behind for good). The verdict is ``steady`` if the last third's
-  mean is at most 1.5 times the first third's plus one.
+  mean is at most 1.5 times the first third's plus one, both taken after the first
+  :data:`WARM_UP` seconds (no ping is due earlier).
 
-The baseline is the same load (same seed: the same players, waits and presses) in a second
-SimCord run, with the limiter answering everything: what the bot asks of Discord when nothing
-holds it back (``would be 429`` counts the requests over a limit).
+The baseline is the same load (same seed: the same players, each with dice of their own) in a
+second SimCord run, with the limiter answering everything: what the bot asks of Discord when
+nothing holds it back (``would be 429`` counts the requests over a limit).
 
 Presses are deferred (by 0.5 s, counted) in a channel whose request is waiting out a rate
 limit, as a player waits for the board to show the last move; SimCord would otherwise make the
@@ -287,7 +290,7 @@ class Run:
     press_lateness: list[float] = field(default_factory=list)
     rest_calls: int = 0
     limited_calls: int = 0
-    busiest_second: int = 0
+    busiest_window: int = 0
     refusals: Counter[str] = field(default_factory=Counter)
     would_refuse: Counter[str] = field(default_factory=Counter)
     most_invalid: int = 0
@@ -374,6 +377,7 @@ class Driver:
         run, limiter = self.run, self.limiter
         start = limiter.now()
         first_answer = len(limiter.answers)
+        limiter.busiest_window = 0
         self.measuring = True
         self.count_rest()
         run.rest_calls = 0
@@ -411,7 +415,7 @@ class Driver:
         run.wall = time.perf_counter() - began
         run.simulated = limiter.now() - start
         run.limited_calls = sum(1 for answer in limiter.answers[first_answer:] if answer.status != 429)
-        run.busiest_second = limiter.busiest_second(first_answer)
+        run.busiest_window = limiter.busiest_window
         run.refusals = limiter.refusals(first_answer)
         run.would_refuse = limiter.would_refuse(first_answer)
         run.most_invalid = limiter.most_invalid(first_answer)
@@ -555,8 +559,8 @@ def rows(run: Run) -> dict[str, str]:
         "presses / wall s": f"{run.presses / run.wall:.1f}" if run.wall else "-",
         "games finished / opened": f"{run.games_finished} / {run.games_opened}",
         "REST calls (all) / press": f"{run.rest_calls} / {run.rest_calls / max(run.presses, 1):.2f}",
-        "limited calls / s (mean, busiest s)": (
-            f"{run.limited_calls / max(run.simulated, 1):.1f}, {run.busiest_second}"
+        "limited calls: mean / s, most in a 1 s window": (
+            f"{run.limited_calls / max(run.simulated, 1):.1f}, {run.busiest_window}"
         ),
         "429 global / per channel": f"{run.refusals['global']} / {run.refusals['user']}",
         "would be 429 (not enforced)": f"{run.would_refuse['global']} / {run.would_refuse['user']}",

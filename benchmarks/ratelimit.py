@@ -177,6 +177,9 @@ class RateLimiter:
     #: Requests under way, by channel (``0``: none): between two actor calls of the driver every
     #: bot task is idle, so these are the requests waiting out a rate limit.
     waiting: Counter[int] = field(default_factory=Counter)
+    #: The most requests served in one window of the global limit (in a baseline, asked for):
+    #: at most :attr:`global_limit` when it is enforced. Set it to 0 to measure from then on.
+    busiest_window: int = 0
     started: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -215,6 +218,7 @@ class RateLimiter:
         if over is not None and self.enforce:
             return Verdict(over, round(max(retry_after, 0.001), 3), route, window, over)
         self._global.take(now)
+        self.busiest_window = max(self.busiest_window, self._global.used)
         if window is not None:
             window.take(now)
         return Verdict(None, 0.0, route, window, over)
@@ -249,16 +253,6 @@ class RateLimiter:
         most, first = 0, 0
         for last, moment in enumerate(times):
             while moment - times[first] >= INVALID_PER:
-                first += 1
-            most = max(most, last - first + 1)
-        return most
-
-    def busiest_second(self, since: int = 0) -> int:
-        """The most requests served (non-exempt, any status but 429) within one second."""
-        times = [answer.at for answer in self.answers[since:] if answer.status != 429]
-        most, first = 0, 0
-        for last, moment in enumerate(times):
-            while moment - times[first] >= 1.0:
                 first += 1
             most = max(most, last - first + 1)
         return most

@@ -139,6 +139,13 @@ class GameService(ServiceBase):
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""
         async with self.lock(channel_id):
             table, _player = await self._seat(channel_id, user_id, now)
+            if await self.store.pairing_of_game(table.row.id) is not None:
+                raise Refusal(
+                    N_(
+                        "A tournament game cannot be called off: play it, or give it up with `/wari surrender`. "
+                        "A moderator can set its result with `/wari-mod tournament result`."
+                    )
+                )
             if not table.abortable:
                 raise Refusal(
                     N_(

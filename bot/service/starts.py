@@ -9,7 +9,7 @@ from bot.clock import DEFAULT_CLOCK
 from bot.engine import Game, Player, Rules
 from bot.engine.notation import record, rules_code, snapshot
 from bot.i18n import N_
-from bot.storage import Conflict, SeekRow
+from bot.storage import Conflict, PairingRow, SeekRow
 
 from .base import ServiceBase
 from .table import CHANNEL_BUSY, Refusal, Table
@@ -106,6 +106,8 @@ class StartService(ServiceBase):
         thread: bool = False,
         autoplay: bool = False,
         names: tuple[str | None, str | None] = (None, None),
+        pairing: PairingRow | None = None,
+        rated: bool = True,
     ) -> Table:
         for level in filter(None, levels):
             check_level(level)
@@ -115,28 +117,66 @@ class StartService(ServiceBase):
             await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
+            columns = dict(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                player_a=players[0],
+                player_b=players[1],
+                variant=rules_code(rules),
+                record=record(game, *map(str, players)),
+                position=snapshot(game),
+                level_a=levels[0],
+                level_b=levels[1],
+                autoplay=int(autoplay),
+                clock=clock,
+                thread=int(thread),
+                name_a=names[0],
+                name_b=names[1],
+                rated=int(rated),
+                **start,
+            )
             try:
-                row = await self.store.create_game(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    player_a=players[0],
-                    player_b=players[1],
-                    variant=rules_code(rules),
-                    record=record(game, *map(str, players)),
-                    position=snapshot(game),
-                    now=now,
-                    level_a=levels[0],
-                    level_b=levels[1],
-                    autoplay=int(autoplay),
-                    clock=clock,
-                    thread=int(thread),
-                    name_a=names[0],
-                    name_b=names[1],
-                    **start,
-                )
+                if pairing is not None:  # the game and its pairing's link in one transaction
+                    row = await self.store.create_tournament_game(pairing, now=now, **columns)
+                else:
+                    row = await self.store.create_game(now=now, **columns)
             except Conflict:
                 raise Refusal(N_("This channel has an open challenge. Wait until it is answered or expires.")) from None
             return Table.of(row)
+
+    async def start_tournament_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        pairing: PairingRow,
+        names: tuple[str | None, str | None],
+        rules: Rules,
+        clock: str,
+        rated: bool,
+        now: datetime,
+    ) -> Table:
+        """The game of a tournament's pairing, in ``channel_id`` (its thread); the first mover is
+        the pairing's. Nobody gets a turn ping: the round's announcement called both.
+
+        :raises Refusal: the pairing has its game already (another process, or an earlier try).
+        """
+        assert pairing.second_id is not None  # a bye is no game
+        players = (pairing.first_id, pairing.second_id)
+        return await self._create(
+            guild_id,
+            channel_id,
+            players,
+            (None, None),
+            rules,
+            now,
+            actor=pairing.first_id,
+            clock=clock,
+            thread=True,
+            names=names,
+            pairing=pairing,
+            rated=rated,
+        )
 
     async def rematch_of(self, game_id: int, user_id: int) -> Table:
         """The finished game ``user_id`` asks to play again (they must have played in it)."""

@@ -19,6 +19,7 @@ from .rows import ANYONE, ChallengeRow, GameRow, SeekRow, shown_name
 from .schema import MIGRATIONS
 from .seeks import SeekQueries
 from .settings import BOARD_STYLES, SettingsQueries
+from .tournaments import EntrantRow, PairingRow, TournamentQueries, TournamentRow
 
 __all__ = [
     "ANYONE",
@@ -26,6 +27,9 @@ __all__ = [
     "MIGRATIONS",
     "ChallengeRow",
     "Conflict",
+    "EntrantRow",
+    "PairingRow",
+    "TournamentRow",
     "GameRow",
     "SeekRow",
     "ShardScope",
@@ -40,5 +44,5 @@ __all__ = [
 ]
 
 
-class Store(SettingsQueries, ClockQueries, SeekQueries, GameQueries):
+class Store(TournamentQueries, SettingsQueries, ClockQueries, SeekQueries, GameQueries):
     """The bot's database. Open it with :meth:`open`; every method is one transaction."""

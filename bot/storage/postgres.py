@@ -240,7 +240,7 @@ class PostgresSession:
 
     async def after_copy(self) -> None:
         """The identities go on after the largest ids copied."""
-        for table in ("games", "challenges", "seeks"):
+        for table in ("games", "challenges", "seeks", "tournaments"):
             await self._db.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}",
                 timeout=self._timeout,

@@ -187,6 +187,65 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN shown_version INTEGER;
     """,
+    # 12: tournaments. An event belongs to the channel it was made in; its players (their rating
+    # when they joined; a late joiner's first round; a withdrawal after a round) and its pairings,
+    # a round's pairings written in the same transaction that moves its round on (a round starts
+    # once). A pairing's game is linked once started, and its result (the first mover's points)
+    # is written once: where ``result IS NULL``.
+    """
+    CREATE TABLE tournaments (
+        id                   INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id             INTEGER NOT NULL,
+        channel_id           INTEGER NOT NULL,
+        name                 TEXT NOT NULL,
+        format               TEXT NOT NULL CHECK (format IN ('swiss', 'round-robin', 'arena')),
+        variant              TEXT NOT NULL,
+        clock                TEXT NOT NULL,
+        rounds               INTEGER,
+        max_players          INTEGER,
+        rated                INTEGER NOT NULL DEFAULT 1,
+        cycles               INTEGER NOT NULL DEFAULT 1,
+        duration             INTEGER,
+        starts_at            TEXT NOT NULL,
+        ends_at              TEXT,
+        status               TEXT NOT NULL DEFAULT 'open'
+                             CHECK (status IN ('open', 'running', 'paused', 'finished', 'cancelled')),
+        round                INTEGER NOT NULL DEFAULT 0,
+        announced            INTEGER NOT NULL DEFAULT 0,
+        message_id           INTEGER,
+        standings_message_id INTEGER,
+        podium_message_id    INTEGER,
+        created_by           INTEGER NOT NULL,
+        created_at           TEXT NOT NULL,
+        finished_at          TEXT
+    );
+    CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
+    CREATE INDEX tournaments_by_guild ON tournaments (guild_id, id);
+    CREATE TABLE tournament_players (
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id         INTEGER NOT NULL,
+        name            TEXT,
+        rating          REAL NOT NULL,
+        joined_round    INTEGER NOT NULL DEFAULT 1,
+        withdrawn_after INTEGER,
+        joined_at       TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_pairings (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round         INTEGER NOT NULL,
+        board         INTEGER NOT NULL,
+        first_id      INTEGER NOT NULL,
+        second_id     INTEGER,
+        game_id       INTEGER UNIQUE REFERENCES games (id),
+        result        REAL,
+        forfeit       INTEGER NOT NULL DEFAULT 0,
+        reason        TEXT,
+        created_at    TEXT NOT NULL,
+        finished_at   TEXT,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
@@ -202,4 +261,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("player_stats", "user_id, variant, opponent"),
     ("guild_players", "guild_id, variant, user_id"),
     ("seeks", "id"),
+    ("tournaments", "id"),
+    ("tournament_players", "tournament_id, user_id"),
+    ("tournament_pairings", "tournament_id, round, board"),
 )

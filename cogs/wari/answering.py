@@ -36,7 +36,12 @@ class Answering:
         self.on_time_up = on_time_up
 
     async def command(
-        self, interaction: discord.Interaction, handler: Callable[..., Awaitable[None]], *args: Any, private: bool
+        self,
+        interaction: discord.Interaction,
+        handler: Callable[..., Awaitable[None]],
+        *args: Any,
+        private: bool,
+        **options: Any,
     ) -> None:
         """Run a command's handler; ``private``: only the asker sees the answer (their language),
         else the channel does (the server's)."""
@@ -50,7 +55,7 @@ class Answering:
             return
         with speaking(language):
             try:
-                await handler(interaction, *args)
+                await handler(interaction, *args, **options)
             except TimeUp as up:
                 await self.presenter.report(interaction, up)
                 await self.on_time_up(up.table)

@@ -37,6 +37,7 @@ from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
 from bot.service import Computer
+from bot.service.tournaments import TournamentService
 
 from . import buttons, records, standings
 from .answering import Answering
@@ -61,6 +62,11 @@ from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
 from .takebacks import TakebackButton, Takebacks
 from .threads import GameThreads
+from .tournament_commands import TournamentCommands, TournamentModerationCommands
+from .tournament_moderation import TournamentModeration
+from .tournament_runs import TournamentRunner
+from .tournament_views import TournamentButton
+from .tournaments import Tournaments
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
@@ -76,6 +82,7 @@ BUTTONS = (
     SurrenderButton,
     CancelSeekButton,
     TakebackButton,
+    TournamentButton,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -126,7 +133,14 @@ class WariCog(commands.Cog, name="Wari"):
         self.settings = Settings(players, presenter, languages)
         self.guide = Guide(players, languages)
         self.seeks = Seeks(bot.seeks, service, presenter, languages, boards, followup, threads)
-        closers = (self.challenges.close_expired, self.seeks.close_expired)
+        events = TournamentService(bot.store)
+        runner = TournamentRunner(bot, service, events, presenter, languages, boards, followup)
+        followup.on_end = runner.on_game_end
+        self.tournaments = Tournaments(events, runner, presenter)
+        moderation = TournamentModeration(service, events, runner, self.tournaments, presenter)
+        self.wari.add_command(TournamentCommands(self.answering, self.tournaments))
+        self.wari_mod.add_command(TournamentModerationCommands(self.answering, moderation))
+        closers = (self.challenges.close_expired, self.seeks.close_expired, runner.run_due)
         self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, closers)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
@@ -142,6 +156,7 @@ class WariCog(commands.Cog, name="Wari"):
             "surrender": lambda i, *args: press(i, self.endings.surrender, *args),
             "seek": lambda i, *args: press(i, self.seeks.cancel, *args),
             "takeback": lambda i, *args: press(i, self.takebacks.answer, *args),
+            "tournament": lambda i, *args: press(i, self.tournaments.press, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
         }

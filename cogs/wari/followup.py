@@ -6,6 +6,7 @@ thread and stops the computer."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.engine import Player
 from bot.i18n import _
@@ -44,6 +45,8 @@ class Followup:
         self.boards = boards
         self.pings = pings
         self.computer = computer
+        #: Called once a game has ended (a tournament moves on), after what follows any end.
+        self.on_end: Callable[[Table], Awaitable[None]] | None = None
 
     async def game_changed(self, table: Table) -> None:
         """What follows any change of a game besides redrawing its board.
@@ -67,6 +70,8 @@ class Followup:
                 await self.pings.forget(table)
                 if row.thread:
                     await self.presenter.archive_thread(row.channel_id)
+                if self.on_end is not None:
+                    await self.on_end(table)
                 self.computer.cancel(row.channel_id)  # last: this may be the computer's own task
         except Exception:
             log.exception("game %s changed, but what follows failed", row.id)

@@ -358,6 +358,24 @@ async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order
     await store.close()
 
 
+#: An event's columns, as ``/wari-mod tournament create`` stores them.
+TOURNAMENT = {
+    "guild_id": 1,
+    "channel_id": 8,
+    "name": "Cup",
+    "format": "swiss",
+    "variant": "wari",
+    "clock": "5+3",
+    "rounds": 3,
+    "max_players": None,
+    "rated": 1,
+    "duration": None,
+    "cycles": 1,
+    "starts_at": T0,
+    "created_by": 7,
+}
+
+
 async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path, database, capsys):
     """python -m bot.storage copy: a SQLite deployment into a new database (of each back end)."""
     from bot.storage.__main__ import main as storage_cli
@@ -383,6 +401,9 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
         "rating": 1500,
     }
     _paired, waiting = await source.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
+    event = await source.create_tournament(now=T0, **TOURNAMENT)
+    await source.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
+    await source.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
     await source.close()
     target = database if database != source_path else tmp_path / "new.sqlite3"
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 0
@@ -401,6 +422,8 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
         await copied.end_seek(waiting.id)
         _paired, again = await copied.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
         assert again.id > waiting.id  # a wait's id is never reused either (its Cancel button names it)
+        assert [(p.first_id, p.result) for p in await copied.pairings(event.id)] == [(100, 1.0)]
+        assert (await copied.create_tournament(now=T0, **TOURNAMENT)).id > event.id
         for table, _ in TABLES:
             assert (await copied._read(f"SELECT COUNT(*) AS n FROM {table}"))[0]["n"] > 0, table
     finally:

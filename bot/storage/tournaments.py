@@ -1,0 +1,353 @@
+"""Tournaments: the events, their players and their pairings.
+
+The database is the truth of an event, and every step of it is a guarded write, so that a
+restart or a second process at any moment neither repeats nor loses one:
+
+- a round's pairings are written in the transaction that moves the event's ``round`` from the
+  one before (:meth:`TournamentQueries.start_round`): a round starts once;
+- a pairing's game is linked where none is (:meth:`~TournamentQueries.link_game`), and a
+  game's result is copied to its pairing where none is yet (:meth:`~TournamentQueries.record_result`):
+  a result counts once;
+- joining and leaving run under the event's lock, so the last free place goes to one player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from .backend import Conflict, Row
+from .database import time_text, when
+from .games import GameQueries
+from .rows import GameRow, shown_name, to_column
+
+_TIMES = frozenset({"starts_at", "ends_at", "created_at", "finished_at", "joined_at"})
+
+
+def _from_row(kind, row: Row):
+    return kind(**{key: when(value) if key in _TIMES else value for key, value in dict(row).items()})
+
+
+def lock_key(tournament_id: int) -> int:
+    """The lock of one event: negative, so that it never meets a channel's or a player's."""
+    return -tournament_id
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """An event: its settings, its state, and the messages that show it."""
+
+    id: int
+    guild_id: int
+    #: Where it was made: its messages are posted there, its games run in threads of it.
+    channel_id: int
+    name: str
+    #: ``swiss``, ``round-robin`` or ``arena``.
+    format: str
+    variant: str
+    clock: str
+    #: Swiss: how many rounds (round-robin: set at the start; arena: none).
+    rounds: int | None
+    max_players: int | None
+    rated: int
+    #: Round-robin: 1, or 2 for a double round-robin.
+    cycles: int
+    #: Arena: its length in minutes.
+    duration: int | None
+    starts_at: datetime
+    #: Arena: when no new game is paired any more (set at the start).
+    ends_at: datetime | None
+    #: ``open`` (taking players), ``running``, ``paused``, ``finished`` or ``cancelled``.
+    status: str
+    #: The round under way (0 before the start; an arena counts its waves of pairings).
+    round: int
+    #: The last round whose pairings were posted.
+    announced: int
+    #: The sign-up message (Join/Leave), the standings kept current, the podium once it ended.
+    message_id: int | None
+    standings_message_id: int | None
+    podium_message_id: int | None
+    created_by: int
+    created_at: datetime
+    finished_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> TournamentRow:
+        return _from_row(cls, row)
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("finished", "cancelled")
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    """A player of an event, with their rating in its rule set when they joined."""
+
+    tournament_id: int
+    user_id: int
+    name: str | None
+    rating: float
+    #: The first round they may be paired in (a late joiner's is the next one).
+    joined_round: int
+    #: They left (or were removed) after this round: not paired again (``None``: still in).
+    withdrawn_after: int | None
+    joined_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row) -> EntrantRow:
+        return _from_row(cls, row)
+
+    @property
+    def shown(self) -> str:
+        return shown_name(self.user_id, self.name)
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One board of one round: who moves first, against whom (``None``: a bye), its game, its result."""
+
+    tournament_id: int
+    round: int
+    board: int
+    first_id: int
+    second_id: int | None
+    game_id: int | None
+    #: The first mover's points (1, 0.5, 0); ``None`` until known.
+    result: float | None
+    #: The result was set without a game played to its end (a removal, a moderator's ruling).
+    forfeit: int
+    #: Why a moderator set the result by hand.
+    reason: str | None
+    created_at: datetime
+    finished_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> PairingRow:
+        return _from_row(cls, row)
+
+    @property
+    def bye(self) -> bool:
+        return self.second_id is None
+
+    def has(self, user_id: int) -> bool:
+        return user_id in (self.first_id, self.second_id)
+
+
+class TournamentQueries(GameQueries):
+    """Events: creating, joining, rounds, results, and the games of their pairings."""
+
+    async def create_tournament(self, *, now: datetime, **columns) -> TournamentRow:
+        columns = {"created_at": now, **columns}
+        names, marks = ", ".join(columns), ", ".join("?" for _ in columns)
+        async with self._writing():
+            (row,) = await self._rows(
+                f"INSERT INTO tournaments ({names}) VALUES ({marks}) RETURNING *",
+                tuple(to_column(value) for value in columns.values()),
+            )
+        return TournamentRow.from_row(row)
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        return await self._one(TournamentRow, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+
+    async def tournaments_of(self, guild_id: int, *, over: bool, limit: int = 25) -> list[TournamentRow]:
+        """A server's events, newest first: the finished and cancelled ones, or the others."""
+        condition = "IN ('finished', 'cancelled')" if over else "NOT IN ('finished', 'cancelled')"
+        rows = await self._read(
+            f"SELECT * FROM tournaments WHERE guild_id = ? AND status {condition} ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [TournamentRow.from_row(row) for row in rows]
+
+    async def tournaments_to_run(self, now: datetime) -> list[TournamentRow]:
+        """The events (on this process's shards) that may have a step due: running ones, and
+        open ones whose start has come."""
+        mine, params = self._own_shards()
+        rows = await self._read(
+            f"SELECT * FROM tournaments WHERE (status = 'running' OR (status = 'open' AND starts_at <= ?)){mine} "
+            "ORDER BY id",
+            (time_text(now), *params),
+        )
+        return [TournamentRow.from_row(row) for row in rows]
+
+    async def update_tournament(
+        self, tournament_id: int, columns: Mapping[str, object], *, expect: tuple[str, ...] = ()
+    ) -> bool:
+        """Change an event's columns; with ``expect``, only if its status is one of them."""
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        condition = f" AND status IN ({', '.join('?' for _ in expect)})" if expect else ""
+        params = (*map(to_column, columns.values()), tournament_id, *expect)
+        async with self._writing():
+            rows = await self._rows(f"UPDATE tournaments SET {sets} WHERE id = ?{condition} RETURNING id", params)
+        return bool(rows)
+
+    # -- players --------------------------------------------------------------------------
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        rows = await self._read(
+            "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY rating DESC, user_id", (tournament_id,)
+        )
+        return [EntrantRow.from_row(row) for row in rows]
+
+    async def join_tournament(
+        self, tournament_id: int, *, user_id: int, name: str, rating: float, now: datetime
+    ) -> EntrantRow:
+        """Add a player (a late joiner plays from the next round).
+
+        :raises Conflict: ``"joined"`` (they are in already), ``"full"``, or ``"closed"`` (the
+            event is over, or its format takes no late joiner now).
+        """
+        async with self._writing():
+            await self._lock(lock_key(tournament_id))
+            (event,) = map(
+                TournamentRow.from_row, await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+            )
+            mine = await self._rows(
+                "SELECT * FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
+            )
+            if mine and EntrantRow.from_row(mine[0]).withdrawn_after is None:
+                raise Conflict("joined")
+            if not late_joining_allowed(event):
+                raise Conflict("closed")
+            (count,) = await self._rows(
+                "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = ? AND withdrawn_after IS NULL",
+                (tournament_id,),
+            )
+            if event.max_players is not None and count["n"] >= event.max_players:
+                raise Conflict("full")
+            if mine:
+                await self._step(
+                    "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
+                )
+            (row,) = await self._rows(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, rating, joined_round, joined_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+                (tournament_id, user_id, name, rating, event.round + 1, time_text(now)),
+            )
+        return EntrantRow.from_row(row)
+
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> EntrantRow:
+        """Take a player out: before the start they are simply gone; after it they withdraw
+        after the round under way (their results stay).
+
+        :raises Conflict: ``"absent"`` (not a player of it, or gone already), ``"closed"`` (it is over).
+        """
+        async with self._writing():
+            await self._lock(lock_key(tournament_id))
+            (event,) = map(
+                TournamentRow.from_row, await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+            )
+            if event.over:
+                raise Conflict("closed")
+            if event.status == "open":
+                rows = await self._rows(
+                    "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? RETURNING *",
+                    (tournament_id, user_id),
+                )
+            else:
+                rows = await self._rows(
+                    "UPDATE tournament_players SET withdrawn_after = ? "
+                    "WHERE tournament_id = ? AND user_id = ? AND withdrawn_after IS NULL RETURNING *",
+                    (event.round, tournament_id, user_id),
+                )
+            if not rows:
+                raise Conflict("absent")
+        return EntrantRow.from_row(rows[0])
+
+    # -- rounds and results -------------------------------------------------------------------
+
+    async def pairings(self, tournament_id: int) -> list[PairingRow]:
+        rows = await self._read(
+            "SELECT * FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, board", (tournament_id,)
+        )
+        return [PairingRow.from_row(row) for row in rows]
+
+    async def start_round(
+        self,
+        tournament_id: int,
+        *,
+        after: int,
+        pairings: list[tuple[int, int | None, float | None]],
+        now: datetime,
+        **columns,
+    ) -> bool:
+        """Round ``after + 1`` with these pairings (first, second or ``None`` for a bye, result
+        already known or ``None``), and ``columns`` of the event changed with it, if the event is
+        still at round ``after`` and running or about to: ``False`` if another process (or an
+        earlier try) started it."""
+        number = after + 1
+        sets = "".join(f", {name} = ?" for name in columns)
+        async with self._writing():
+            moved = await self._rows(
+                f"UPDATE tournaments SET round = ?, status = 'running'{sets} "
+                "WHERE id = ? AND round = ? AND status IN ('open', 'running') RETURNING id",
+                (number, *map(to_column, columns.values()), tournament_id, after),
+            )
+            if not moved:
+                return False
+            for board, (first, second, result) in enumerate(pairings, start=1):
+                finished = time_text(now) if result is not None else None
+                await self._step(
+                    "INSERT INTO tournament_pairings (tournament_id, round, board, first_id, second_id, result, "
+                    "created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, number, board, first, second, result, time_text(now), finished),
+                )
+        return True
+
+    async def create_tournament_game(self, pairing: PairingRow, *, now: datetime, **columns) -> GameRow:
+        """Start the live game of ``pairing`` (``columns`` as :meth:`create_game`'s) and link it,
+        in one transaction.
+
+        :raises Conflict: the pairing has its game already, or the channel is busy.
+        """
+        columns = {"created_at": now, "updated_at": now, **columns}
+        async with self._writing():
+            await self._lock(columns["channel_id"])
+            game = await self._insert_game(columns)
+            linked = await self._rows(
+                "UPDATE tournament_pairings SET game_id = ? "
+                "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL RETURNING board",
+                (game.id, pairing.tournament_id, pairing.round, pairing.board),
+            )
+            if not linked:
+                raise Conflict("the pairing has its game already")
+        return game
+
+    async def pairing_of_game(self, game_id: int) -> PairingRow | None:
+        return await self._one(PairingRow, "SELECT * FROM tournament_pairings WHERE game_id = ?", (game_id,))
+
+    async def record_result(
+        self, pairing: PairingRow, result: float, now: datetime, *, forfeit: bool = False, reason: str | None = None
+    ) -> bool:
+        """Write a pairing's result once; ``False`` if it had one already."""
+        async with self._writing():
+            rows = await self._rows(
+                "UPDATE tournament_pairings SET result = ?, forfeit = ?, reason = ?, finished_at = ? "
+                "WHERE tournament_id = ? AND round = ? AND board = ? AND result IS NULL RETURNING board",
+                (result, int(forfeit), reason, time_text(now), pairing.tournament_id, pairing.round, pairing.board),
+            )
+        return bool(rows)
+
+    async def rule_result(self, pairing: PairingRow, result: float, reason: str, now: datetime) -> None:
+        """A moderator's ruling: the pairing's result, whatever it was, with the reason kept."""
+        forfeit = int(pairing.game_id is None or pairing.result is None)
+        await self._write(
+            (
+                "UPDATE tournament_pairings SET result = ?, forfeit = ?, reason = ?, finished_at = ? "
+                "WHERE tournament_id = ? AND round = ? AND board = ?",
+                (result, forfeit, reason, time_text(now), pairing.tournament_id, pairing.round, pairing.board),
+            )
+        )
+
+
+def late_joining_allowed(event: TournamentRow) -> bool:
+    """Open events take players; a running Swiss until its second round starts (a late joiner
+    plays from the next round); a running arena while it lasts; a round-robin never once started."""
+    if event.status == "open":
+        return True
+    if event.status not in ("running", "paused"):
+        return False
+    if event.format == "swiss":
+        return event.round < 2
+    return event.format == "arena"

@@ -1,0 +1,165 @@
+"""The tournament commands: ``/wari tournament ...`` for everyone and ``/wari-mod tournament ...``
+for moderators, two sub-groups the cog adds to its groups. Each command hands its options to
+its feature (:mod:`.tournaments`, :mod:`.tournament_moderation`) through :class:`Answering`."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.clock import CLOCKS
+from bot.i18n import N_
+
+from .answering import Answering
+from .cooldowns import limited
+from .options import VARIANT_CHOICES
+from .tournament_moderation import TournamentModeration
+from .tournaments import Tournaments
+
+NUMBER = N_("The tournament's number (default: the one under way here)")
+FORMAT_CHOICES = [
+    app_commands.Choice(name=N_("Swiss"), value="swiss"),
+    app_commands.Choice(name=N_("Round-robin"), value="round-robin"),
+    app_commands.Choice(name=N_("Arena"), value="arena"),
+]
+CLOCK_CHOICES = [app_commands.Choice(name=code, value=code) for code in CLOCKS]
+RESULT_CHOICES = [
+    app_commands.Choice(name=N_("win"), value="win"),
+    app_commands.Choice(name=N_("draw"), value="draw"),
+    app_commands.Choice(name=N_("loss"), value="loss"),
+]
+Number = app_commands.Range[int, 1, None]
+
+
+class TournamentCommands(app_commands.Group):
+    """``/wari tournament``."""
+
+    def __init__(self, answering: Answering, tournaments: Tournaments) -> None:
+        super().__init__(name="tournament", description=N_("Tournaments: join, leave, standings, results"))
+        self.answering = answering
+        self.tournaments = tournaments
+
+    @app_commands.command(name="join", description=N_("Join a tournament"))
+    @app_commands.describe(tournament=NUMBER)
+    async def join(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.tournaments.join, tournament, private=True)
+
+    @app_commands.command(name="leave", description=N_("Leave a tournament (after its start: withdraw)"))
+    @app_commands.describe(tournament=NUMBER)
+    async def leave(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.tournaments.leave, tournament, private=True)
+
+    @app_commands.command(name="standings", description=N_("A tournament's standings and crosstable"))
+    @app_commands.describe(tournament=NUMBER, public=N_("Show them to the channel"))
+    @limited("look", "post")
+    async def standings(
+        self, interaction: discord.Interaction, tournament: Number | None = None, public: bool = False
+    ) -> None:
+        args = (tournament, public)
+        await self.answering.command(interaction, self.tournaments.standings, *args, private=not public)
+
+    @app_commands.command(name="results", description=N_("Every round's pairings and results, as a file"))
+    @app_commands.describe(tournament=NUMBER)
+    @limited("look")
+    async def results(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.tournaments.results, tournament, private=True)
+
+    @app_commands.command(name="list", description=N_("This server's tournaments, under way and past"))
+    async def list(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.tournaments.list, private=True)
+
+
+class TournamentModerationCommands(app_commands.Group):
+    """``/wari-mod tournament``."""
+
+    def __init__(self, answering: Answering, moderation: TournamentModeration) -> None:
+        super().__init__(name="tournament", description=N_("Moderators: run tournaments"))
+        self.answering = answering
+        self.moderation = moderation
+
+    @app_commands.command(name="create", description=N_("Make a tournament in this channel"))
+    @app_commands.describe(
+        name=N_("Its name"),
+        format=N_("Swiss, round-robin or arena"),
+        starts=N_("When: `in 30 minutes`, `20:00` (UTC), `2026-12-01 18:30`"),
+        variant=N_("Rule set (default: wari)"),
+        clock=N_("Every game's clock (default: 10+5)"),
+        rounds=N_("Swiss: how many rounds (default: 5)"),
+        max_players=N_("At most this many players (default: no limit)"),
+        rated=N_("Games change ratings (default: yes)"),
+        duration=N_("Arena: its length in minutes (default: 30)"),
+        double=N_("Round-robin: every pair plays twice (default: no)"),
+    )
+    @app_commands.choices(format=FORMAT_CHOICES, variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        format: str,
+        starts: app_commands.Range[str, 1, 60],
+        variant: str = "wari",
+        clock: str = "10+5",
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        max_players: app_commands.Range[int, 2, 1000] | None = None,
+        rated: bool = True,
+        duration: app_commands.Range[int, 5, 24 * 60] | None = None,
+        double: bool = False,
+    ) -> None:
+        await self.answering.command(
+            interaction,
+            self.moderation.create,
+            private=False,
+            name=name,
+            format=format,
+            starts=starts,
+            variant=variant,
+            clock=clock,
+            rounds=rounds,
+            max_players=max_players,
+            rated=rated,
+            duration=duration,
+            cycles=2 if double else 1,
+        )
+
+    @app_commands.command(name="start", description=N_("Start a tournament now, or its next round"))
+    @app_commands.describe(tournament=NUMBER)
+    async def start(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.moderation.start, tournament, private=True)
+
+    @app_commands.command(name="pause", description=N_("Start no new round until resumed"))
+    @app_commands.describe(tournament=NUMBER)
+    async def pause(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.moderation.set_status, tournament, "pause", private=False)
+
+    @app_commands.command(name="resume", description=N_("Go on with a paused tournament"))
+    @app_commands.describe(tournament=NUMBER)
+    async def resume(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.moderation.set_status, tournament, "resume", private=False)
+
+    @app_commands.command(name="cancel", description=N_("Call a tournament off: unfinished games are aborted"))
+    @app_commands.describe(tournament=NUMBER)
+    async def cancel(self, interaction: discord.Interaction, tournament: Number | None = None) -> None:
+        await self.answering.command(interaction, self.moderation.set_status, tournament, "cancel", private=False)
+
+    @app_commands.command(name="kick", description=N_("Remove a player: a game under way is lost by forfeit"))
+    @app_commands.describe(member=N_("Who"), tournament=NUMBER)
+    async def kick(
+        self, interaction: discord.Interaction, member: discord.User, tournament: Number | None = None
+    ) -> None:
+        await self.answering.command(interaction, self.moderation.kick, tournament, member, private=True)
+
+    @app_commands.command(name="result", description=N_("Set a player's game result by hand, with a reason"))
+    @app_commands.describe(
+        member=N_("Whose game"), result=N_("Their result"), reason=N_("Why (kept)"), tournament=NUMBER
+    )
+    @app_commands.choices(result=RESULT_CHOICES)
+    async def result(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User,
+        result: str,
+        reason: app_commands.Range[str, 1, 200],
+        tournament: Number | None = None,
+    ) -> None:
+        args = (tournament, member, result, reason)
+        await self.answering.command(interaction, self.moderation.result, *args, private=True)

@@ -1,0 +1,167 @@
+"""Tournaments moving on by themselves: each sweep, and each time one of their games ends, the
+event takes its next step (:meth:`bot.service.TournamentService.advance`), and what the step did
+is shown: the games of a new round start in threads of the event's channel, the pairings are
+posted with links (pinging each player once), the standings message is redrawn, and the podium
+is posted at the end.
+
+The database says what was shown: a round's pairings are posted until the event notes them
+``announced``, a pairing's game is started until it is linked, the podium until its message is
+noted. So a restart at any moment shows each thing once (at worst a message posted twice, never
+none), and a step that fails is taken again by the next sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+import discord
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
+
+from bot.engine.notation import parse_rules_code
+from bot.i18n import _
+from bot.names import markdown_name, plain_name
+from bot.service import Refusal, Table, WariService
+from bot.service.tournaments import Advance, Event, TournamentService
+from bot.storage import GameRow, PairingRow
+
+from .boards import Boards
+from .followup import Followup
+from .languages import Languages
+from .presenter import Message, Presenter
+from .threads import THREAD_ARCHIVE_MINUTES
+from .tournament_views import podium_message, round_message, signup_message, standings_message
+from .views import board_link
+
+log = logging.getLogger("cogs.wari")
+
+
+class TournamentRunner:
+    """Takes events' steps and shows them (see the module's documentation)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: WariService,
+        tournaments: TournamentService,
+        presenter: Presenter,
+        languages: Languages,
+        boards: Boards,
+        followup: Followup,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.tournaments = tournaments
+        self.presenter = presenter
+        self.languages = languages
+        self.boards = boards
+        self.followup = followup
+        #: One step at a time per event in this process (a sweep and a game's end may meet).
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def run_due(self) -> None:
+        """The sweep's part: a step for every event that may have one due."""
+        for row in await self.tournaments.to_run(now()):
+            try:
+                await self.advance(row.id)
+            except Exception:
+                log.exception("tournament %s could not move on; the next sweep tries again", row.id)
+
+    async def on_game_end(self, table: Table) -> None:
+        """A game ended: if it is a tournament's, its event moves on at once."""
+        pairing = await self.tournaments.pairing_of_game(table.row.id)
+        if pairing is not None:
+            await self.advance(pairing.tournament_id)
+
+    @contextlib.asynccontextmanager
+    async def _stepping(self, tournament_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            yield
+
+    async def advance(self, tournament_id: int) -> Event:
+        """Take the event's step due now, and show what it did."""
+        async with self._stepping(tournament_id):
+            step = await self.tournaments.advance(tournament_id, now())
+            async with self.languages.public(step.event.row.guild_id):
+                return await self.show(step)
+
+    async def show(self, step: Advance) -> Event:
+        event = step.event
+        if step.called_off:
+            text = _("🏁 **{name}** was called off: too few players joined.", name=markdown_name(event.row.name))
+            await self.presenter.post(event.row.channel_id, Message(content=text))
+        if step.new_round or step.called_off or step.finished:
+            await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
+        for pairing in await self.tournaments.games_to_start(event):
+            await self.start_game(event, pairing)
+        event = await self.tournaments.event(event.row.id)
+        links = await self.links(event)
+        if event.row.status == "running" and event.row.round > event.row.announced:
+            await self.announce(event, links)
+        if step.results or step.new_round or step.finished:
+            await self.redraw_standings(event, links)
+        if event.row.status == "finished" and event.row.podium_message_id is None:
+            posted = await self.presenter.post(event.row.channel_id, podium_message(event))
+            if posted is not None:
+                await self.tournaments.set_messages(event.row.id, podium_message_id=posted.id)
+        return event
+
+    async def start_game(self, event: Event, pairing: PairingRow) -> None:
+        """A pairing's game, in a new thread of the event's channel. A failure (Discord refused
+        the thread) is logged, and the next step tries again."""
+        assert pairing.second_id is not None  # a bye has no game
+        first, second = event.entrant(pairing.first_id), event.entrant(pairing.second_id)
+        names = (first.name if first else None, second.name if second else None)
+        rules = parse_rules_code(event.row.variant)
+        shown = (plain_name(names[0] or str(pairing.first_id)), plain_name(names[1] or str(pairing.second_id)))
+        title = _("{a} vs {b} · {event}", a=shown[0], b=shown[1], event=plain_name(event.row.name))
+        channel = self.client.get_channel(event.row.channel_id) or await self.client.fetch_channel(event.row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament %s: channel %s cannot hold threads", event.row.id, event.row.channel_id)
+            return
+        try:
+            thread = await channel.create_thread(
+                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: could not open a thread for its game (%s); trying again", event.row.id, exc)
+            return
+        try:
+            table = await self.service.start_tournament_game(
+                guild_id=event.row.guild_id,
+                channel_id=thread.id,
+                pairing=pairing,
+                names=names,
+                rules=rules,
+                clock=event.row.clock,
+                rated=bool(event.row.rated),
+                now=now(),
+            )
+        except Refusal:  # started meanwhile (another process, an earlier try)
+            await self.presenter.archive_thread(thread.id)
+            return
+        shown_table = await self.boards.post(None, table, thread)
+        await self.followup.game_changed(shown_table or table)
+
+    async def links(self, event: Event) -> dict[int, str]:
+        """Links to the boards of the event's games, by game id."""
+        games: list[GameRow] = await self.tournaments.games_of(event)
+        return {game.id: board_link(game) for game in games if game.message_id is not None}
+
+    async def announce(self, event: Event, links: dict[int, str]) -> None:
+        """Post the pairings of the rounds not announced yet (pinging their players once)."""
+        pairings = [p for p in event.pairings if event.row.announced < p.round <= event.row.round]
+        if await self.presenter.post(event.row.channel_id, round_message(event, pairings, links)) is not None:
+            await self.tournaments.mark_announced(event)
+
+    async def redraw_standings(self, event: Event, links: dict[int, str]) -> None:
+        """The standings message, edited (or posted, the first time, or if it was deleted)."""
+        message = standings_message(event, links)
+        if await self.presenter.edit(event.row.channel_id, event.row.standings_message_id, message):
+            return
+        posted = await self.presenter.post(event.row.channel_id, message)
+        if posted is not None:
+            await self.tournaments.set_messages(event.row.id, standings_message_id=posted.id)

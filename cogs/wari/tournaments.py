@@ -1,0 +1,104 @@
+"""Tournaments as players see them: ``/wari tournament join|leave|standings|results|list`` and the
+Join/Leave buttons of an event's sign-up message. The moderators' side is in
+:mod:`.tournament_moderation`, the events' running in :mod:`.tournament_runs`."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
+
+from bot.i18n import N_, _
+from bot.names import markdown_name
+from bot.service import Refusal
+from bot.service.tournaments import Event, TournamentService
+from bot.tournament import tournament_trf
+
+from .presenter import Presenter
+from .tournament_runs import TournamentRunner
+from .tournament_views import list_message, signup_message, standings_message
+
+
+class Tournaments:
+    """Joining, leaving and reading events."""
+
+    def __init__(self, tournaments: TournamentService, runner: TournamentRunner, presenter: Presenter) -> None:
+        self.tournaments = tournaments
+        self.runner = runner
+        self.presenter = presenter
+
+    async def find(self, interaction: discord.Interaction, number: int | None) -> Event:
+        """Event ``number`` of this server; without a number, the one of this channel (or of its
+        parent, from a game's thread): the newest not over, else the newest; else the newest
+        not over in the server."""
+        assert interaction.guild_id is not None  # guild_only
+        if number is not None:
+            return await self.tournaments.in_server(interaction.guild_id, number)
+        here = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
+        running = await self.tournaments.of_server(interaction.guild_id, over=False)
+        past = await self.tournaments.of_server(interaction.guild_id, over=True)
+        mine = [row for row in [*running, *past] if row.channel_id in here]
+        chosen = mine[0] if mine else running[0] if running else None
+        if chosen is None:
+            raise Refusal(N_("There is no tournament here. `/wari tournament list` shows this server's."))
+        return await self.tournaments.event(chosen.id)
+
+    async def join(self, interaction: discord.Interaction, number: int | None) -> None:
+        event = await self._join(interaction, (await self.find(interaction, number)).row.id)
+        await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
+        await self.presenter.tell(
+            interaction,
+            N_("You are in **{name}**. Your games will be called here when they start."),
+            name=markdown_name(event.row.name),
+        )
+
+    async def leave(self, interaction: discord.Interaction, number: int | None) -> None:
+        event = await self._leave(interaction, (await self.find(interaction, number)).row.id)
+        await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
+        await self.presenter.tell(interaction, N_("You left **{name}**."), name=markdown_name(event.row.name))
+
+    async def press(self, interaction: discord.Interaction, tournament_id: int, action: str) -> None:
+        """Join or Leave on the sign-up message: the message is redrawn as the answer."""
+        event = await (self._join if action == "join" else self._leave)(interaction, tournament_id)
+        if not await self.presenter.update_pressed(interaction, signup_message(event)):
+            await self.presenter.tell(interaction, N_("Done."))
+
+    async def _join(self, interaction: discord.Interaction, tournament_id: int) -> Event:
+        return await self.tournaments.join(
+            tournament_id, user_id=interaction.user.id, name=interaction.user.display_name, now=now()
+        )
+
+    async def _leave(self, interaction: discord.Interaction, tournament_id: int) -> Event:
+        return await self.tournaments.leave(tournament_id, interaction.user.id)
+
+    async def standings(self, interaction: discord.Interaction, number: int | None, public: bool) -> None:
+        event = await self.find(interaction, number)
+        message = standings_message(event, await self.runner.links(event))
+        await interaction.response.send_message(**message.for_send(), ephemeral=not public)
+
+    async def results(self, interaction: discord.Interaction, number: int | None) -> None:
+        """The pairings and results of every round, as a TRF16 file (FIDE's tournament report
+        format, which pairing programs and rating officers read)."""
+        event = await self.find(interaction, number)
+        row = event.row
+        end = (row.finished_at or now()).date()
+        text = tournament_trf(
+            row.name, row.starts_at.date(), end, event.model_entrants, event.model_pairings, rounds=row.round
+        )
+        content = _(
+            "📄 **{name}**: every round's pairings and results, in TRF16 (a text format pairing programs read).",
+            name=markdown_name(row.name),
+        )
+        await interaction.response.send_message(
+            content,
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-tournament-{row.id}.trf"),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def list(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # guild_only
+        running = await self.tournaments.of_server(interaction.guild_id, over=False)
+        past = await self.tournaments.of_server(interaction.guild_id, over=True)
+        await self.presenter.tell(interaction, list_message(running, past))
