@@ -27,6 +27,15 @@ async def create(world, **options):
     return made.response
 
 
+async def gathered(world, count: int, **options):
+    """``count`` new members, by id, and the sign-up message of an event they all joined."""
+    players = members(world, count)
+    signup = await create(world, **options)
+    for member in players:
+        await member.click(signup, label="Join")
+    return players, {member.id: member for member in players}, signup
+
+
 async def event(world, number: int = 1) -> Event:
     return await TournamentService(world.env.bot.store).event(number)
 
@@ -157,11 +166,9 @@ async def test_a_nine_player_swiss_of_four_rounds_runs_itself_to_its_podium(worl
 
 
 async def test_a_six_player_round_robin_meets_every_pair_once(world):
-    players = members(world, 6)
-    by_id = {member.id: member for member in players}
-    signup = await create(world, name="Round", format="round-robin", starts="in 2 hours", clock="10+5")
-    for member in players:
-        await member.click(signup, label="Join")
+    players, by_id, signup = await gathered(
+        world, 6, name="Round", format="round-robin", starts="in 2 hours", clock="10+5"
+    )
     started = await world.mod.slash(world.channel, "wari-mod tournament start")
     assert started.ephemeral and "has started" in started.response.content
     for number in range(1, 6):
@@ -178,11 +185,9 @@ async def test_a_six_player_round_robin_meets_every_pair_once(world):
 
 
 async def test_an_arena_pairs_players_as_soon_as_they_are_free_until_its_time_is_up(world):
-    players = members(world, 8)
-    by_id = {member.id: member for member in players}
-    signup = await create(world, name="Blitz", format="arena", starts="in 1 minute", duration=30, clock="5+3")
-    for member in players:
-        await member.click(signup, label="Join")
+    players, by_id, signup = await gathered(
+        world, 8, name="Blitz", format="arena", starts="in 1 minute", duration=30, clock="5+3"
+    )
     await world.env.advance_time(90)
     current = await event(world)
     assert current.row.status == "running" and len(current.open_pairings) == 4
@@ -207,11 +212,9 @@ async def test_an_arena_pairs_players_as_soon_as_they_are_free_until_its_time_is
 
 
 async def test_moderators_pause_kick_set_results_and_cancel(world):
-    players = members(world, 4)
-    by_id = {member.id: member for member in players}
-    signup = await create(world, name="Cup", format="swiss", starts="in 1 hour", rounds=3, clock="1d/move")
-    for member in players:
-        await member.click(signup, label="Join")
+    players, by_id, signup = await gathered(
+        world, 4, name="Cup", format="swiss", starts="in 1 hour", rounds=3, clock="1d/move"
+    )
     refused = await world.alice.slash(world.channel, "wari tournament leave")
     assert refused.ephemeral and refused.response.content == "You are not playing in this tournament."
     await world.mod.slash(world.channel, "wari-mod tournament start")
@@ -255,10 +258,9 @@ async def test_moderators_pause_kick_set_results_and_cancel(world):
 
 
 async def test_a_tournament_game_cannot_be_called_off_by_a_player(world):
-    players = members(world, 2)
-    signup = await create(world, name="Duel", format="swiss", starts="in 5 minutes", rounds=1, clock="1d/move")
-    for member in players:
-        await member.click(signup, label="Join")
+    players, _by_id, _signup = await gathered(
+        world, 2, name="Duel", format="swiss", starts="in 5 minutes", rounds=1, clock="1d/move"
+    )
     await world.mod.slash(world.channel, "wari-mod tournament start")
     (pairing,) = (await event(world)).round_pairings(1)
     thread = thread_of(world, await game_channel(world, pairing.game_id))
