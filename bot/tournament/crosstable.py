@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .arena import arena_scores
-from .model import Entrant, Pairing, last_round, pairings_of
+from .model import Entrant, Pairing, by_player, last_round
 from .standings import ARENA_TIEBREAKS, Standing, both_results
 
 #: The widest line: what a phone shows of a code block without scrolling.
@@ -75,15 +75,21 @@ def crosstable_text(
     layout = Layout.fit(standings, tiebreak_names)
     arena = tuple(tiebreak_names) == ARENA_TIEBREAKS
     ranks = {s.user_id: s.rank for s in standings}
-    scores = arena_scores([r for g in pairings if not g.is_bye and g.result is not None for r in both_results(g)])
+    scores = (
+        arena_scores([r for g in pairings if not g.is_bye and g.result is not None for r in both_results(g)])
+        if arena
+        else {}
+    )
     rounds = last_round(pairings)
+    index = by_player(pairings)
     lines = [layout.heading()]
     for s in standings:
         lines.append(layout.row(s))
         if arena:
             cells = [str(points) for points in scores.get(s.user_id, [])]
         else:
-            cells = [cell(p, s.user_id, ranks, layout.rank_width) for p in rounds_of(s.user_id, pairings, rounds)]
+            mine = rounds_of(index.get(s.user_id, []), rounds)
+            cells = [cell(p, s.user_id, ranks, layout.rank_width) for p in mine]
         lines += wrap(cells, indent=" " * (layout.rank_width + 1))
     lines += wrap([f"{ABBREVIATIONS.get(n, initials(n))} {n}" for n in layout.shown], separator=", ")
     lines += ["each game's arena points, in order"] if arena else KEY
@@ -132,10 +138,10 @@ class Layout:
         return self.line(str(standing.rank), standing.name, number_text(standing.points), tiebreaks)
 
 
-def rounds_of(user: int, pairings: Sequence[Pairing], rounds: int) -> list[Pairing | None]:
-    """The player's pairing in each round 1 to ``rounds`` (``None``: not paired)."""
-    mine = {p.round: p for p in pairings_of(user, pairings)}
-    return [mine.get(number) for number in range(1, rounds + 1)]
+def rounds_of(mine: Sequence[Pairing], rounds: int) -> list[Pairing | None]:
+    """A player's pairing in each round 1 to ``rounds`` (``None``: not paired), from ``mine``."""
+    by_round = {p.round: p for p in mine}
+    return [by_round.get(number) for number in range(1, rounds + 1)]
 
 
 def cell(pairing: Pairing | None, user: int, ranks: dict[int, int], rank_width: int) -> str:
@@ -161,15 +167,24 @@ def cell(pairing: Pairing | None, user: int, ranks: dict[int, int], rank_width: 
 
 
 def wrap(cells: Sequence[str], *, indent: str = "", separator: str = " ") -> list[str]:
-    """``cells`` joined by ``separator`` on lines of at most :data:`WIDTH` columns, each indented."""
+    """``cells`` joined by ``separator`` on lines of at most :data:`WIDTH` columns, each indented
+    (a line broken after a ``", "`` keeps its comma, and the room for it).
+
+    >>> wrap(["12+", " 3=", " 7-"] * 4, indent="   ")
+    ['   12+  3=  7- 12+  3=  7- 12+  3=  7-', '   12+  3=  7-']
+    """
+    end = separator.rstrip()
     lines: list[str] = []
-    line = ""
+    line, width = "", 0
     for text in cells:
-        joined = f"{line}{separator}{text}" if line else indent + text
-        if line and display_width(joined.rstrip()) > WIDTH:
-            lines.append(line + separator.rstrip())
-            joined = indent + text
-        line = joined
+        size = display_width(text)
+        if line and width + len(separator) + size + len(end) > WIDTH:
+            lines.append(line + end)
+            line = ""
+        if line:
+            line, width = line + separator + text, width + len(separator) + size
+        else:
+            line, width = indent + text, len(indent) + size
     return [*lines, line] if line else lines
 
 
@@ -198,9 +213,14 @@ def initials(name: str) -> str:
 
 
 def clean(name: str) -> str:
-    """A name as a code block can show it: no control or format characters, no backticks."""
-    kept = (c for c in name if unicodedata.category(c) not in DROPPED)
-    return " ".join("".join(kept).replace("`", "'").split())
+    """A name as a code block can show it, on one line: white space of any kind (newlines, tabs)
+    becomes one space; control and format characters go; a backtick becomes ``'``.
+
+    >>> clean("  Ama\\n\\tMensah ``x`` \\u202e")
+    "Ama Mensah ''x''"
+    """
+    kept = "".join(" " if c.isspace() else c for c in name if c.isspace() or unicodedata.category(c) not in DROPPED)
+    return " ".join(kept.replace("`", "'").split())
 
 
 def char_width(c: str) -> int:

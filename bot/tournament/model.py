@@ -135,6 +135,22 @@ def pairings_of(user_id: int, pairings: Iterable[Pairing]) -> list[Pairing]:
     return sorted((p for p in pairings if p.has(user_id)), key=lambda p: p.round)
 
 
+def by_player(pairings: Iterable[Pairing]) -> dict[int, list[Pairing]]:
+    """Each player's pairings in round order, in one pass (for all players at once).
+
+    >>> by_player([Pairing(2, 1, 2, 1.0), Pairing(1, 1, None)])
+    {1: [Pairing(round=1, first=1, second=None, result=None, forfeit=False), \
+Pairing(round=2, first=1, second=2, result=1.0, forfeit=False)], \
+2: [Pairing(round=2, first=1, second=2, result=1.0, forfeit=False)]}
+    """
+    index: dict[int, list[Pairing]] = {}
+    for pairing in sorted(pairings, key=lambda p: p.round):
+        for user in (pairing.first, pairing.second):
+            if user is not None:
+                index.setdefault(user, []).append(pairing)
+    return index
+
+
 def last_round(pairings: Sequence[Pairing]) -> int:
     """The highest round number that has a pairing (0 before any)."""
     return max((p.round for p in pairings), default=0)

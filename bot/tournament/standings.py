@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, groupby
 
 from .arena import arena_scores
-from .model import Entrant, Pairing, last_round, pairings_of, starting_numbers
+from .model import Entrant, Pairing, by_player, last_round, starting_numbers
 
 SWISS_TIEBREAKS = ("Buchholz cut-1", "Sonneborn-Berger", "Wins", "Direct encounter")
 ARENA_TIEBREAKS = ("Performance",)
@@ -106,30 +106,35 @@ class Record:
 
 def swiss_standings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> list[Standing]:
     """The standings of a Swiss or a round-robin (see the module's docstring), best first."""
-    records = {e.user_id: player_record(e.user_id, pairings) for e in entrants}
+    index = by_player(pairings)
+    rounds = last_round(pairings)
+    records = {e.user_id: player_record(e.user_id, index.get(e.user_id, []), rounds) for e in entrants}
     lines = {
         user: (r.points, len(r.games), r.wins, (buchholz_cut1(r, records), sonneborn_berger(r, records), float(r.wins)))
         for user, r in records.items()
     }
     ordered = sorted(entrants, key=lambda e: tuple(-x for x in (lines[e.user_id][0], *lines[e.user_id][3])))
     encounters: dict[int, float] = {}
-    for _, tied in groupby(ordered, key=lambda e: (lines[e.user_id][0], lines[e.user_id][3])):
-        encounters.update(direct_encounter([e.user_id for e in tied], pairings))
+    for _, group in groupby(ordered, key=lambda e: (lines[e.user_id][0], lines[e.user_id][3])):
+        tied = [e.user_id for e in group]
+        theirs = dict.fromkeys(p for user in tied for p in index.get(user, []))  # each game once
+        encounters.update(direct_encounter(tied, list(theirs)) if len(tied) > 1 else {tied[0]: 0.0})
     return ranked(
         entrants,
         {user: (points, played, wins, (*tbs, encounters[user])) for user, (points, played, wins, tbs) in lines.items()},
     )
 
 
-def player_record(user: int, pairings: Sequence[Pairing]) -> Record:
-    """What ``user`` did in each round of the event so far."""
+def player_record(user: int, mine: Sequence[Pairing], rounds: int) -> Record:
+    """What ``user`` did in each of the ``rounds`` of the event so far (``mine``: their pairings)."""
     record = Record()
-    mine = pairings_of(user, pairings)
-    for number in range(1, last_round(pairings) + 1):
-        here = [p for p in mine if p.round == number]
-        if not here:
+    by_round: dict[int, list[Pairing]] = {}
+    for pairing in mine:
+        by_round.setdefault(pairing.round, []).append(pairing)
+    for number in range(1, rounds + 1):
+        if number not in by_round:
             record.unplayed.append(0.0)  # away this round
-        for pairing in here:
+        for pairing in by_round.get(number, []):
             add_pairing(record, user, pairing)
     return record
 

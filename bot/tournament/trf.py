@@ -49,7 +49,7 @@ from typing import Any
 from caissify_pairings.trf import write_trf
 
 from .crosstable import clean
-from .model import Entrant, Pairing, last_round, pairings_of, starting_numbers, starting_order
+from .model import Entrant, Pairing, by_player, last_round, starting_numbers, starting_order
 from .standings import Standing, swiss_standings
 
 #: The TRF16 result code of a game's points: over the board, by forfeit.
@@ -69,6 +69,7 @@ def tournament_trf(
     numbers = starting_numbers(entrants)
     standings = {s.user_id: s for s in swiss_standings(entrants, pairings)}
     paired = last_round(pairings)
+    index = by_player(pairings)
     tournament = {
         "name": clean(name),
         "start_date": start.strftime("%Y/%m/%d"),
@@ -76,8 +77,7 @@ def tournament_trf(
         "color_method": "white1",
     }
     players = [
-        trf_player(e, numbers, standings[e.user_id], pairings_of(e.user_id, pairings), paired)
-        for e in starting_order(entrants)
+        trf_player(e, numbers, standings[e.user_id], index.get(e.user_id, []), paired) for e in starting_order(entrants)
     ]
     return write_trf(tournament, players, max(rounds, paired)) + "\n"
 
