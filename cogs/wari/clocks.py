@@ -57,12 +57,15 @@ class Clocks:
         self.offline_since: datetime | None = None
         #: Games whose clocks were paused at start-up, to redraw once connected.
         self._paused: list[Table] = []
+        #: When the bot last noted that it is alive (``None``: not since it started).
+        self._noted_at: datetime | None = None
 
     async def start(self) -> None:
         """Before the gateway connects: credit an outage, so that no press meets a deadline the
         outage ran out; then start the loops."""
         try:
             self._paused = (await self.service.credit_downtime(now()))[1]
+            self._noted_at = now()
         except StorageError as exc:
             log.error("could not check the clocks at start: %s", exc)
         self.sweep.start()
@@ -109,7 +112,10 @@ class Clocks:
         """Everything time brings, each part on its own so that one failure does not stop the rest."""
         if self.offline_since is not None:
             return  # nobody can press while Discord is away: no time-outs, no pings meanwhile
-        for part in (*self.closers, self.end_games_on_time, self.send_due_pings):
+        parts = [*self.closers, self.send_due_pings]
+        if await self._clocks_current():
+            parts.insert(len(self.closers), self.end_games_on_time)
+        for part in parts:
             try:
                 await part()
             except Exception:
@@ -127,13 +133,24 @@ class Clocks:
         if self.offline_since is None:
             await self._note_alive()
 
-    async def _note_alive(self) -> None:
-        """Note that the bot is alive; if it was away, pause the running clocks for as long."""
+    async def _clocks_current(self) -> bool:
+        """Whether the clocks may end games on time now. Nobody could move while the database was
+        away either (every press was refused): if the bot could not note that it is alive for
+        longer than a heartbeat, the outage is credited first, as a stop of the bot's would be;
+        while the database is still away, no game ends on time."""
+        if self._noted_at is not None and now() - self._noted_at <= 2 * HEARTBEAT:
+            return True
+        return await self._note_alive()
+
+    async def _note_alive(self) -> bool:
+        """Note that the bot is alive; if it was away, pause the running clocks for as long.
+        ``False`` if the database could not be reached."""
         try:
             gap, tables = await self.service.credit_downtime(now())
         except Exception:
             log.exception("could not note that the bot is alive; will try again")
-            return
+            return False
+        self._noted_at = now()
         if tables:
             log.info("the bot was away for %s: paused the clocks of %d games", duration(gap), len(tables))
         for table in tables:
@@ -141,6 +158,7 @@ class Clocks:
                 await self.boards.redraw(table)
             except Exception:  # an uncaught error would stop this loop for good
                 log.exception("could not redraw game %s after the outage", table.row.id)
+        return True
 
     @sweep.before_loop
     @heartbeat.before_loop

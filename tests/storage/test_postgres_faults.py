@@ -402,3 +402,20 @@ def test_the_storage_tools_say_why_a_login_is_refused_without_the_password(serve
         out, err = capsys.readouterr()
         assert err.startswith("python -m bot.storage: cannot connect to the database postgresql://wari:***@/"), err
         assert 'password authentication failed for user "wari"' in err and shows_no_password(out + err)
+
+
+async def test_a_long_database_outage_costs_nobody_the_game_on_time(server, url):
+    """Nobody can move while the database is away (every press is refused), so its outage is
+    credited to the clocks, as a stop of the bot's is, before any game ends on time."""
+    async with fresh_world(url) as world:
+        board = await start_game(world, clock="5+3")
+        await press(world.alice, board, 3)  # Bob's five minutes run
+        await world.env.advance_time(60)
+        server.crash()
+        await world.env.advance_time(10 * 60)  # ten minutes without a database: past Bob's time
+        server.restart()
+        await world.env.advance_time(30)
+        assert await stored(world, "status", 1) == "live"
+        assert "while the bot was offline" in board.embeds[0].description
+        await press(world.bob, board, 8)  # and he plays on
+        assert board.embeds[0].footer.text == "Move 2"
