@@ -9,10 +9,11 @@ transaction, :meth:`Session.lock` holds the named keys until it ends, so two tra
 lock the same key (a channel, a player) never interleave. SQLite gets this from ``BEGIN
 IMMEDIATE`` (one writer at a time), PostgreSQL from transaction-level advisory locks.
 
-A write of a single statement needs no transaction around it: both engines make one statement
-atomic by itself, so a back end's ``write_one`` runs it alone, in one trip to the database instead
-of three (begin, the statement, commit). The statement's own ``WHERE`` (a version check) is then
-its whole defence, as it is inside a transaction.
+A write of a single statement is atomic by itself in both engines, so it needs no guard beyond
+its own ``WHERE`` (a version check), as inside a transaction. SQLite's ``write_one`` runs it
+alone, in one trip instead of three (begin, the statement, commit); PostgreSQL's runs it in a
+transaction all the same, so that a statement a hung server got but never answered is rolled
+back rather than carried out late (see :mod:`.postgres`).
 """
 
 from __future__ import annotations

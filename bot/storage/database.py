@@ -165,9 +165,9 @@ class Database:
                 yield session
 
     async def _write_one(self, sql: str, params: Sequence = ()) -> list[Row]:
-        """A write of one statement, atomic by itself: run alone, without a transaction around
-        it (one trip to the database, not three); its rows (``RETURNING``). Inside a write under
-        way, a step of it."""
+        """A write of one statement, atomic by itself, as the back end runs it (SQLite: alone, one
+        trip; PostgreSQL: in a transaction of its own, see :mod:`.backend`); its rows
+        (``RETURNING``). Inside a write under way, a step of it."""
         session = self._session.get()
         if session is not None:
             return await session.fetch(sql, params)
