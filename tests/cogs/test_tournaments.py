@@ -40,6 +40,11 @@ async def event(world, number: int = 1) -> Event:
     return await TournamentService(world.env.bot.store).event(number)
 
 
+def standings_in(world):
+    """The event's standings message, as the channel shows it now."""
+    return next(m for m in world.channel.history() if m.embeds and "· standings" in (m.embeds[0].title or ""))
+
+
 def thread_of(world, channel_id: int):
     return next(thread for thread in world.channel.threads if thread.id == channel_id)
 
@@ -273,3 +278,24 @@ async def test_bad_times_are_refused_clearly(world):
         world.channel, "wari-mod tournament create", name="X", format="swiss", starts="whenever you like"
     )
     assert refused.ephemeral and "can't read `whenever you like` as a time" in refused.response.content
+
+
+async def test_a_moderator_starts_the_next_round_early_and_the_games_left_are_adjudicated(world):
+    players, by_id, signup = await gathered(
+        world, 4, name="Quick", format="swiss", starts="in 1 hour", rounds=2, clock="1d/move"
+    )
+    await world.mod.slash(world.channel, "wari-mod tournament start")
+    done, left = (await event(world)).round_pairings(1)
+    await finish(world, by_id, done, "first")
+    standings = standings_in(world)
+    assert "Round 1 of 2" in standings.embeds[0].footer.text
+    assert f"**{1:g}**" in standings.embeds[0].description  # the winner's point, kept current
+    early = await world.mod.slash(world.channel, "wari-mod tournament start")
+    assert early.ephemeral and "1 unfinished games were adjudicated" in early.response.content
+    current = await event(world)
+    assert current.row.round == 2
+    (ruled,) = [p for p in current.round_pairings(1) if p.board == left.board]
+    assert ruled.result in (0.0, 0.5, 1.0) and ruled.forfeit and ruled.reason == "adjudicated"
+    game = await world.env.bot.store.get_game(left.game_id)
+    assert game.status == "aborted"  # ended, and its result is the adjudication's, not a draw by abort
+    assert "Round 2 of 2" in standings_in(world).embeds[0].footer.text
