@@ -20,10 +20,11 @@ from collections.abc import AsyncIterator
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
+from bot.crosstable_image import crosstable_png
 from bot.engine.notation import parse_rules_code
 from bot.i18n import _
 from bot.names import markdown_name, plain_name
-from bot.service import Refusal, Table, WariService
+from bot.service import PlayerService, Refusal, Table, WariService
 from bot.service.tournaments import Advance, Event, TournamentService
 from bot.storage import GameRow, PairingRow
 
@@ -32,7 +33,7 @@ from .followup import Followup
 from .languages import Languages
 from .presenter import Message, Presenter
 from .threads import THREAD_ARCHIVE_MINUTES
-from .tournament_views import podium_message, round_message, signup_message, standings_message
+from .tournament_views import crosstable, podium_message, round_message, signup_message, standings_message
 from .views import board_link
 
 log = logging.getLogger("cogs.wari")
@@ -50,8 +51,10 @@ class TournamentRunner:
         languages: Languages,
         boards: Boards,
         followup: Followup,
+        players: PlayerService,
     ) -> None:
         self.client = client
+        self.players = players
         self.service = service
         self.tournaments = tournaments
         self.presenter = presenter
@@ -157,9 +160,18 @@ class TournamentRunner:
         if await self.presenter.post(event.row.channel_id, round_message(event, pairings, links)) is not None:
             await self.tournaments.mark_announced(event)
 
+    async def standings(self, event: Event, links: dict[int, str]) -> Message:
+        """The standings message, its crosstable a picture where the server's boards are pictures
+        (drawn in a worker thread) and text elsewhere."""
+        _language, style = await self.players.server_settings(event.row.guild_id)
+        picture = None
+        if style == "image" and event.row.format != "arena" and event.pairings:
+            picture = await asyncio.to_thread(crosstable_png, crosstable(event))
+        return standings_message(event, links, picture)
+
     async def redraw_standings(self, event: Event, links: dict[int, str]) -> None:
         """The standings message, edited (or posted, the first time, or if it was deleted)."""
-        message = standings_message(event, links)
+        message = await self.standings(event, links)
         if await self.presenter.edit(event.row.channel_id, event.row.standings_message_id, message):
             return
         posted = await self.presenter.post(event.row.channel_id, message)

@@ -4,6 +4,7 @@ drawn from an :class:`~bot.service.tournaments.Event` as read, so any of them ca
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -33,6 +34,7 @@ TIEBREAK_NAMES = (
 )
 #: How many standings rows a message shows (the crosstable and `/wari tournament results` have all).
 STANDINGS_ROWS = 20
+CROSSTABLE_FILE = "crosstable.png"
 
 
 class TournamentButton(
@@ -146,9 +148,10 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def standings_message(event: Event, links: dict[int, str]) -> Message:
+def standings_message(event: Event, links: dict[int, str], picture: bytes | None = None) -> Message:
     """The standings, kept current after every result: points, tie-breaks, each player's game
-    under way; and the crosstable, for the rounds."""
+    under way; and the crosstable, for the rounds: as text, or as ``picture`` (its PNG) where
+    the server's boards are pictures."""
     row = event.row
     names = ARENA_TIEBREAKS if row.format == "arena" else SWISS_TIEBREAKS
     standings = event.standings()
@@ -159,9 +162,8 @@ def standings_message(event: Event, links: dict[int, str]) -> Message:
         lines.append(standing_line(standing, names, playing and _("playing {link}", link=playing)))
     if len(standings) > STANDINGS_ROWS:
         lines.append(_("…and {count} more: `/wari tournament results`", count=len(standings) - STANDINGS_ROWS))
-    if row.format != "arena" and event.pairings:
-        table = crosstable_text(event.model_entrants, event.model_pairings, standings, tiebreak_names=names)
-        lines.append(f"```\n{table}\n```")
+    if row.format != "arena" and event.pairings and picture is None:
+        lines.append(f"```\n{crosstable(event)}\n```")
     if row.status == "running":
         status = _("Round {number} of {total}", number=row.round, total=row.rounds) if row.rounds else _("Running")
     else:
@@ -177,7 +179,16 @@ def standings_message(event: Event, links: dict[int, str]) -> Message:
         colour=OVER_COLOUR if row.over else LIVE_COLOUR,
     )
     embed.set_footer(text=status)
-    return Message(content=None, embeds=[embed], view=None)
+    if picture is None:
+        return Message(content=None, embeds=[embed], view=None)
+    embed.set_image(url=f"attachment://{CROSSTABLE_FILE}")
+    return Message(content=None, embeds=[embed], view=None, files=[discord.File(io.BytesIO(picture), CROSSTABLE_FILE)])
+
+
+def crosstable(event: Event) -> str:
+    """The event's crosstable, as text."""
+    names = ARENA_TIEBREAKS if event.row.format == "arena" else SWISS_TIEBREAKS
+    return crosstable_text(event.model_entrants, event.model_pairings, event.standings(), tiebreak_names=names)
 
 
 def podium_message(event: Event) -> Message:

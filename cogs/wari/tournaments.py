@@ -17,7 +17,7 @@ from bot.tournament import tournament_trf
 
 from .presenter import Presenter
 from .tournament_runs import TournamentRunner
-from .tournament_views import list_message, signup_message, standings_message
+from .tournament_views import list_message, signup_message
 
 
 class Tournaments:
@@ -74,7 +74,7 @@ class Tournaments:
 
     async def standings(self, interaction: discord.Interaction, number: int | None, public: bool) -> None:
         event = await self.find(interaction, number)
-        message = standings_message(event, await self.runner.links(event))
+        message = await self.runner.standings(event, await self.runner.links(event))
         await interaction.response.send_message(**message.for_send(), ephemeral=not public)
 
     async def results(self, interaction: discord.Interaction, number: int | None) -> None:

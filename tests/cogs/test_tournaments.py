@@ -299,3 +299,22 @@ async def test_a_moderator_starts_the_next_round_early_and_the_games_left_are_ad
     game = await world.env.bot.store.get_game(left.game_id)
     assert game.status == "aborted"  # ended, and its result is the adjudication's, not a draw by abort
     assert "Round 2 of 2" in standings_in(world).embeds[0].footer.text
+
+
+async def test_where_boards_are_pictures_the_crosstable_is_a_picture_too(world):
+    import discord
+
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])
+    await admin.slash(world.channel, "wari-mod settings", board="image")
+    _players, by_id, _signup = await gathered(
+        world, 4, name="Pictures", format="swiss", starts="in 1 hour", rounds=2, clock="1d/move"
+    )
+    await world.mod.slash(world.channel, "wari-mod tournament start")
+    await finish(world, by_id, (await event(world)).round_pairings(1)[0], "first")
+    standings = standings_in(world)
+    (picture,) = standings.attachments
+    assert picture.filename == "crosstable.png" and standings.embeds[0].image.url == "attachment://crosstable.png"
+    assert "```" not in standings.embeds[0].description  # the picture instead of the text
+    asked = await world.carol.slash(world.channel, "wari tournament standings")
+    assert [a.filename for a in asked.response.attachments] == ["crosstable.png"]

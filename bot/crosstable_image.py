@@ -1,0 +1,46 @@
+"""A tournament's crosstable as a picture, for servers whose boards are pictures.
+
+The text crosstable (:func:`bot.tournament.crosstable_text`, 40 columns at most) is drawn line by
+line in a monospaced font, dark on light, at twice the size a phone shows it, so that a phone
+that scales the picture to its width (about 320 points) still reads it at its usual small print.
+
+>>> png = crosstable_png("1 Ama 3\\n2 Kofi 2")
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+
+from PIL import Image, ImageDraw, ImageFont
+
+#: Debian's fonts-dejavu-core; Pillow's own font where it is missing.
+MONO_FONT = "DejaVuSansMono.ttf"
+FONT_SIZE = 22
+PAD = 16
+BACKGROUND, INK = (250, 246, 238), (40, 28, 16)
+
+
+@functools.lru_cache(maxsize=4)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.truetype(MONO_FONT, size)
+    except OSError:  # not a Debian machine
+        return ImageFont.load_default(size=size)
+
+
+def crosstable_png(text: str) -> bytes:
+    """The PNG of ``text``, one crosstable line a line."""
+    font = _font(FONT_SIZE)
+    lines = text.splitlines() or [""]
+    line_height = round(FONT_SIZE * 1.3)
+    width = round(max(font.getlength(line) for line in lines)) + 2 * PAD
+    image = Image.new("RGB", (max(width, 2 * PAD + 1), line_height * len(lines) + 2 * PAD), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for number, line in enumerate(lines):
+        draw.text((PAD, PAD + number * line_height), line, fill=INK, font=font)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
