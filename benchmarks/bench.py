@@ -51,6 +51,7 @@ from typing import NamedTuple
 
 import simcord
 
+from benchmarks.cooldowns import cooldowns_lifted
 from benchmarks.echo import Echo
 from benchmarks.press_timing import Press, timed
 from bot.client import WariBot, create_bot
@@ -121,6 +122,13 @@ async def open_games(
 ) -> list[LiveGame]:
     """One server (drawing its boards as ``board``: text or image; on ``shard_id`` for a sharded
     bot), ``count`` channels, two members per channel: challenge and accept in each."""
+    with cooldowns_lifted():
+        return await _open_games(env, count, variant, board, shard_id)
+
+
+async def _open_games(
+    env: simcord.Env, count: int, variant: str, board: str = "text", shard_id: int | None = None
+) -> list[LiveGame]:
     guild = env.create_guild("Wari bench", shard_id=shard_id)
     bot = env.bot
     if not isinstance(bot, WariBot):
