@@ -33,7 +33,7 @@ from .followup import Followup
 from .languages import Languages
 from .presenter import Message, Presenter
 from .threads import THREAD_ARCHIVE_MINUTES
-from .tournament_views import crosstable, podium_message, round_message, signup_message, standings_message
+from .tournament_views import crosstable, podium_message, round_messages, signup_message, standings_message
 from .views import board_link
 
 log = logging.getLogger("cogs.wari")
@@ -157,7 +157,8 @@ class TournamentRunner:
     async def announce(self, event: Event, links: dict[int, str]) -> None:
         """Post the pairings of the rounds not announced yet (pinging their players once)."""
         pairings = [p for p in event.pairings if event.row.announced < p.round <= event.row.round]
-        if await self.presenter.post(event.row.channel_id, round_message(event, pairings, links)) is not None:
+        posted = [await self.presenter.post(event.row.channel_id, m) for m in round_messages(event, pairings, links)]
+        if all(message is not None for message in posted):
             await self.tournaments.mark_announced(event)
 
     async def standings(self, event: Event, links: dict[int, str]) -> Message:

@@ -35,6 +35,11 @@ TIEBREAK_NAMES = (
 #: How many standings rows a message shows (the crosstable and `/wari tournament results` have all).
 STANDINGS_ROWS = 20
 CROSSTABLE_FILE = "crosstable.png"
+#: How many players the sign-up message lists (an embed holds 4,096 characters).
+SIGNUP_ROWS = 60
+#: The longest text crosstable an embed shows (longer ones are in the results file and the picture).
+CROSSTABLE_TEXT = 2500
+EMBED_LIMIT = 4000
 
 
 class TournamentButton(
@@ -92,7 +97,10 @@ def signup_message(event: Event) -> Message:
     limit = f"/{row.max_players}" if row.max_players else ""
     lines.append("")
     lines.append(_("**Players** ({count}):", count=f"{count}{limit}"))
-    lines += [f"{n}. {e.shown} ({round(e.rating)})" for n, e in enumerate(event.active, start=1)] or [_("nobody yet")]
+    shown = event.active[:SIGNUP_ROWS]
+    lines += [f"{n}. {e.shown} ({round(e.rating)})" for n, e in enumerate(shown, start=1)] or [_("nobody yet")]
+    if count > len(shown):
+        lines.append(_("…and {count} more", count=count - len(shown)))
     colour = OVER_COLOUR if row.over else CHALLENGE_COLOUR if row.status == "open" else LIVE_COLOUR
     embed = discord.Embed(title=title(row), description="\n".join(lines)[:4000], colour=colour)
     if row.over:
@@ -119,21 +127,33 @@ def pairing_line(event: Event, pairing: PairingRow, links: dict[int, str]) -> st
     return f"{line} → {link}" if link else line
 
 
-def round_message(event: Event, pairings: list[PairingRow], links: dict[int, str]) -> Message:
-    """A round's pairings (an arena's new games) with links to their games; it pings the players
-    once (the games themselves ping nobody at their start)."""
+#: A message's length limit, less room for the line of mentions after the pairings.
+MESSAGE_LIMIT = 2000
+PAIRINGS_PER_MESSAGE = 12
+
+
+def round_messages(event: Event, pairings: list[PairingRow], links: dict[int, str]) -> list[Message]:
+    """A round's pairings (an arena's new games) with links to their games, in as many messages
+    as they need; each pings the players of its pairings once (the games themselves ping nobody
+    at their start)."""
     row = event.row
     if row.format == "arena":
         heading = _("⚔️ {name}: new games", name=markdown_name(row.name))
     else:
         heading = _("⚔️ {name}: round {number}", name=markdown_name(row.name), number=row.round)
+    chunks = [pairings[i : i + PAIRINGS_PER_MESSAGE] for i in range(0, len(pairings), PAIRINGS_PER_MESSAGE)]
+    return [_round_message(event, [heading] if n == 0 else [], chunk, links) for n, chunk in enumerate(chunks)]
+
+
+def _round_message(event: Event, lines: list[str], pairings: list[PairingRow], links: dict[int, str]) -> Message:
     players = sorted({u for p in pairings for u in (p.first_id, p.second_id) if u is not None})
-    lines = [heading, *(pairing_line(event, p, links) for p in pairings)]
-    lines.append(" ".join(f"<@{user}>" for user in players))
+    lines = [*lines, *(pairing_line(event, p, links) for p in pairings)]
+    calls = " ".join(f"<@{user}>" for user in players)
+    text = "\n".join(lines)[: MESSAGE_LIMIT - len(calls) - 1]  # the calls are never cut
     mentions = discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in players]
     )
-    return Message(content="\n".join(lines)[:2000], allowed_mentions=mentions)
+    return Message(content=f"{text}\n{calls}", allowed_mentions=mentions)
 
 
 def standing_line(standing: Standing, names: tuple[str, ...], playing: str | None) -> str:
@@ -163,7 +183,9 @@ def standings_message(event: Event, links: dict[int, str], picture: bytes | None
     if len(standings) > STANDINGS_ROWS:
         lines.append(_("…and {count} more: `/wari tournament results`", count=len(standings) - STANDINGS_ROWS))
     if row.format != "arena" and event.pairings and picture is None:
-        lines.append(f"```\n{crosstable(event)}\n```")
+        table = crosstable(event)
+        if len(table) <= CROSSTABLE_TEXT and len("\n".join(lines)) + len(table) < EMBED_LIMIT - 16:
+            lines.append(f"```\n{table}\n```")  # whole, or not at all: a cut code block breaks
     if row.status == "running":
         status = _("Round {number} of {total}", number=row.round, total=row.rounds) if row.rounds else _("Running")
     else:

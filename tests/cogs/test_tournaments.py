@@ -10,7 +10,7 @@ import pytest
 
 from bot.service.tournaments import Event, TournamentService
 from bot.tournament import Entrant, Pairing, pair_swiss
-from tests.helpers import buttons, enabled_houses, press, shown, surrender
+from tests.helpers import buttons, enabled_houses, pinged, press, shown, surrender
 
 # Hours pass in some of these stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
@@ -318,3 +318,17 @@ async def test_where_boards_are_pictures_the_crosstable_is_a_picture_too(world):
     assert "```" not in standings.embeds[0].description  # the picture instead of the text
     asked = await world.carol.slash(world.channel, "wari tournament standings")
     assert [a.filename for a in asked.response.attachments] == ["crosstable.png"]
+
+
+async def test_a_big_round_is_announced_in_messages_that_ping_every_player(world):
+    players, _by_id, signup = await gathered(
+        world, 40, name="Open", format="swiss", starts="in 1 hour", rounds=1, clock="1d/move"
+    )
+    assert "…and" not in signup.embeds[0].description  # forty are listed
+    await world.mod.slash(world.channel, "wari-mod tournament start")
+    calls = [m for m in world.channel.history() if "vs" in m.content and m.content.count("<@") > 0]
+    assert len(calls) == 2 and all(len(m.content) <= 2000 for m in calls)
+    pinged_now = set().union(*(pinged(world, m) for m in calls))
+    assert pinged_now == {member.id for member in players}
+    standings = await world.carol.slash(world.channel, "wari tournament standings")
+    assert standings.response.embeds[0].description.count("```") % 2 == 0  # a whole crosstable, or none
