@@ -49,8 +49,10 @@ nothing holds it back (``would be 429`` counts the requests over a limit).
 Presses are deferred (by 0.5 s, counted) in a channel whose request is waiting out a rate
 limit, as a player waits for the board to show the last move; SimCord would otherwise make the
 press wait for a lock the waiting request holds (see :mod:`benchmarks.ratelimit`). Network
-latency is not modelled: a request takes no simulated time, so what takes time is Discord's
-limits and the bot's own pacing.
+latency is not modelled unless ``--latency`` gives one: SimCord answers a request in no time, so
+what takes time is Discord's limits and the bot's own pacing. With a latency each rate-limited
+request takes that long there and back, and a loop that sends one request after another (the
+sweep's pings) meets its round trips; "requests under way" then counts those on their way too.
 """
 
 from __future__ import annotations
@@ -274,6 +276,7 @@ class Run:
     label: str
     games: int
     minutes: float
+    latency: float = 0.0
     kinds: Counter[str] = field(default_factory=Counter)
     setup_wall: float = 0.0
     wall: float = 0.0
@@ -460,14 +463,22 @@ class Driver:
 
 
 async def run_load(
-    database: Path, games: int, minutes: float, seed: int, *, enforce: bool, label: str, per_server: int = PER_SERVER
+    database: Path,
+    games: int,
+    minutes: float,
+    seed: int,
+    *,
+    enforce: bool,
+    label: str,
+    per_server: int = PER_SERVER,
+    latency: float = 0.0,
 ) -> Run:
     """One run: open ``games`` games, let what the opening left waiting run out, then play
     ``minutes`` simulated minutes."""
-    run = Run(label, games, minutes)
+    run = Run(label, games, minutes, latency)
     bot = create_bot(database, rng=random.Random(seed))
     env = simcord.Env(bot, settle_timeout=SETTLE_TIMEOUT)
-    limiter = RateLimiter(lambda: env.now().timestamp(), enforce=enforce)
+    limiter = RateLimiter(lambda: env.now().timestamp(), enforce=enforce, latency=latency)
     driver: Driver | None = None
     try:
         with installed(env, limiter):
@@ -550,6 +561,7 @@ def rows(run: Run) -> dict[str, str]:
         "games (live at once)": f"{run.games}",
         "  real-time / correspondence / computer": " / ".join(str(run.kinds[kind.name]) for kind in MIX),
         "simulated time": f"{run.simulated / 60:.1f} min",
+        "latency of a limited REST call": f"{run.latency * 1000:.0f} ms",
         "wall time (play)": f"{run.wall:.0f} s (setup {run.setup_wall:.0f} s)",
         "wall: clock steps / presses / rest": (
             f"{run.clock_wall:.0f} / {run.press_wall:.0f} / {run.wall - run.clock_wall - run.press_wall:.0f} s"
@@ -573,7 +585,7 @@ def rows(run: Run) -> dict[str, str]:
             "{:.1f} / {:.1f}, {}".format(*trend(due), max(due)) if due else "-"
         ),
         "oldest due ping: max age s": f"{max(oldest):.1f}" if oldest else "-",
-        "requests waiting on a limit: mean 1st/last third*, max": (
+        "requests under way: mean 1st/last third*, max": (
             "{:.1f} / {:.1f}, {}".format(*trend(waiting), max(waiting)) if waiting else "-"
         ),
         "backlog": backlog_verdict(run.samples),
@@ -611,11 +623,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--per-server", type=int, default=PER_SERVER, help=f"channels per server (default {PER_SERVER})"
     )
     parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="simulated seconds a rate-limited REST call takes there and back (default 0: none, as in SimCord)",
+    )
+    parser.add_argument(
         "--no-baseline", dest="baseline", action="store_false", help="leave out the run without rate limits"
     )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.minutes <= 0 or not 1 <= args.per_server <= 500:
-        parser.error("--games must be at least 1, --minutes positive, --per-server from 1 to 500")
+    if args.games < 1 or args.minutes <= 0 or not 1 <= args.per_server <= 500 or args.latency < 0:
+        parser.error("--games must be at least 1, --minutes positive, --per-server from 1 to 500, --latency >= 0")
     return args
 
 
@@ -635,6 +653,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     enforce=enforce,
                     label=label,
                     per_server=args.per_server,
+                    latency=args.latency,
                 )
             )
             print(f"{label}: done in {time.perf_counter() - started:.0f} s", file=sys.stderr)

@@ -43,7 +43,10 @@ also arms a wall-clock fallback for it, and an actor's call (a click) waits unti
 is idle, that one too: a click would wait out, in real seconds, a retry that another task (a
 sweep) is sleeping. So each request of a bot task runs inside ``env.external_wait``, which makes
 its sleeps purely virtual and lets a click return while it waits (nothing else of the bot waits
-there; requests of untracked work, the bot's start, run as before). A bot task that waits for a
+there). The calls of the bot's start (its application's info, the command sync), which SimCord
+makes in its own task, cannot wait so: any wait there stalls until SimCord's settle timeout
+(its steps of the clock settle with the bot's tasks waiting for the start), so they are counted
+but never refused, and take no time. A bot task that waits for a
 *lock* held by a request waiting out a rate limit would still hold up a click; the channel lock
 is such a lock (a ping is posted under it), so the load driver does not press in a channel with
 a request waiting (:meth:`RateLimiter.waiting_in`), as a player would wait for the board.
@@ -51,6 +54,11 @@ a request waiting (:meth:`RateLimiter.waiting_in`), as a player would wait for t
 With ``enforce=False`` the limiter answers every request, without the bucket headers (nothing to
 pace by), but still counts the ones that would have been refused (:attr:`Answer.over`): the same
 load on a Discord without limits, a baseline.
+
+SimCord answers a request in no time. With a ``latency`` each rate-limited request takes that
+long there and back in simulated time (half before Discord judges it, half after): a bot that
+sends its requests one after another then meets its round trips before the global limit, as it
+does against Discord (50 to 150 ms a request from most hosts).
 """
 
 from __future__ import annotations
@@ -173,9 +181,12 @@ class RateLimiter:
     routes: tuple[RouteLimit, ...] = DISCORD_ROUTES
     #: ``False``: answer everything, only count what would have been refused (a baseline).
     enforce: bool = True
+    #: Simulated seconds a rate-limited request takes there and back (0: none, SimCord's model).
+    latency: float = 0.0
     answers: list[Answer] = field(default_factory=list)
     #: Requests under way, by channel (``0``: none): between two actor calls of the driver every
-    #: bot task is idle, so these are the requests waiting out a rate limit.
+    #: bot task is idle, so these are the requests waiting out a rate limit (or on their way,
+    #: with a :attr:`latency`).
     waiting: Counter[int] = field(default_factory=Counter)
     #: The most requests served in one window of the global limit (in a baseline, asked for):
     #: at most :attr:`global_limit` when it is enforced. Set it to 0 to measure from then on.
@@ -205,8 +216,9 @@ class RateLimiter:
             window = self._buckets[key] = Window(route.limit, route.per)
         return window
 
-    def judge(self, method: str, path: str) -> Verdict:
-        """Whether a request may pass now; if it may, it is counted."""
+    def judge(self, method: str, path: str, *, enforce: bool = True) -> Verdict:
+        """Whether a request may pass now; if it may, it is counted. ``enforce=False``: it
+        passes anyway (counted, and noted if it was over a limit)."""
         now = self.clock()
         route, channel = self.route_of(method, path)
         window = self.window(route, channel) if route is not None and channel is not None else None
@@ -215,7 +227,7 @@ class RateLimiter:
             over, retry_after = "global", self._global.reset_after(now)
         elif window is not None and window.full(now):
             over, retry_after = "user", window.reset_after(now)
-        if over is not None and self.enforce:
+        if over is not None and self.enforce and enforce:
             return Verdict(over, round(max(retry_after, 0.001), 3), route, window, over)
         self._global.take(now)
         self.busiest_window = max(self.busiest_window, self._global.used)
@@ -230,7 +242,7 @@ class RateLimiter:
             self.judge(method, path)
 
     def waiting_in(self, channel_id: int) -> bool:
-        """Whether a request in this channel is waiting out a rate limit."""
+        """Whether a request in this channel is waiting out a rate limit (or on its way)."""
         return self.waiting[channel_id] > 0
 
     def waiting_requests(self) -> int:
@@ -269,6 +281,9 @@ class _Call:
     files: Any
     form: Any
     kwargs: dict[str, Any]
+    #: Made by a bot task: it may be refused and takes the limiter's latency (a call of the bot's
+    #: start, made in SimCord's task, is neither: see :meth:`LimitedHTTPClient.request`).
+    tracked: bool = False
 
 
 _CALL: contextvars.ContextVar[_Call] = contextvars.ContextVar("benchmarks_ratelimit_call")
@@ -297,11 +312,27 @@ class _Exchange:
         self.client, self.method, self.url = client, method, url
 
     async def __aenter__(self) -> _Response:
+        """The request's way to Discord, Discord's answer, and its way back (each way half the
+        limiter's :attr:`~RateLimiter.latency`)."""
+        latency = self.client.limiter.latency if _CALL.get().tracked else 0.0
+        if latency:
+            await asyncio.sleep(latency / 2)
+        try:
+            response = await self._exchange()
+        except Exception:
+            if latency:
+                await asyncio.sleep(latency / 2)
+            raise
+        if latency:
+            await asyncio.sleep(latency / 2)
+        return response
+
+    async def _exchange(self) -> _Response:
         limiter, call = self.client.limiter, _CALL.get()
         path = _path_of(self.url)
         if EXEMPT.match(path):  # not through HTTPClient on Discord's side of things either
             return await self._serve(call, None, None)
-        verdict = limiter.judge(self.method, path)
+        verdict = limiter.judge(self.method, path, enforce=call.tracked)
         route, channel = limiter.route_of(self.method, path)
         answer = Answer(limiter.now(), self.method, path, channel, 0, over=verdict.over)
         limiter.answers.append(answer)
@@ -400,22 +431,28 @@ class LimitedHTTPClient(FakeHTTPClient):
     async def request(self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         limiter = self.limiter
         channel = limiter.route_of(route.method, _path_of(route.url))[1] or 0
-        token = _CALL.set(_Call(route, files, form, dict(kwargs)))
+        call = _Call(route, files, form, dict(kwargs))
+        token = _CALL.set(call)
         limiter.waiting[channel] += 1
         started = False
 
-        async def send() -> Any:
+        async def send(tracked: bool) -> Any:
             nonlocal started
-            started = True
+            started, call.tracked = True, tracked
             return await HTTPClient.request(self, route, files=files, form=form, **kwargs)
 
         try:
             try:
-                return await self.env.external_wait(send(), reason="a request waiting out Discord's rate limit")
+                wait = self.env.external_wait(send(True), reason="a request waiting out Discord's rate limit")
+                return await wait
             except SetupError:
                 if started:
                     raise
-                return await send()  # not a bot task (the bot's start): waits as SimCord makes it
+                # Not a bot task: the bot's start, which SimCord runs in the caller's task. A wait
+                # there would stall (SimCord settles the clock's step with the bot's tasks still
+                # waiting for the start), so these few calls (the application's info, the command
+                # sync) take no time and are never refused, only counted.
+                return await send(False)
         finally:
             limiter.waiting[channel] -= 1
             if not limiter.waiting[channel]:

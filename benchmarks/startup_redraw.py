@@ -31,9 +31,9 @@ against the least the global limit allows (50 requests a second: ``games / 50`` 
 edits alone), the REST calls by kind, the 429s (global, per channel), the most 401/403/429
 answers in 10 minutes, the order of the redraws (the share of pairs of boards redrawn in the
 order of their games' last change, oldest first: 100% is exact), the pings posted meanwhile and
-when the last was, and the wall time. Network latency is not modelled: a request takes no
-simulated time, so a redraw loop that sends one request after another meets the global limit at
-once.
+when the last was, and the wall time. Network latency is not modelled unless ``--latency``
+gives one: SimCord answers a request in no time, so a redraw loop that sends one request after
+another meets the global limit at once; with a latency, it meets its round trips first.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ TURN_PINGS = "SELECT count(*) FROM games WHERE status = 'live' AND ping_kind = '
 @dataclass
 class Figures:
     games: int
+    latency: float = 0.0
     behind_at_restart: int = 0
     due_pings_at_restart: int = 0
     setup_wall: float = 0.0
@@ -148,13 +149,13 @@ async def stale_moves(
         figures.changed[table.row.id] = before
 
 
-async def run(database: Path, games: int, spread: float, seed: int, per_server: int) -> Figures:
-    figures = Figures(games)
+async def run(database: Path, games: int, spread: float, seed: int, per_server: int, latency: float = 0.0) -> Figures:
+    figures = Figures(games, latency)
     rng = random.Random(seed)
     bot = create_bot(database, rng=random.Random(seed))
     bots = [bot]
     env = simcord.Env(bot, settle_timeout=SETTLE_TIMEOUT)
-    limiter = RateLimiter(lambda: env.now().timestamp())
+    limiter = RateLimiter(lambda: env.now().timestamp(), latency=latency)
     db: sqlite3.Connection | None = None
     try:
         with installed(env, limiter):
@@ -222,6 +223,7 @@ def report(figures: Figures, spread: float) -> None:
         "live games": f"{figures.games} (setup {figures.setup_wall:.0f} s wall)",
         "boards behind at restart": f"{figures.behind_at_restart} (moves within the last {spread:.0f} s)",
         "turn pings due at restart": f"{figures.due_pings_at_restart}",
+        "latency of a limited REST call": f"{figures.latency * 1000:.0f} ms",
         "all boards redrawn after": f"{figures.all_redrawn:.1f} s (half after {half:.1f} s)",
         "boards redrawn per second": f"{len(redrawn) / figures.all_redrawn:.1f}" if figures.all_redrawn else "-",
         "least the global limit allows": f"{ideal:.1f} s ({GLOBAL_LIMIT} requests/s, edits alone)",
@@ -252,18 +254,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the moves and their order (default 1)")
     parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="simulated seconds a rate-limited REST call takes there and back (default 0: none, as in SimCord)",
+    )
+    parser.add_argument(
         "--per-server", type=int, default=PER_SERVER, help=f"channels per server (default {PER_SERVER})"
     )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.spread < 0 or not 1 <= args.per_server <= 500:
-        parser.error("--games must be at least 1, --spread not negative, --per-server from 1 to 500")
+    if args.games < 1 or args.spread < 0 or not 1 <= args.per_server <= 500 or args.latency < 0:
+        parser.error("--games must be at least 1, --spread and --latency not negative, --per-server from 1 to 500")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wari-redraw-") as folder:
-        figures = asyncio.run(run(Path(folder) / "wari.sqlite3", args.games, args.spread, args.seed, args.per_server))
+        database = Path(folder) / "wari.sqlite3"
+        figures = asyncio.run(run(database, args.games, args.spread, args.seed, args.per_server, args.latency))
     report(figures, args.spread)
     return 0 if figures.behind_at_end == 0 and figures.errors == 0 else 1
 

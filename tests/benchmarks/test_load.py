@@ -103,6 +103,28 @@ async def test_without_enforcing_the_limiter_only_counts_what_it_would_refuse():
         assert limiter.would_refuse() == {"user": 3}  # Discord takes 5 in 5 s
 
 
+async def test_with_a_latency_each_request_takes_its_round_trip_in_simulated_time():
+    env = Env(Poster())
+    limiter = RateLimiter(lambda: env.now().timestamp(), latency=0.2)
+    with installed(env, limiter):
+        await env.start()  # the start's calls take no time (SimCord makes them in its own task)
+        assert env.now().timestamp() == limiter.started
+        try:
+            guild = env.create_guild("Far")
+            channel = guild.create_text_channel("far")
+            member = guild.add_member(env.create_user("poster"))
+            await member.slash(channel, "post", count=3, channels=1)  # at once: gathered
+            assert limiter.waiting_in(channel.id)  # the click returned; the posts are on their way
+            await env.advance_time(1.0)
+            posts = [answer for answer in limiter.answers if answer.method == "POST"]
+            # discord.py sends the first alone (the bucket unknown), then the other two at once
+            assert [round(answer.at, 3) for answer in posts] == [0.1, 0.3, 0.3]
+            assert len(channel.history()) == 4
+        finally:
+            await env.shutdown()
+    env.raise_errors()
+
+
 def run(*args: str) -> str:
     done = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
