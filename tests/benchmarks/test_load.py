@@ -138,12 +138,12 @@ def row(output: str, name: str) -> list[str]:
 
 
 def test_the_load_benchmark_reports_its_figures_beside_a_baseline_without_limits():
-    output = run("benchmarks.load", "--games", "20", "--minutes", "4")
+    output = run("benchmarks.load", "--games", "20", "--minutes", "3")
     header = re.split(r"\s{2,}", output.splitlines()[0].strip())
     assert header == ["rate-limited", "no limits"]
     assert row(output, "games (live at once)") == ["20", "20"]
     presses = [int(value) for value in row(output, "presses ")]
-    assert presses[0] == presses[1] > 20 * 4 * 60 / 40  # the same players press alike; ~ a move in 31 s
+    assert presses[0] == presses[1] > 20 * 3 * 60 / 40  # the same players press alike; ~ a move in 31 s
     for rate in row(output, "presses / simulated s"):
         assert 0.4 < float(rate) < 1.2
     for value in row(output, "REST calls (all) / press"):
