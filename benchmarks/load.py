@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import heapq
 import random
 import re
@@ -69,7 +68,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -77,8 +76,8 @@ from pathlib import Path
 import simcord
 
 from benchmarks.bench import MOVER, legal_cups, percentile
+from benchmarks.cooldowns import cooldowns_lifted
 from benchmarks.ratelimit import RateLimiter, installed
-from bot import limits
 from bot.client import WariBot, create_bot
 from bot.storage import time_text
 
@@ -148,22 +147,6 @@ class Slot:
     @property
     def players(self) -> dict[str, simcord.MemberActor]:
         return {member.name: member for member in self.members}
-
-
-@contextlib.contextmanager
-def cooldowns_lifted() -> Iterator[None]:
-    """The cooldowns (:mod:`bot.limits`) out of the way while the benchmark opens its games: it
-    opens hundreds per server in one simulated instant, which no server does."""
-    saved = dict(limits.LIMITS)
-    for name, budget in saved.items():
-        limits.LIMITS[name] = limits.Budget(
-            user=limits.Limit(10**9, budget.user.per), server=limits.Limit(10**9, budget.server.per)
-        )
-    try:
-        yield
-    finally:
-        limits.LIMITS.clear()
-        limits.LIMITS.update(saved)
 
 
 def make_slots(env: simcord.Env, kinds: Sequence[Kind], per_server: int = PER_SERVER, seed: int = 1) -> list[Slot]:

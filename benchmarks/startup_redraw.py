@@ -55,6 +55,7 @@ from pathlib import Path
 import simcord
 
 from benchmarks.bench import percentile
+from benchmarks.cooldowns import cooldowns_lifted
 from benchmarks.load import (
     MIX,
     PER_SERVER,
@@ -62,7 +63,6 @@ from benchmarks.load import (
     TURN_PING,
     Slot,
     close,
-    cooldowns_lifted,
     make_slots,
     open_game,
 )
