@@ -31,6 +31,7 @@ from bot.tournament import (
     BYE_POINTS,
     Entrant,
     Pairing,
+    PairingError,
     Standing,
     arena_pairs,
     arena_standings,
@@ -310,7 +311,13 @@ class TournamentService:
             pairs = round_robin_rounds(event.model_entrants, double=row.cycles == 2)[number - 1]
             pairs = [p for p in pairs if not self._withdrawn(event, p, number)]
         else:
-            pairs = pair_swiss(event.model_entrants, event.model_pairings, number, row.rounds or DEFAULT_ROUNDS)
+            try:  # the library's Dutch engine is pure Python: a second or more for a big event
+                pairs = await asyncio.to_thread(
+                    pair_swiss, event.model_entrants, event.model_pairings, number, row.rounds or DEFAULT_ROUNDS
+                )
+            except PairingError:  # no pairing keeps the rules (few players, many rounds): it ends here
+                await self._finish(event, now, step)
+                return
         step.new_round = await self.store.start_round(row.id, after=row.round, pairings=self._rows_of(pairs), now=now)
 
     @staticmethod
@@ -347,7 +354,10 @@ class TournamentService:
         free = [e for e in event.active if e.user_id not in busy]
         free.sort(key=lambda e: (finished_at.get(e.user_id, e.joined_at), e.user_id))
         ratings = {e.user_id: e.rating for e in event.entrants}
-        pairs = arena_pairs([e.user_id for e in free], last_opponent, ratings, first_moves)
+        waiting = [e.user_id for e in free]
+        pairs = arena_pairs(waiting, last_opponent, ratings, first_moves)
+        if not pairs and not busy:  # only two who just met, and nobody else playing: they meet again
+            pairs = arena_pairs(waiting, last_opponent, ratings, first_moves, allow_repeat=True)
         if not pairs and ends_at is None:
             return
         columns = {"ends_at": ends_at} if ends_at is not None else {}

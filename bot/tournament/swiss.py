@@ -56,6 +56,10 @@ from .model import Entrant, Pairing, PairingError, starting_numbers
 
 #: The ``system`` of ``caissify_pairings.generate_pairings`` that pairs a Swiss round.
 SYSTEM = "dutch"
+#: Up to this many players a round is paired by the FIDE Dutch engine; above, by the library's
+#: quick ``casual`` Swiss (scores, no rematch, one bye each), because the Dutch engine's time
+#: grows too fast: 1.3 s a round at 50 players, 12 s at 100, 171 s at 200 (``benchmarks.tournament``).
+DUTCH_PLAYERS = 60
 
 
 @dataclass
@@ -70,9 +74,16 @@ class History:
 
 
 def pair_swiss(
-    entrants: Sequence[Entrant], history: Sequence[Pairing], round_number: int, total_rounds: int
+    entrants: Sequence[Entrant],
+    history: Sequence[Pairing],
+    round_number: int,
+    total_rounds: int,
+    *,
+    system: str | None = None,
 ) -> list[Pairing]:
     """The pairings of round ``round_number`` (of ``total_rounds``), in board order, byes last.
+    ``system``: the library's engine, ``"dutch"`` (FIDE) or ``"casual"``; by default the Dutch
+    one for up to :data:`DUTCH_PLAYERS` active players, the casual one above.
 
     ``history`` holds the pairings of the earlier rounds, every one decided (later rounds' are
     ignored). Raises :class:`~bot.tournament.PairingError` if fewer than two players are active
@@ -84,8 +95,10 @@ def pair_swiss(
         raise PairingError(f"round {round_number} has {len(active)} player(s) to pair")
     players = engine_players(entrants, past, round_number)
     previous = played_pairs(past)
+    if system is None:
+        system = SYSTEM if len(active) <= DUTCH_PLAYERS else "casual"
     answer = generate_pairings(
-        system=SYSTEM,
+        system=system,
         players=players,
         previous_pairings=previous,
         round_number=round_number,

@@ -27,9 +27,9 @@ async def create(world, **options):
     return made.response
 
 
-async def gathered(world, count: int, **options):
+async def gathered(world, count: int, prefix: str = "p", **options):
     """``count`` new members, by id, and the sign-up message of an event they all joined."""
-    players = members(world, count)
+    players = members(world, count, prefix)
     signup = await create(world, **options)
     for member in players:
         await member.click(signup, label="Join")
@@ -332,3 +332,24 @@ async def test_a_big_round_is_announced_in_messages_that_ping_every_player(world
     assert pinged_now == {member.id for member in players}
     standings = await world.carol.slash(world.channel, "wari tournament standings")
     assert standings.response.embeds[0].description.count("```") % 2 == 0  # a whole crosstable, or none
+
+
+async def test_two_player_arena_goes_on_and_a_swiss_with_too_many_rounds_ends_when_pairing_runs_out(world):
+    players, by_id, _signup = await gathered(
+        world, 2, name="Pair", format="arena", starts="in 1 minute", duration=10, clock="5+3"
+    )
+    await world.env.advance_time(90)
+    for _game in range(2):  # the only two players meet again: nobody else is free
+        (pairing,) = (await event(world)).open_pairings
+        await finish(world, by_id, pairing, "first")
+    assert len((await event(world)).open_pairings) == 1
+
+    swiss_players, swiss_by_id, _ = await gathered(
+        world, 4, prefix="s", name="Long", format="swiss", starts="in 1 hour", rounds=5, clock="1d/move"
+    )
+    await world.mod.slash(world.channel, "wari-mod tournament start", tournament=2)
+    for number in range(1, 4):  # four players meet each other in three rounds
+        await play_round(world, swiss_by_id, number, tournament=2)
+    finished = await event(world, 2)
+    assert finished.row.status == "finished" and finished.row.round == 3
+    assert any("**Long** is over" in m.content for m in world.channel.history())
