@@ -47,7 +47,7 @@ from bot.tournament import (  # noqa: E402
     swiss_standings,
     tournament_trf,
 )
-from bot.tournament.swiss import engine_players, played_pairs  # noqa: E402
+from bot.tournament.swiss import DUTCH_PLAYERS, engine_players, played_pairs  # noqa: E402
 
 RESULTS = (1.0, 0.5, 0.0)
 
@@ -81,18 +81,19 @@ def timed(action: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - began, answer
 
 
-def later_round(players: int, number: int, total: int, answers: Any) -> None:
-    """In a child process: time round ``number`` of a field of ``players``, send the seconds."""
+def later_round(players: int, number: int, total: int, system: str | None, answers: Any) -> None:
+    """In a child process: time round ``number`` of a field of ``players`` paired by ``system``
+    (``None``: as the bot pairs it), send the seconds."""
     entrants = field(players, seed=players)
     history = played(entrants, number - 1, total, seed=players)
-    seconds, _ = timed(lambda: pair_swiss(entrants, history, number, total))
+    seconds, _ = timed(lambda: pair_swiss(entrants, history, number, total, system=system))
     answers.put(seconds)
 
 
-def within(limit: float, players: int, number: int, total: int) -> float | None:
+def within(limit: float, players: int, number: int, total: int, system: str | None) -> float | None:
     """The seconds of :func:`later_round`, or ``None`` if it ran past ``limit``."""
     answers: Any = multiprocessing.Queue()
-    child = multiprocessing.Process(target=later_round, args=(players, number, total, answers))
+    child = multiprocessing.Process(target=later_round, args=(players, number, total, system, answers))
     child.start()
     child.join(limit)
     if child.is_alive():
@@ -120,8 +121,13 @@ def main() -> None:
     seconds, pairs = timed(lambda: pair_swiss(entrants, [], 1, args.rounds))
     print(f"Swiss round 1, {args.players} players: {seconds:.3f} s ({len(pairs)} boards)")
     for players in sorted({*args.sizes, args.players}):
-        result = within(args.limit, players, args.round, args.rounds)
-        print(f"Swiss round {args.round} of {args.rounds}, {players} players: {seconds_text(result, args.limit)}")
+        for system, how in (
+            (None, f"as shipped ({'dutch' if players <= DUTCH_PLAYERS else 'casual'})"),
+            ("dutch", "FIDE Dutch"),
+        ):
+            result = within(args.limit, players, args.round, args.rounds, system)
+            took = seconds_text(result, args.limit)
+            print(f"Swiss round {args.round} of {args.rounds}, {players} players, {how}: {took}")
 
     field_ = field(args.standings, seed=2)
     history = played(field_, args.rounds, args.rounds, seed=2)

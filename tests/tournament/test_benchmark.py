@@ -21,8 +21,9 @@ def test_the_benchmark_prints_its_figures():
     number = r"\d+\.\d+"
     for figure in (
         rf"^Swiss round 1, 30 players: {number} s \(15 boards\)$",
-        rf"^Swiss round 4 of 5, 12 players: {number} s$",
-        rf"^Swiss round 4 of 5, 30 players: {number} s$",
+        rf"^Swiss round 4 of 5, 12 players, as shipped \(dutch\): {number} s$",
+        rf"^Swiss round 4 of 5, 12 players, FIDE Dutch: {number} s$",
+        rf"^Swiss round 4 of 5, 30 players, as shipped \(dutch\): {number} s$",
         rf"^standings, 20 players after 5 rounds: {number} ms$",
         rf"^crosstable, the same: {number} ms$",
         rf"^TRF16 report, the same: {number} ms$",
