@@ -340,10 +340,18 @@ class PostgresServer:
 
     def freeze(self) -> None:
         """Hang the server (SIGSTOP to all its processes), as a hung host or a network partition
-        looks from a client: connections neither answer nor fail, new ones are not served."""
-        for pid in self.processes():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
+        looks from a client: connections neither answer nor fail, new ones are not served.
+        Returns once every process is stopped: a signal takes effect when its process next runs
+        (on a busy machine, a moment later), and a child forked meanwhile is stopped too."""
+        deadline = time.monotonic() + 10
+        while True:
+            pids = self.processes()
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            if all(_stopped(pid) for pid in self.processes()) or time.monotonic() > deadline:
+                return
+            time.sleep(0.01)
 
     def thaw(self) -> None:
         """Let a frozen server go on (SIGCONT): it answers what was waiting."""
@@ -449,6 +457,15 @@ def _alive(pid: int) -> bool:
     with contextlib.suppress(OSError):  # a zombie has ended
         return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
     return True
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (or gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+    return state in ("T", "t")
 
 
 def _children(pid: int) -> list[int]:

@@ -213,7 +213,8 @@ async def test_a_server_crashes_restarts_with_what_was_committed_and_freezes():
         server.crash()
         assert not server.running and not running(pid) and server.folder.exists()
         assert not await _answers(connection)  # cut at once
-        assert server.restart() < STOP_SECONDS and server.running
+        server.restart()
+        assert server.running
         assert await execute(server.url(), "SELECT house FROM moves") == [(3,)]  # committed, so kept
         assert len(server.processes()) > 1  # the postmaster and its helpers
         connection = await asyncpg.connect(server.url())
