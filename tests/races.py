@@ -19,6 +19,7 @@ from typing import Any
 from bot.clock import DEFAULT_CLOCK
 from bot.engine import rules_for
 from bot.service import Refusal, WariService
+from bot.service.tournaments import TournamentService
 from bot.storage import Store
 from bot.storage.database import Database
 
@@ -26,7 +27,7 @@ T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 GUILD = 1 << 22
 CHALLENGER, OPPONENT, COMPUTER = 100, 200, 900
 #: The races, and the guard each control takes away.
-RACES = ("press", "accept", "challenge_vs_game", "expiry", "timeout")
+RACES = ("press", "accept", "challenge_vs_game", "expiry", "timeout", "round")
 #: When the time-out race's sweeps run: long after every game's first deadline.
 TIMEOUT_SWEEP = T0 + timedelta(hours=2)
 
@@ -54,6 +55,9 @@ async def prepare(url: str, race: str, rounds: int) -> None:
     service = WariService(store, rng=random.Random(1))
     try:
         for round_ in range(rounds):
+            if race == "round":
+                await _tournament_due(store)
+                continue
             if race == "challenge_vs_game":
                 continue  # the channels start empty
             now = expiry_time(round_) - timedelta(minutes=10) if race == "expiry" else T0
@@ -71,6 +75,32 @@ async def prepare(url: str, race: str, rounds: int) -> None:
                 await service.accept(challenge.id, OPPONENT, channel(round_), T0)
     finally:
         await store.close()
+
+
+#: Players of each tournament of the round race: one round of it is two games.
+ENTRANTS = (101, 102, 103, 104)
+
+
+async def _tournament_due(store: Store) -> None:
+    """An open Swiss of four players whose start has come (the round race's sweeps start it)."""
+    event = await store.create_tournament(
+        now=T0,
+        guild_id=GUILD,
+        channel_id=GUILD,
+        name="Race",
+        format="swiss",
+        variant="wari",
+        clock="5+3",
+        rounds=3,
+        max_players=None,
+        rated=1,
+        duration=None,
+        cycles=1,
+        starts_at=T0,
+        created_by=CHALLENGER,
+    )
+    for user in ENTRANTS:
+        await store.join_tournament(event.id, user_id=user, name=str(user), rating=1500.0 + user, now=T0)
 
 
 #: Seconds a racer's write waits after its reads: a press (or an accept) that takes this long
@@ -177,6 +207,9 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
         if race == "expiry":
             expired = await service.expire_due(expiry_time(round_) + timedelta(milliseconds=500))
             return " ".join(f"expired {challenge.id}" for challenge in expired) or "none"
+        if race == "round":  # two processes' sweeps find the same tournament due to start
+            step = await TournamentService(service.store).advance(round_ + 1, T0 + timedelta(minutes=1))
+            return "started" if step.new_round else "none"
         if race == "timeout":  # two clock sweeps find the same game past its deadline
             table = await service.table(where)
             if table is None:

@@ -22,6 +22,8 @@ from tests import races
 #: Rounds of each race (the issue asks for at least 1,000) and of each control.
 ROUNDS = int(os.environ.get("WARI_RACE_ROUNDS", "1000"))
 CONTROL_ROUNDS = 300
+#: Rounds of the tournament race (each makes an event of four players).
+TOURNAMENT_ROUNDS = 200
 RACERS = 2
 
 
@@ -95,6 +97,14 @@ async def test_an_expired_challenge_is_expired_by_exactly_one_sweep(postgres_url
     assert len(expired) == ROUNDS and set(expired.values()) == {1}
     assert tally(rounds, "expired") == {1: ROUNDS}
     assert await rows(postgres_url, "SELECT id FROM challenges") == []
+
+
+async def test_a_tournament_round_starts_once(postgres_url):
+    """Two processes' sweeps find the same tournament due: one pairs its round 1, once."""
+    rounds = await asyncio.to_thread(run_race, postgres_url, "round", TOURNAMENT_ROUNDS)
+    assert tally(rounds, "started") == {1: TOURNAMENT_ROUNDS}
+    boards = await rows(postgres_url, "SELECT tournament_id, COUNT(*) AS n FROM tournament_pairings GROUP BY 1")
+    assert sorted(row["n"] for row in boards) == [2] * TOURNAMENT_ROUNDS  # two games each, never four
 
 
 async def test_a_game_past_its_deadline_ends_once_and_is_rated_once(postgres_url):
