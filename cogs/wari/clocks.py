@@ -10,7 +10,6 @@ that moved on meanwhile is taken back), and a time-out is a versioned write like
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
@@ -30,11 +29,6 @@ from .pings import Pings
 log = logging.getLogger("cogs.wari")
 
 SWEEP_SECONDS = 30
-#: The sweep posts at most this many turn pings a second. Each is two calls (the ping, and the
-#: deletion of the last one) of the 50 a second Discord allows the whole bot: a sweep that
-#: posted every ping due at once (hundreds, with thousands of games) would meet 429s, and
-#: discord.py, once it has waited one out, lets every waiting call go at once again.
-SWEEP_PINGS_PER_SECOND = 15
 
 
 class Clocks:
@@ -199,12 +193,7 @@ class Clocks:
                 log.exception("could not end game %s on time; will try again", row.id)
 
     async def send_due_pings(self) -> None:
-        loop = asyncio.get_running_loop()
-        second = loop.time()
-        for number, row in enumerate(await self.service.games_due_a_ping(now())):
-            if number and number % SWEEP_PINGS_PER_SECOND == 0:  # within Discord's limits, with room to spare
-                await asyncio.sleep(max(0.0, second + 1 - loop.time()))  # none if a slow network paced them
-                second = loop.time()
+        for row in await self.service.games_due_a_ping(now()):
             try:
                 await self.pings.deliver(row.id, row.channel_id)
             except Exception:
