@@ -11,10 +11,23 @@ from .backend import Row
 from .database import time_text, when
 
 #: Columns that hold a time (UTC ISO text in the database, aware datetimes in the rows).
-_TIME_COLUMNS = frozenset({"created_at", "expires_at", "updated_at", "finished_at", "deadline", "ping_at"})
+_TIME_COLUMNS = frozenset(
+    {
+        "created_at",
+        "expires_at",
+        "updated_at",
+        "finished_at",
+        "deadline",
+        "ping_at",
+        "starts_at",
+        "ends_at",
+        "joined_at",
+    }
+)
 
 
-def _from_row(kind, row: Row):
+def row_as(kind, row: Row):
+    """A row as the dataclass ``kind``, its time columns as aware datetimes."""
     return kind(**{key: when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
 
 
@@ -65,7 +78,7 @@ class ChallengeRow:
 
     @classmethod
     def from_row(cls, row: Row) -> ChallengeRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def open(self) -> bool:
@@ -135,7 +148,7 @@ class GameRow:
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def board_behind(self) -> bool:
@@ -202,7 +215,7 @@ class SeekRow:
 
     @classmethod
     def from_row(cls, row: Row) -> SeekRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def name(self) -> str:

@@ -18,15 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .backend import Conflict, Row
-from .database import time_text, when
+from .database import time_text
 from .games import GameQueries
-from .rows import GameRow, shown_name, to_column
-
-_TIMES = frozenset({"starts_at", "ends_at", "created_at", "finished_at", "joined_at"})
-
-
-def _from_row(kind, row: Row):
-    return kind(**{key: when(value) if key in _TIMES else value for key, value in dict(row).items()})
+from .rows import GameRow, row_as, shown_name, to_column
 
 
 def lock_key(tournament_id: int) -> int:
@@ -74,7 +68,7 @@ class TournamentRow:
 
     @classmethod
     def from_row(cls, row: Row) -> TournamentRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def over(self) -> bool:
@@ -97,7 +91,7 @@ class EntrantRow:
 
     @classmethod
     def from_row(cls, row: Row) -> EntrantRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def shown(self) -> str:
@@ -125,7 +119,7 @@ class PairingRow:
 
     @classmethod
     def from_row(cls, row: Row) -> PairingRow:
-        return _from_row(cls, row)
+        return row_as(cls, row)
 
     @property
     def bye(self) -> bool:

@@ -87,15 +87,17 @@ class TournamentModeration:
             table = await self.service.game(pairing.game_id)
             points = await self.tournaments.adjudication(table.game)  # side A moves first: the pairing's first
             await self.tournaments.rule_pairing(pairing, points, N_("adjudicated"), now())
-            if table.row.live:
-                await self.end_game(table.row.channel_id)
+            await self.end_game(pairing.game_id)
             count += 1
         return count
 
-    async def end_game(self, channel_id: int) -> None:
-        """Abort a tournament game whose result was set otherwise (it counts as set, not as a draw)."""
-        table = await self.service.abort(channel_id, now())
-        await self.runner.followup.board_changed(table)
+    async def end_game(self, game_id: int | None) -> None:
+        """Abort a pairing's game, if it is still being played, whose result was set otherwise
+        (it counts as set, not as a draw)."""
+        table = await self.service.game(game_id) if game_id is not None else None
+        if table is not None and table.row.live:
+            aborted = await self.service.abort(table.row.channel_id, now())
+            await self.runner.followup.board_changed(aborted)
 
     async def set_status(self, interaction: discord.Interaction, number: int | None, action: str) -> None:
         """``pause``, ``resume`` or ``cancel``."""
@@ -109,9 +111,7 @@ class TournamentModeration:
         changed = await self.tournaments.set_status(event.row.id, expect=expect, status=status, now=now())
         if action == "cancel":
             for pairing in changed.open_pairings:
-                game = await self.service.game(pairing.game_id) if pairing.game_id else None
-                if game is not None and game.row.live:
-                    await self.end_game(game.row.channel_id)
+                await self.end_game(pairing.game_id)
         await self.presenter.edit(changed.row.channel_id, changed.row.message_id, signup_message(changed))
         words = {
             "pause": N_("⏸️ **{name}** is paused: games under way go on, no new round starts."),
@@ -132,9 +132,7 @@ class TournamentModeration:
         await self.tournaments.leave(event.row.id, member.id)
         if pairing is not None and not pairing.bye:
             await self.tournaments.rule(event.row.id, user_id=member.id, result=0.0, reason=N_("removed"), now=now())
-            table = await self.service.game(pairing.game_id) if pairing.game_id else None
-            if table is not None and table.row.live:
-                await self.end_game(table.row.channel_id)
+            await self.end_game(pairing.game_id)
         await self.presenter.tell(
             interaction,
             N_("{player} was removed from **{name}**."),
@@ -152,8 +150,6 @@ class TournamentModeration:
         pairing = await self.tournaments.rule(
             event.row.id, user_id=member.id, result=RESULTS[result], reason=reason[:200], now=now()
         )
-        table = await self.service.game(pairing.game_id) if pairing.game_id else None
-        if table is not None and table.row.live:
-            await self.end_game(table.row.channel_id)
+        await self.end_game(pairing.game_id)
         await self.presenter.tell(interaction, N_("The result was set. Reason kept: {reason}"), reason=reason[:200])
         await self.runner.advance(event.row.id)

@@ -183,7 +183,7 @@ def standings_message(event: Event, links: dict[int, str], picture: bytes | None
     if len(standings) > STANDINGS_ROWS:
         lines.append(_("…and {count} more: `/wari tournament results`", count=len(standings) - STANDINGS_ROWS))
     if row.format != "arena" and event.pairings and picture is None:
-        table = crosstable(event)
+        table = crosstable(event, standings)
         if len(table) <= CROSSTABLE_TEXT and len("\n".join(lines)) + len(table) < EMBED_LIMIT - 16:
             lines.append(f"```\n{table}\n```")  # whole, or not at all: a cut code block breaks
     if row.status == "running":
@@ -207,10 +207,11 @@ def standings_message(event: Event, links: dict[int, str], picture: bytes | None
     return Message(content=None, embeds=[embed], view=None, files=[discord.File(io.BytesIO(picture), CROSSTABLE_FILE)])
 
 
-def crosstable(event: Event) -> str:
-    """The event's crosstable, as text."""
+def crosstable(event: Event, standings: list[Standing] | None = None) -> str:
+    """The event's crosstable, as text (``standings``: as computed already, else computed here)."""
+    standings = event.standings() if standings is None else standings
     names = ARENA_TIEBREAKS if event.row.format == "arena" else SWISS_TIEBREAKS
-    return crosstable_text(event.model_entrants, event.model_pairings, event.standings(), tiebreak_names=names)
+    return crosstable_text(event.model_entrants, event.model_pairings, standings, tiebreak_names=names)
 
 
 def podium_message(event: Event) -> Message:
@@ -218,12 +219,13 @@ def podium_message(event: Event) -> Message:
     row = event.row
     names = ARENA_TIEBREAKS if row.format == "arena" else SWISS_TIEBREAKS
     lines = [_("🏁 **{name}** is over.", name=markdown_name(row.name))]
-    for standing in event.standings():
+    standings = event.standings()
+    for standing in standings:
         if standing.rank > len(MEDALS):
             break
         lines.append(f"{MEDALS[standing.rank - 1]} {standing_line(standing, names, None)}")
     lines.append(_("Every game is in the players' `/wari history`; `/wari tournament results` has them all."))
-    players = [discord.Object(s.user_id) for s in event.standings()[: len(MEDALS)]]
+    players = [discord.Object(s.user_id) for s in standings[: len(MEDALS)]]
     mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=players)
     return Message(content="\n".join(lines)[:2000], allowed_mentions=mentions)
 
