@@ -1,0 +1,35 @@
+"""``python -m bot.ai.puzzles build --variant wari --count 1200``: find puzzles in self-play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.engine import VARIANTS
+from bot.engine.core import _core
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.puzzles", description="Puzzles from self-play.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    b = commands.add_parser("build", help="find new puzzles and append them to the variant's data file")
+    b.add_argument("--variant", choices=VARIANTS, default="wari")
+    b.add_argument("--count", type=int, required=True, help="how many new puzzles to find")
+    b.add_argument("--seed", type=int, default=None, help="self-play seed (default: the count already there)")
+    b.add_argument("--jobs", type=int, default=1, help="processes playing games (default 1)")
+    b.add_argument("--minutes", type=float, default=None, help="stop after this long, whatever was found")
+    b.add_argument("--dir", type=Path, default=None, help="where the data files are (default: the shipped ones)")
+    args = parser.parse_args(argv)
+    if _core is None:
+        print("python -m bot.ai.puzzles: the compiled core was not built (pip install -e .)", file=sys.stderr)
+        return 1
+    from .generate import build
+
+    new = build(args.variant, args.count, args.seed, args.jobs, args.dir, minutes=args.minutes)
+    print(f"{len(new)} new {args.variant} puzzles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
