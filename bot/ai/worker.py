@@ -84,3 +84,13 @@ def evaluate(record_text: str, seed: int) -> float:
     tie_to_parent()
     game, _ = from_record(record_text)
     return ExpertPlayer(seed, max_nodes=JUDGING_NODES).choose(game, seconds=60).score
+
+
+def analyse_position(record_text: str, ply: int, depth: str) -> dict:
+    """The engine's judgement of the position after the first ``ply`` moves of the game
+    ``record_text`` describes, at the analysis ``depth`` (``"default"`` or ``"quick"``): a dict
+    of :class:`bot.ai.analysis.PositionJudgement`, for :func:`bot.ai.analysis.assemble`."""
+    from .analysis import judge_position  # imported here: a worker that only plays never loads it
+
+    tie_to_parent()
+    return judge_position(record_text, ply, depth)
