@@ -19,14 +19,23 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--seed", type=int, default=None, help="self-play seed (default: the count already there)")
     b.add_argument("--jobs", type=int, default=1, help="processes playing games (default 1)")
     b.add_argument("--minutes", type=float, default=None, help="stop after this long, whatever was found")
+    b.add_argument("--verify-nodes", type=int, default=None, help="node budget of the verifying search of each move")
     b.add_argument("--dir", type=Path, default=None, help="where the data files are (default: the shipped ones)")
+    r = commands.add_parser("rerate", help="apply the difficulty formula again to a data file (no search)")
+    r.add_argument("--variant", choices=VARIANTS, default="wari")
+    r.add_argument("--dir", type=Path, default=None, help="where the data files are (default: the shipped ones)")
     args = parser.parse_args(argv)
     if _core is None:
         print("python -m bot.ai.puzzles: the compiled core was not built (pip install -e .)", file=sys.stderr)
         return 1
-    from .generate import build
+    from .generate import VERIFY_NODES, build, rerate
 
-    new = build(args.variant, args.count, args.seed, args.jobs, args.dir, minutes=args.minutes)
+    if args.command == "rerate":
+        print(f"{rerate(args.variant, args.dir)} ratings changed")
+        return 0
+
+    verify = args.verify_nodes or VERIFY_NODES
+    new = build(args.variant, args.count, args.seed, args.jobs, args.dir, minutes=args.minutes, verify=verify)
     print(f"{len(new)} new {args.variant} puzzles")
     return 0
 

@@ -26,7 +26,7 @@ from ..base import Strategy
 from ..expert import ExpertPlayer
 from ..mcts import MctsPlayer
 from ..tables import Table, best_move
-from . import Goal, Puzzle, data_file, format_line, read_file
+from . import Goal, Puzzle, data_file, format_line, parse_line, read_file
 from .solver import DECIDED, Value, compiled_machine, first_stable_depth, margin_over_rest, move_values, unique_best
 
 #: Node budget of the screening search of each legal move.
@@ -109,7 +109,7 @@ def analyse(game: Game, table: Table | None, screen: int = SCREEN_NODES, verify:
         round(margin, 2),
         "tables" if best.source == "tables" else f"search{verify // 1000}k",
     )
-    return replace(puzzle, difficulty=difficulty(game, puzzle, values))
+    return replace(puzzle, difficulty=difficulty(game, puzzle))
 
 
 def extend(
@@ -224,29 +224,33 @@ def grand_slam_matters(game: Game) -> bool:
     return False
 
 
-def difficulty(game: Game, puzzle: Puzzle, values: dict[int, Value]) -> int:
-    """The puzzle's rating (see ``docs/puzzles.md``)::
+def difficulty(game: Game, puzzle: Puzzle) -> int:
+    """The puzzle's rating (see ``docs/puzzles.md``), between 800 and 2200 to the nearest 10::
 
-    800 + 90 (depth - 1) + 150 (solver moves - 1) + 120 quiet + 60 min(captures elsewhere, 3)
-        + 25 min(legal moves - 2, 4), between 800 and 2200, to the nearest 10
+    800 + 120 (depth - 1) + 200 (solver moves - 1) + 200 quiet + 250 misleading
+        + 60 min(other captures, 3) + 30 min(legal moves - 2, 4) + 120 close
+
+    depth: the search depth from which the plain search settles on the first move (at most 13);
+    quiet: the first move captures nothing (and, in Kalah, earns no extra turn); misleading:
+    another move captures more at once; other captures: the other moves that capture (or earn
+    an extra turn); close: the first move beats the next by less than 5 seeds (no change of result).
     """
     first = puzzle.solution[0]
     record = game.copy().play(first)
-    quiet = 0 if (record.captured or record.extra_turn) else 1
-    elsewhere = 0
-    for house in game.legal_moves:
-        if house != first:
-            other = game.copy().play(house)
-            elsewhere += 1 if (other.captured or (other.extra_turn and game.rules.stores_on_path)) else 0
-    solver_moves = len(puzzle.solver_moves())
-    legal = len(game.legal_moves)
+    quiet = 0 if (record.captured or (record.extra_turn and game.rules.stores_on_path)) else 1
+    others = [game.copy().play(house) for house in game.legal_moves if house != first]
+    elsewhere = sum(1 for other in others if other.captured or (other.extra_turn and game.rules.stores_on_path))
+    misleading = 1 if any(other.captured > record.captured for other in others) else 0
+    close = 1 if puzzle.margin < 5 else 0
     rating = (
         800
-        + 90 * (min(puzzle.depth, 13) - 1)
-        + 150 * (solver_moves - 1)
-        + 120 * quiet
+        + 120 * (min(puzzle.depth, 13) - 1)
+        + 200 * (len(puzzle.solver_moves()) - 1)
+        + 200 * quiet
+        + 250 * misleading
         + 60 * min(elsewhere, 3)
-        + 25 * min(legal - 2, 4)
+        + 30 * min(len(game.legal_moves) - 2, 4)
+        + 120 * close
     )
     return int(round(min(2200, max(800, rating)), -1))
 
@@ -272,7 +276,7 @@ def self_play(variant: str, seed: int) -> Iterator[Game]:
             yield game
 
 
-def puzzles_of_game(variant: str, seed: int) -> list[Found]:
+def puzzles_of_game(variant: str, seed: int, verify: int = VERIFY_NODES) -> list[Found]:
     """Every puzzle of one self-play game (at most :data:`PER_GAME`, :data:`GAP` plies apart)."""
     table = Table.for_variant(variant)
     found: list[Found] = []
@@ -284,7 +288,7 @@ def puzzles_of_game(variant: str, seed: int) -> list[Found]:
         key = canonical(game)
         if key in keys:
             continue
-        puzzle = analyse(game, table)
+        puzzle = analyse(game, table, verify=verify)
         if puzzle is None:
             continue
         keys.add(key)
@@ -295,7 +299,7 @@ def puzzles_of_game(variant: str, seed: int) -> list[Found]:
     return found
 
 
-def _work(job: tuple[str, int]) -> list[Found]:
+def _work(job: tuple[str, int, int]) -> list[Found]:
     return puzzles_of_game(*job)
 
 
@@ -307,6 +311,7 @@ def build(
     folder: Path | None = None,
     out: TextIO = sys.stderr,
     minutes: float | None = None,
+    verify: int = VERIFY_NODES,
 ) -> list[Puzzle]:
     """Find ``count`` new puzzles of ``variant`` and append them to its data file (in ``folder``,
     by default the shipped one). Stops early after ``minutes``. Returns the new puzzles."""
@@ -318,7 +323,7 @@ def build(
     began = time.perf_counter()
     new: list[Puzzle] = []
     path.parent.mkdir(parents=True, exist_ok=True)
-    jobs_iter = ((variant, seed * 100_000 + index) for index in range(10**9))
+    jobs_iter = ((variant, seed * 100_000 + index, verify) for index in range(10**9))
     with open(path, "a", encoding="utf-8") as handle:
         if not existing and path.stat().st_size == 0:
             handle.write(
@@ -353,3 +358,21 @@ def build(
             if pool:
                 pool.terminate()
     return new
+
+
+def rerate(variant: str, folder: Path | None = None) -> int:
+    """Apply :func:`difficulty` again to every puzzle of a data file (after a change of the
+    formula); returns how many ratings changed. Nothing is searched: the depth is stored."""
+    path = data_file(variant) if folder is None else folder / f"{variant}.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    changed, out = 0, []
+    for line in lines:
+        if line.startswith("#") or not line.strip():
+            out.append(line)
+            continue
+        puzzle = parse_line(line)
+        rating = difficulty(puzzle.game(), puzzle)
+        changed += rating != puzzle.difficulty
+        out.append(format_line(replace(puzzle, difficulty=rating)))
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return changed
