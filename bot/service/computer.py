@@ -66,6 +66,9 @@ class Computer:
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.pool = self._new_pool()
         self.capacity = 4 * self.workers
+        #: Work that can wait (analyses) uses all workers but one, so a move never waits behind it
+        #: for more than the one position a worker is on (on a one-core machine, it shares the one).
+        self._background = asyncio.Semaphore(max(1, self.workers - 1))
         self.tasks: dict[int, asyncio.Task] = {}
 
     def check_capacity(self, channel_id: int) -> None:
@@ -134,14 +137,14 @@ class Computer:
         """Whether the computer (the user ``computer_id`` in ``table``) accepts a draw, and its
         evaluation from its point of view: it accepts unless it thinks it is ahead."""
         side = table.player(computer_id)
-        score = await self._in_worker(evaluate, table.row.record, table.row.id)
+        score = await self.in_worker(evaluate, table.row.record, table.row.id)
         mine = score if table.game.to_move == side else -score
         return mine <= 0, mine
 
     async def _search(self, level: str, record_text: str, seconds: float, seed: int) -> int:
-        return await self._in_worker(choose_move, level, record_text, seconds, seed)
+        return await self.in_worker(choose_move, level, record_text, seconds, seed)
 
-    async def _in_worker(self, function: Callable[..., T], *args: object) -> T:
+    async def in_worker(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in a worker process; a dead pool is replaced once."""
         for attempt in (1, 2):
             future: Future[T] = self.pool.submit(function, *args)
@@ -156,6 +159,11 @@ class Computer:
                 log.error("a search worker died; starting a new process pool")
                 self.pool = self._new_pool()
         raise AssertionError("unreachable")
+
+    async def in_background(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)`` in a worker, as work that can wait: see :attr:`_background`."""
+        async with self._background:
+            return await self.in_worker(function, *args)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # "spawn": a fresh interpreter per worker, not a fork of a process with threads; each

@@ -11,6 +11,7 @@ PostgreSQL (one database several bot processes share). The schema is versioned;
 
 from __future__ import annotations
 
+from .analyses import AnalysisQueries, AnalysisRow, Queued
 from .clocks import ClockQueries
 from .database import Conflict, ShardScope, StorageError, Written, time_text
 from .games import GameQueries
@@ -23,6 +24,8 @@ from .tournaments import EntrantRow, PairingRow, TournamentQueries, TournamentRo
 
 __all__ = [
     "ANYONE",
+    "AnalysisRow",
+    "Queued",
     "BOARD_STYLES",
     "MIGRATIONS",
     "ChallengeRow",
@@ -44,5 +47,5 @@ __all__ = [
 ]
 
 
-class Store(TournamentQueries, SettingsQueries, ClockQueries, SeekQueries, GameQueries):
+class Store(AnalysisQueries, TournamentQueries, SettingsQueries, ClockQueries, SeekQueries, GameQueries):
     """The bot's database. Open it with :meth:`open`; every method is one transaction."""

@@ -22,6 +22,7 @@ _TIME_COLUMNS = frozenset(
         "starts_at",
         "ends_at",
         "joined_at",
+        "posted_at",
     }
 )
 

@@ -246,6 +246,68 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (tournament_id, round, board)
     );
     """,
+    # 13: learning from games. An analysis of a finished game at one depth: queued, running (its
+    # progress in plies, its message), done (the analysis as JSON, so asking again is instant) or
+    # failed. Puzzles: each player's puzzle rating and streak, each try at a puzzle (the solver's
+    # moves so far; the server's daily puzzle marked with its day), the daily puzzle each server
+    # was given (posted once), and where and when a server wants it posted.
+    """
+    CREATE TABLE analyses (
+        game_id      INTEGER NOT NULL REFERENCES games (id),
+        depth        TEXT NOT NULL CHECK (depth IN ('default', 'quick')),
+        status       TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        requested_by INTEGER NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        channel_id   INTEGER,
+        message_id   INTEGER,
+        done_plies   INTEGER NOT NULL DEFAULT 0,
+        total_plies  INTEGER NOT NULL DEFAULT 0,
+        result       TEXT,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL,
+        finished_at  TEXT,
+        PRIMARY KEY (game_id, depth)
+    );
+    CREATE INDEX analyses_by_status ON analyses (status, created_at);
+    CREATE INDEX analyses_by_requester ON analyses (requested_by, status);
+    CREATE TABLE puzzle_ratings (
+        user_id     INTEGER PRIMARY KEY,
+        rating      REAL NOT NULL DEFAULT 1500,
+        rd          REAL NOT NULL DEFAULT 350,
+        volatility  REAL NOT NULL DEFAULT 0.06,
+        solved      INTEGER NOT NULL DEFAULT 0,
+        failed      INTEGER NOT NULL DEFAULT 0,
+        streak      INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        updated_at  TEXT
+    );
+    CREATE TABLE puzzle_attempts (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id       INTEGER NOT NULL,
+        guild_id      INTEGER,
+        puzzle_id     TEXT NOT NULL,
+        daily         TEXT,
+        moves         TEXT NOT NULL DEFAULT '',
+        status        TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'solved', 'failed')),
+        rating_before REAL,
+        rating_after  REAL,
+        created_at    TEXT NOT NULL,
+        finished_at   TEXT
+    );
+    CREATE INDEX puzzle_attempts_by_user ON puzzle_attempts (user_id, puzzle_id);
+    CREATE INDEX puzzle_attempts_by_day ON puzzle_attempts (guild_id, daily, finished_at);
+    CREATE TABLE daily_puzzles (
+        guild_id   INTEGER NOT NULL,
+        day        TEXT NOT NULL,
+        puzzle_id  TEXT NOT NULL,
+        channel_id INTEGER,
+        message_id INTEGER,
+        posted_at  TEXT,
+        PRIMARY KEY (guild_id, day)
+    );
+    ALTER TABLE guild_settings ADD COLUMN puzzle_channel INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN puzzle_hour INTEGER;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
@@ -264,4 +326,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tournaments", "id"),
     ("tournament_players", "tournament_id, user_id"),
     ("tournament_pairings", "tournament_id, round, board"),
+    ("analyses", "game_id, depth"),
+    ("puzzle_ratings", "user_id"),
+    ("puzzle_attempts", "id"),
+    ("daily_puzzles", "guild_id, day"),
 )
