@@ -9,7 +9,7 @@ was fitted to self-play games (``python -m bot.ai.analysis fit``; see ``docs/ana
 >>> expected(0)
 0.5
 >>> round(expected(4 * 4), 2)  # four seeds ahead
-0.66
+0.72
 >>> expected(1000 + 3), expected(-1000 - 1)  # proven win, proven loss
 (1.0, 0.0)
 
@@ -19,7 +19,7 @@ accuracies are read from it:
 >>> mark_for_loss(0.02), mark_for_loss(0.07), mark_for_loss(0.12), mark_for_loss(0.4)
 ('', '?!', '?', '??')
 >>> round(move_accuracy(0.0)), round(move_accuracy(0.1)), round(move_accuracy(0.5))
-(100, 64, 8)
+(100, 64, 9)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ..search import WIN
 
 #: The logistic constant: ``expected(score) = 1 / (1 + exp(-K * score))``. Fitted by
 #: ``python -m bot.ai.analysis fit --games 40 --seed 1`` (docs/analysis.md has the figures).
-K = 0.0416
+K = 0.0592
 
 #: Marks by the expected score a move gave away, worst first. They are lichess's thresholds:
 #: lichess marks a drop of its "winning chances" (-1..1) of 0.1, 0.2 and 0.3, which is 0.05,
@@ -65,7 +65,7 @@ def margin(score: float) -> float:
     """The final margin in seeds a proven score stands for, or an estimate in seeds (4 units a seed).
 
     >>> margin(1005), margin(-1002), margin(0), margin(10)
-    (5, -2, 0, 2.5)
+    (5, -2, 0.0, 2.5)
     """
     if is_proven(score):
         return score - WIN if score > 0 else score + WIN
@@ -104,7 +104,7 @@ def game_accuracy(losses: Iterable[float]) -> float:
     """A player's accuracy over a game: the plain mean of their moves' accuracies (100 with none).
 
     >>> round(game_accuracy([0.0, 0.0, 0.3]), 1)
-    70.2
+    74.9
     """
     values = [move_accuracy(loss) for loss in losses]
     return sum(values) / len(values) if values else 100.0
