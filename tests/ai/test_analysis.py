@@ -28,6 +28,7 @@ from bot.ai.analysis import (
 )
 from bot.ai.analysis.model import mark_for_exact, mark_for_loss, move_accuracy
 from bot.ai.expert import ExpertPlayer
+from bot.ai.tables import best_move
 from bot.ai.worker import analyse_position
 from bot.engine import Game, rules_for
 from bot.engine.core import _core
@@ -51,7 +52,11 @@ def play(game: Game, players: dict, plies: int) -> Game:
 
 @pytest.mark.skipif(_core is None, reason="the tables are built by the compiled core")
 def test_a_blunder_the_tables_prove_is_marked_with_the_better_move(small_tables):
-    analysis = analyse_game(blundering_record(), "quick")
+    text = blundering_record()
+    ply, _mark, better = PROVEN_BLUNDERS[0]
+    known = best_move(position_at(text, ply - 1))  # the tables themselves know the answer
+    assert known is not None and known.house == better and known.notes == {"tables": 8}
+    analysis = analyse_game(text, "quick")
     assert [(v.ply, v.mark, v.best) for v in analysis.moves if v.mark] == PROVEN_BLUNDERS
     blunder = analysis.moves[PROVEN_BLUNDERS[0][0] - 1]
     assert blunder.exact and blunder.house != blunder.best

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import astuple, dataclass, fields
 
 from bot.engine import Game
-from bot.engine.notation import from_record, rules_code
+from bot.engine.notation import from_record, record, rules_code
 
 from . import model
 from .judge import DEPTHS, PositionJudgement, judge, sowing_count
@@ -172,7 +172,9 @@ def assemble(
 
 
 def _game(game_or_record: Game | str) -> Game:
-    return from_record(game_or_record)[0] if isinstance(game_or_record, str) else game_or_record.copy()
+    """A replayed game of our own: one taken up from storage could not be undone far enough."""
+    text = game_or_record if isinstance(game_or_record, str) else record(game_or_record)
+    return from_record(text)[0]
 
 
 def _for_a(judgement: PositionJudgement, k: float) -> float:
