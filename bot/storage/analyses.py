@@ -69,8 +69,8 @@ class AnalysisQueries(Database):
             await self._lock(QUEUE_LOCK)
             existing = await self._rows("SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
             if existing and existing[0]["status"] != "failed":
-                row = AnalysisRow.from_row(existing[0])
-                return Queued(row, "done" if row.status == "done" else "active")
+                found = AnalysisRow.from_row(existing[0])
+                return Queued(found, "done" if found.status == "done" else "active")
             mine = await self._rows(
                 "SELECT * FROM analyses WHERE requested_by = ? AND status IN ('queued', 'running')", (requested_by,)
             )
@@ -81,14 +81,14 @@ class AnalysisQueries(Database):
                 return Queued(None, "full")
             if existing:
                 await self._step("DELETE FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
-            (row,) = await self._rows(
+            (inserted,) = await self._rows(
                 """
                 INSERT INTO analyses (game_id, depth, requested_by, guild_id, total_plies, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
                 (game_id, depth, requested_by, guild_id, total_plies, time_text(now), time_text(now)),
             )
-            return Queued(AnalysisRow.from_row(row))
+            return Queued(AnalysisRow.from_row(inserted))
 
     async def analysis(self, game_id: int, depth: str) -> AnalysisRow | None:
         return await self._one(AnalysisRow, "SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
@@ -108,7 +108,7 @@ class AnalysisQueries(Database):
         )
         return [AnalysisRow.from_row(row) for row in rows]
 
-    async def set_analysis_message(self, game_id: int, depth: str, channel_id: int, message_id: int) -> None:
+    async def set_analysis_message(self, game_id: int, depth: str, channel_id: int, message_id: int | None) -> None:
         await self._write(
             (
                 "UPDATE analyses SET channel_id = ?, message_id = ? WHERE game_id = ? AND depth = ?",

@@ -18,6 +18,7 @@ feature                 commands and buttons
 :mod:`.takebacks`       takeback; Accept/Decline of a request
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
+:mod:`.analyses`        analyse; Analyse
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.guide`           help; the game numbers suggested as they are typed
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages
@@ -37,9 +38,12 @@ from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
 from bot.service import Computer
+from bot.service.analyses import AnalysisService
 from bot.service.tournaments import TournamentService
 
 from . import buttons, records, standings
+from .analyses import Analyses
+from .analysis_views import AnalyseButton
 from .answering import Answering
 from .boards import Boards
 from .challenges import Challenges
@@ -83,6 +87,7 @@ BUTTONS = (
     CancelSeekButton,
     TakebackButton,
     TournamentButton,
+    AnalyseButton,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -129,7 +134,9 @@ class WariCog(commands.Cog, name="Wari"):
         self.takebacks = Takebacks(service, presenter, followup, self.computer)
         self.draws = Draws(bot, service, presenter, followup, self.computer)
         self.standings = Standings(players)
-        self.records = Records(bot, service)
+        analyses = AnalysisService(bot.store, self.computer, clock=discord.utils.utcnow)
+        self.records = Records(bot, service, analyses)
+        self.analyses = Analyses(analyses, self.records, presenter, languages)
         self.settings = Settings(players, presenter, languages)
         self.guide = Guide(players, languages)
         self.seeks = Seeks(bot.seeks, service, presenter, languages, boards, followup, threads)
@@ -159,15 +166,18 @@ class WariCog(commands.Cog, name="Wari"):
             "tournament": lambda i, *args: press(i, self.tournaments.press, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
+            "analyse": lambda i, *args: press(i, self.analyses.press, *args),
         }
         buttons.register(self.bot, handlers)
         await self.clocks.start()
         self._resuming = asyncio.get_running_loop().create_task(self.clocks.resume())
+        await self.analyses.resume()
 
     async def cog_unload(self) -> None:
         buttons.unregister(self.bot)
         self.clocks.stop()
         self._resuming.cancel()
+        self.analyses.stop()
         self.computer.close()
 
     @property
@@ -405,8 +415,20 @@ class WariCog(commands.Cog, name="Wari"):
     ) -> None:
         await self.answering.command(interaction, self.records.replay, game, public, private=not public)
 
+    @wari.command(name="analyse", description=N_("The computer's analysis of a finished game: its mistakes marked"))
+    @app_commands.describe(
+        game=N_("The game's number (as on its board)"),
+        quick=N_("A quicker, shallower analysis (default: no)"),
+    )
+    @limited("look", "post")
+    async def analyse(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, None], quick: bool = False
+    ) -> None:
+        await self.answering.command(interaction, self.analyses.analyse, game, quick, private=False)
+
     @record.autocomplete("game")
     @replay.autocomplete("game")
+    @analyse.autocomplete("game")
     async def game_numbers(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.guide.game_numbers(interaction, current)
 

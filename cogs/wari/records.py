@@ -19,13 +19,16 @@ from typing import Any
 
 import discord
 
+from bot.ai.analysis import GameAnalysis, MoveVerdict
 from bot.engine import Game
 from bot.engine.notation import from_record, parse_rules_code, record
 from bot.i18n import N_, _, n_
 from bot.render import describe_move, result_text
 from bot.service import Refusal, WariService
+from bot.service.analyses import AnalysisService
 from bot.storage import GameRow
 
+from .analysis_views import better_text, evaluation_text
 from .buttons import dispatch
 from .presenter import Message
 from .views import OVER_COLOUR, aborted_text, position_lines, side_names
@@ -146,9 +149,9 @@ def ending_line(row: GameRow, game: Game, names: tuple[str, str]) -> str:
     return _("⏳ The game goes on: this is its latest move.")
 
 
-def replay_message(row: GameRow, ply: int) -> Message:
-    """Game ``row`` after ``ply`` moves (clamped to the
-    moves it has), with its replay buttons."""
+def replay_message(row: GameRow, ply: int, analysis: GameAnalysis | None = None) -> Message:
+    """Game ``row`` after ``ply`` moves (clamped to the moves it has), with its replay buttons;
+    with the game's ``analysis``, the move's mark, the evaluation and the better move."""
     full, _tags = from_record(row.record)
     total = full.ply
     ply = max(0, min(ply, total))
@@ -156,12 +159,18 @@ def replay_message(row: GameRow, ply: int) -> Message:
     names = side_names(row)
     rules = game.rules
     lines = position_lines(game, names)
+    verdict = analysis.moves[ply - 1] if analysis is not None and 0 < ply <= len(analysis.moves) else None
     if ply:
         move = game.moves[-1]
-        lines.append(_("**Move {number}:** {move}", number=ply, move=describe_move(move, names[move.player], rules)))
+        said = describe_move(move, names[move.player], rules)
+        if verdict is not None and verdict.mark:
+            said = f"{said} **{verdict.mark}**"
+        lines.append(_("**Move {number}:** {move}", number=ply, move=said))
     else:
         mover = game.to_move
         lines.append(_("**Start:** {name} moves first.", name=names[mover]) if mover is not None else _("**Start.**"))
+    if verdict is not None:
+        lines.append(analysis_line(verdict, names))
     if ply == total:
         lines.append(ending_line(row, game, names))
     embed = discord.Embed(
@@ -173,15 +182,25 @@ def replay_message(row: GameRow, ply: int) -> Message:
     return Message(content=None, embeds=[embed], view=replay_view(row.id, ply, total))
 
 
+def analysis_line(verdict: MoveVerdict, names: tuple[str, str]) -> str:
+    """``🔬 +1.5 for Ama · better: house 2 (about 3 seeds more)``: the evaluation after the move,
+    for its mover, and the engine's better move when it was not played."""
+    parts = [evaluation_text(verdict.value_played, names[verdict.player], verdict.exact)]
+    if verdict.house != verdict.best:
+        parts.append(better_text(verdict))
+    return "🔬 " + " · ".join(parts)
+
+
 # -- the commands -------------------------------------------------------------------------------
 
 
 class Records:
     """``/wari record`` and ``/wari replay``, and the replay's buttons."""
 
-    def __init__(self, client: discord.Client, service: WariService) -> None:
+    def __init__(self, client: discord.Client, service: WariService, analyses: AnalysisService) -> None:
         self.client = client
         self.service = service
+        self.analyses = analyses
 
     async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
         """Game ``number`` if it was played in this server; else a refusal (that does not tell
@@ -196,6 +215,17 @@ class Records:
                 number=number,
             )
         return row
+
+    async def game_to_study(self, interaction: discord.Interaction, number: int) -> GameRow:
+        """Game ``number`` if it was played in this server or the asker played it; else the same
+        refusal as :meth:`game_of_this_server`."""
+        try:
+            row: GameRow | None = (await self.service.game(number)).row
+        except Refusal:
+            row = None
+        if row is not None and interaction.user.id in row.players:
+            return row
+        return await self.game_of_this_server(interaction, number)
 
     async def display_name(self, user_id: int, level: str | None) -> str:
         """How a record names a player: the computer with its level, a person by their Discord
@@ -250,9 +280,11 @@ class Records:
 
     async def replay(self, interaction: discord.Interaction, game: int, public: bool) -> None:
         row = await self.game_of_this_server(interaction, game)
-        await interaction.response.send_message(**replay_message(row, 1 << 30).for_send(), ephemeral=not public)
+        shown = replay_message(row, 1 << 30, await self.analyses.finished(row.id))
+        await interaction.response.send_message(**shown.for_send(), ephemeral=not public)
 
     async def step(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
         """⏮ ◀ ▶ ⏭ pressed: show the game after ``ply`` moves (⏭: its latest), in place."""
         row = await self.game_of_this_server(interaction, game_id)
-        await interaction.response.edit_message(**replay_message(row, 1 << 30 if way == "last" else ply).for_edit())
+        shown = replay_message(row, 1 << 30 if way == "last" else ply, await self.analyses.finished(row.id))
+        await interaction.response.edit_message(**shown.for_edit())

@@ -23,6 +23,7 @@ from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
+from .analysis_views import AnalyseButton
 from .buttons import dispatch
 from .options import level_name
 from .presenter import Message, mention_only
@@ -211,12 +212,15 @@ BUTTONS_HINT = N_("*Buttons: house · seeds*")
 
 
 def board_view(table: Table) -> discord.ui.View | None:
-    """One button per house of the player to move (illegal ones disabled); Rematch once finished."""
+    """One button per house of the player to move (illegal ones disabled); Rematch and Analyse once finished."""
     game = table.game
     mover = game.to_move
-    if table.row.status == "finished" and not table.exhibition:
+    if table.row.status == "finished":
         view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(table.row.id))
+        if not table.exhibition:
+            view.add_item(RematchButton(table.row.id))
+        if any(move.sows for move in game.moves):
+            view.add_item(AnalyseButton(table.row.id))
         return view
     if not table.row.live or mover is None:
         return None

@@ -29,7 +29,7 @@ async def test_surrender_asks_first_and_only_its_button_ends_the_game(world):
     (announcement,) = [m for m in world.channel.history() if " surrendered. " in m.content]
     assert announcement.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert pinged(world, announcement) == {world.alice.id}  # a new message: the winner is notified
-    assert [b["label"] for b in buttons(board)] == ["Rematch"]
+    assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
     assert board.content == f"🏁 {shown(world.alice)} wins: {shown(world.bob)} surrendered (score 0–0)."
     # One move was played: the surrender is no move, and the last move is still Alice's, not the ending.
     assert board.embeds[0].footer.text == "Move 1"

@@ -59,7 +59,7 @@ async def test_a_whole_game_to_the_end_is_archived_with_its_record(world):
         assert sorted(enabled_houses(board)) == shadow.legal_moves
         await press(players[shadow.to_move], board, house)
         shadow.play(house)
-    assert [b["label"] for b in buttons(board)] == ["Rematch"]
+    assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
     assert board.embeds[0].title.endswith("· finished")
     assert board.content.startswith("🏁 ")
     (row,) = await archived(world)

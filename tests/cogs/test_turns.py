@@ -173,7 +173,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     await press(world.alice, board, 5)
     await world.env.advance_time(60 * 60 + 30)  # Bob's hour is up; the sweep comes within a minute
     assert board.content == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
-    assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch"]
+    assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
     assert pings(world) == []

@@ -1,0 +1,179 @@
+"""What an analysis looks like on Discord: its progress, its result, and the Analyse button.
+
+The result names each player's accuracy, their count of inaccuracies ``?!``, mistakes ``?`` and
+blunders ``??`` and their worst moves, each with the engine's better move and what it would have
+won, over a picture of the advantage through the game (:mod:`bot.analysis_chart`). The replay
+(:mod:`.records`) then shows every move's mark and evaluation.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import discord
+
+from bot.ai.analysis import GameAnalysis, MoveVerdict
+from bot.ai.analysis.model import is_proven, margin
+from bot.analysis_chart import advantage_chart
+from bot.i18n import N_, _, n_
+from bot.storage import AnalysisRow, GameRow
+
+from .buttons import dispatch
+from .presenter import Message
+
+ANALYSIS_COLOUR = discord.Colour.from_rgb(88, 101, 242)
+#: The name of the advantage chart's attachment, which the result's embed shows.
+CHART = "analysis.png"
+#: Cells of the progress bar.
+BAR = 10
+#: How a depth reads on the result.
+DEPTH_WORDS = {"default": N_("full depth"), "quick": N_("quick")}
+MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy")}
+
+
+class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:analyse:(?P<game>[0-9]+)"):
+    """Under a finished game: anyone may ask for its analysis (shown in the channel)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Analyse"), emoji="🔬", style=discord.ButtonStyle.secondary, custom_id=f"wari:analyse:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AnalyseButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "analyse", self.game_id)
+
+
+def progress_bar(done: int, total: int) -> str:
+    """``▰▰▰▰▱▱▱▱▱▱``: ``done`` of ``total`` in :data:`BAR` cells.
+
+    >>> progress_bar(48, 100), progress_bar(0, 10), progress_bar(10, 10)
+    ('▰▰▰▰▰▱▱▱▱▱', '▱▱▱▱▱▱▱▱▱▱', '▰▰▰▰▰▰▰▰▰▰')
+    """
+    filled = round(BAR * done / total) if total else BAR
+    return "▰" * filled + "▱" * (BAR - filled)
+
+
+def progress_message(row: AnalysisRow, done: int, total: int, ahead: int = 0) -> Message:
+    """The analysis under way: a bar, the share done and the move reached; or its place in the queue."""
+    if ahead:
+        text = n_(
+            "🔬 Game #{number} will be analysed as soon as {count} analysis ahead of it is done.",
+            "🔬 Game #{number} will be analysed as soon as {count} analyses ahead of it are done.",
+            ahead,
+            number=row.game_id,
+            count=ahead,
+        )
+    else:
+        share = round(100 * done / total) if total else 0
+        text = _(
+            "🔬 Analysing game #{number} {bar} {share}% · move {move} of {moves}",
+            number=row.game_id,
+            bar=progress_bar(done, total),
+            share=share,
+            move=max(0, done - 1),
+            moves=max(0, total - 1),
+        )
+    return Message(content=text, embeds=[], view=None, files=[])
+
+
+def failed_message(row: AnalysisRow) -> Message:
+    return Message(
+        content=_(
+            "🔬 The analysis of game #{number} could not be finished. `/wari analyse game: {number}` tries again.",
+            number=row.game_id,
+        ),
+        embeds=[],
+        view=None,
+        files=[],
+    )
+
+
+def seeds_text(value: float) -> str:
+    """An evaluation in seeds for the side it is for: ``+2.5``, ``-1``, ``0``.
+
+    >>> seeds_text(10), seeds_text(-4), seeds_text(1), seeds_text(0)
+    ('+2.5', '-1', '+0.2', '0')
+    """
+    seeds = round(margin(value), 1)
+    if seeds == 0:
+        return "0"
+    return f"{seeds:+.1f}".replace(".0", "")
+
+
+def evaluation_text(value: float, name: str, exact: bool = False) -> str:
+    """An evaluation for the player ``name``, as players read it: a proven result, or seeds."""
+    if is_proven(value):
+        seeds = int(abs(margin(value)))
+        if value > 0:
+            return n_("{name} wins by {count} seed", "{name} wins by {count} seeds", seeds, name=name, count=seeds)
+        return n_("{name} loses by {count} seed", "{name} loses by {count} seeds", seeds, name=name, count=seeds)
+    if exact and value == 0:
+        return _("a draw")
+    if seeds_text(value) == "0":
+        return _("even")
+    return _("{seeds} for {name}", seeds=seeds_text(value), name=name)
+
+
+def better_text(verdict: MoveVerdict) -> str:
+    """What the engine would have played instead, and what it would have won."""
+    if verdict.exact:
+        gain = n_(
+            "{count} seed more, proven", "{count} seeds more, proven", int(verdict.seeds_lost), count=verdict.seeds_lost
+        )
+    else:
+        gain = _("about {count} seeds more", count=f"{verdict.seeds_lost:.1f}".replace(".0", ""))
+    return _("better: house {house} ({gain})", house=verdict.best, gain=gain)
+
+
+def worst_line(verdict: MoveVerdict) -> str:
+    """``Move 23: house 4 ?? (blunder) · better: house 2 (about 5 seeds more)``."""
+    return _(
+        "Move {number}: house {house} {mark} ({kind}) · {better}",
+        number=verdict.ply,
+        house=verdict.house,
+        mark=verdict.mark,
+        kind=_(MARK_WORDS[verdict.mark]),
+        better=better_text(verdict),
+    )
+
+
+def player_summary(analysis: GameAnalysis, player: int) -> str:
+    counts = analysis.counts(player)
+    lines = [
+        _("Accuracy **{accuracy}**", accuracy=round(analysis.accuracy(player))),
+        _(
+            "{inaccuracies} ?! · {mistakes} ? · {blunders} ??",
+            inaccuracies=counts["?!"],
+            mistakes=counts["?"],
+            blunders=counts["??"],
+        ),
+    ]
+    worst = analysis.worst(player)
+    lines += [worst_line(verdict) for verdict in worst] or [_("No mistakes found.")]
+    return "\n".join(lines)
+
+
+def result_message(row: GameRow, analysis: GameAnalysis, names: tuple[str, str]) -> Message:
+    """The finished analysis: each player's accuracy and worst moves, over the advantage chart."""
+    embed = discord.Embed(
+        title=_("🔬 Analysis of game #{number}", number=row.id),
+        description=_("{a} against {b} · {depth}", a=names[0], b=names[1], depth=_(DEPTH_WORDS[analysis.depth])),
+        colour=ANALYSIS_COLOUR,
+    )
+    for player in (0, 1):
+        embed.add_field(name=names[player], value=player_summary(analysis, player), inline=False)
+    embed.set_image(url=f"attachment://{CHART}")
+    embed.set_footer(text=_("Every move's mark and evaluation: /wari replay game: {number}", number=row.id))
+    chart = discord.File(io.BytesIO(advantage_chart(analysis, names)), filename=CHART)
+    return Message(content=None, embeds=[embed], view=None, files=[chart])
