@@ -61,6 +61,9 @@ class AnalysisService:
         total = sowing_count(replayed)
         if total == 0:
             raise Refusal(N_("Game #{number} has no moves to analyse."), number=game.id)
+        deeper = await self.store.finished_analysis(game.id)
+        if deeper is not None and deeper.depth in (depth, "default"):
+            return Queued(deeper, "done")  # a full analysis answers a quick question too
         return await self.store.request_analysis(
             game_id=game.id,
             depth=depth,

@@ -87,8 +87,9 @@ async def test_asking_again_is_instant_and_the_replay_shows_the_marks(world):
     number = await finished_game(world)
     await world.alice.slash(world.channel, "wari analyse", game=number)
     before = len(world.env.backend.http_requests)
-    again = await world.bob.slash(world.channel, "wari analyse", game=number)
+    again = await world.bob.slash(world.channel, "wari analyse", game=number, quick=True)
     assert again.response.embeds[0].title == f"🔬 Analysis of game #{number}"
+    assert "full depth" in again.response.embeds[0].description  # the full analysis answers a quick one
     # The stored result, at once: one answer, no progress edits.
     assert [r.method for r in world.env.backend.http_requests[before:]] == ["POST"]
     replay = (await world.alice.slash(world.channel, "wari replay", game=number)).response
