@@ -65,6 +65,7 @@ async def _run(settings: Settings) -> None:
         backup_keep=settings.backup_keep,
         store=store,
         metrics_port=settings.metrics_port,
+        table_seeds=settings.table_seeds,
     )
     async with bot:
         await bot.start(settings.token)

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from .ai.tables.background import TableBuilder
 from .metrics import Metrics, MetricsServer
 from .service import PlayerService, SeekService, WariService
 from .storage import ShardScope, Store
@@ -45,6 +46,7 @@ class WariBot(commands.Bot):
         backup_keep: int = 7,
         store: Store | None = None,
         metrics_port: int | None = None,
+        table_seeds: int = 0,
         **sharding,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
@@ -77,6 +79,8 @@ class WariBot(commands.Bot):
         self.automatic_backups: AutomaticBackups | None = None
         if store is not None:
             self.store = store
+        #: Builds the endgame tables missing at start-up (``table_seeds`` seeds; 0: none).
+        self.tables = TableBuilder(table_seeds) if table_seeds else None
 
     @property
     def shard_scope(self) -> ShardScope | None:
@@ -110,6 +114,8 @@ class WariBot(commands.Bot):
         if self.metrics is not None and self.metrics_port is not None:
             self.metrics_server = MetricsServer(self, self.metrics, self.metrics_port)
             await self.metrics_server.start()
+        if self.tables is not None:
+            self.tables.start()
 
     async def stop_metrics(self) -> None:
         """Stop serving ``/metrics`` and ``/healthz`` (at :meth:`close`)."""
@@ -174,6 +180,8 @@ class WariBot(commands.Bot):
     async def close(self) -> None:
         if self.backups is not None:
             self.backups.cancel()
+        if self.tables is not None:
+            await self.tables.stop()
         await self.stop_metrics()
         await super().close()
         if hasattr(self, "store"):
@@ -207,7 +215,9 @@ def create_bot(
     ``backup_every``, the interval of automatic backups of a SQLite file (``None``, the default
     here: none; the settings' default is a day); ``store``, the database already opened (and
     checked), so that a start checks it once; ``metrics_port``, where to serve ``/metrics`` and
-    ``/healthz`` (``None``, the default: nowhere, and nothing is counted).
+    ``/healthz`` (``None``, the default: nowhere, and nothing is counted); ``table_seeds``, the
+    endgame tables to build in the background when they are missing (0, the default here: none;
+    the settings' default is 12 seeds).
     """
     if shard_count is None:
         return WariBot(database, **options)

@@ -25,7 +25,7 @@ import mmap
 import os
 import sys
 import time
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from bot.engine import Game, rules_for
@@ -55,8 +55,15 @@ class Table:
 
     @classmethod
     def for_variant(cls, variant: str) -> Table | None:
-        """The largest table on disk for ``variant``, or ``None`` (no file, no compiled core)."""
-        return _load(variant, str(tables_dir()))
+        """The largest table on disk for ``variant``, or ``None`` (no file, no compiled core).
+
+        The folder is looked at on every call, so a table built while the bot runs (see
+        :mod:`.background`) is used from the next search on; opening it happens once.
+        """
+        if _core is None or variant not in VARIANTS:
+            return None
+        folder = tables_dir()
+        return _load(variant, str(folder), _files(variant, folder))
 
     def value(self, state: tuple[int, ...]) -> int | None:
         """The exact final margin for the player to move at ``state``, or ``None`` if unknown."""
@@ -65,17 +72,30 @@ class Table:
         return _core.probe(self.code, self.seeds, self.data, state)
 
 
-@cache
-def _load(variant: str, folder: str) -> Table | None:
-    if _core is None or variant not in VARIANTS:
-        return None
-    files = sorted(Path(folder).glob(f"{variant}-*.bin"), key=lambda path: _seeds_of(path) or -1)
-    for path in reversed(files):
+def _files(variant: str, folder: Path) -> tuple[str, ...]:
+    """The names of ``variant``'s table files in ``folder``, largest table first."""
+    paths = [path for path in folder.glob(f"{variant}-*.bin") if _seeds_of(path) is not None]
+    return tuple(path.name for path in sorted(paths, key=lambda path: _seeds_of(path) or 0, reverse=True))
+
+
+def largest_on_disk(variant: str, folder: Path) -> int | None:
+    """The seeds of ``variant``'s largest table file in ``folder`` (``None``: there is none)."""
+    names = _files(variant, folder)
+    return _seeds_of(Path(names[0])) if names else None
+
+
+@lru_cache(maxsize=64)
+def _load(variant: str, folder: str, names: tuple[str, ...]) -> Table | None:
+    """The first usable table of ``names`` (cached by the files present: a new one is seen)."""
+    for name in names:
+        path = Path(folder) / name
         seeds = _seeds_of(path)
-        if seeds is None:
-            continue
-        with open(path, "rb") as handle:
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        assert seeds is not None  # _files keeps only names with a seed count
+        try:
+            with open(path, "rb") as handle:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            continue  # gone meanwhile, or empty
         try:
             table = Table(variant, seeds, data)
             table.value(machine_for(rules_for(variant)).start())  # checks the size
@@ -154,7 +174,7 @@ def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
     data = _core.build_tables(CompiledMachine.CODES[variant], seeds, report)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{variant}-{seeds}.bin"
-    partial = path.with_suffix(".part")
+    partial = path.with_suffix(f".{os.getpid()}.part")  # two processes building at once never mix
     partial.write_bytes(data)
     partial.replace(path)  # whole or not at all
     print(f"{path}: {len(data):,} bytes in {time.perf_counter() - began:.1f}s", file=out, flush=True)
