@@ -248,3 +248,10 @@ def test_a_bot_without_voice_logs_no_voice_warnings(tmp_path, caplog):
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True  # as in a fresh process
     create_bot(tmp_path / "wari.sqlite3")
     assert "voice will NOT be supported" not in caplog.text
+
+
+def test_the_endgame_tables_the_bot_builds_are_a_setting():
+    assert load_settings({"DISCORD_TOKEN": "t"}).table_seeds == 12
+    assert load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "0"}).table_seeds == 0
+    with pytest.raises(SettingsError, match="TABLE_SEEDS must be at most 16, not 20"):
+        load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "20"})
