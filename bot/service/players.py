@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.ratings import Rating
 from bot.storage import GameRow, Record, Standing, Store
+from bot.storage.puzzles import PuzzleQueries, PuzzleStanding
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,8 @@ class PlayerStats:
     longest_streak: int
     #: The first rated variant's rating after each of its games (at most the points asked for), and their count.
     history: tuple[list[float], int] | None
+    #: The player's puzzle rating and streak (``None``: no puzzle tried to its end yet).
+    puzzles: PuzzleStanding | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,14 @@ class PlayerService:
             ratings=ratings,
             longest_streak=await self.store.longest_streak(user_id, variant),
             history=history,
+            puzzles=await self.puzzle_standing(user_id),
         )
+
+    async def puzzle_standing(self, user_id: int) -> PuzzleStanding | None:
+        """A player's puzzle rating and streak, if they have ended a try."""
+        if not isinstance(self.store, PuzzleQueries):  # a store without the puzzles' queries
+            return None
+        return await self.store.puzzle_standing(user_id)
 
     async def computer_stats(self, variant: str | None) -> PlayerStats:
         """The bot's own record: each level's games against people (it has no rating)."""

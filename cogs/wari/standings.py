@@ -21,6 +21,7 @@ from bot.names import markdown_name
 from bot.ratings import Rating, outcome_for
 from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
+from bot.storage.puzzles import PuzzleStanding
 
 from .buttons import dispatch
 from .options import level_name
@@ -109,6 +110,19 @@ def rating_words(rating: Rating) -> str:
     )
 
 
+def puzzle_words(standing: PuzzleStanding) -> str:
+    """A puzzle rating and streak in the stats: ``1562? · 7 solved, 2 failed · streak 3 (best 5)``."""
+    rating = Rating(standing.rating, standing.rd, standing.volatility, standing.tries)
+    return _(
+        "**{rating}** · {solved} solved, {failed} failed · streak {streak} (best {best})",
+        rating=rating,
+        solved=standing.solved,
+        failed=standing.failed,
+        streak=standing.streak,
+        best=standing.best_streak,
+    )
+
+
 OUTCOME_WORDS = {"win": N_("won"), "draw": N_("drew"), "loss": N_("lost"), None: N_("aborted")}
 #: Why a finished game ended, as a history line says it (the stored reason, the engine's termination code).
 REASON_WORDS = {
@@ -154,6 +168,8 @@ class Standings:
         if levels:
             embed.add_field(name=_("Against the computer"), value=level_lines(levels), inline=False)
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
+        if stats.puzzles is not None:
+            embed.add_field(name=_("Puzzles"), value=puzzle_words(stats.puzzles), inline=False)
         files = []
         if stats.history is not None:
             charted = next(iter(stats.ratings))

@@ -1,0 +1,272 @@
+"""Puzzles as a game of their own: start a try, play its moves, rate it, keep the streak; each
+server's puzzle of the day. Pure logic on the store: nothing here knows Discord.
+
+A try's state is its stored moves (the solver's, houses), so it goes on after a restart; the
+opponent's replies come from the puzzle's solution. A right move is answered by the solution's
+reply; a wrong move ends the try as failed, as does giving up; playing the whole line solves it.
+
+Ratings: Glicko-2 (glicko2-py's ``update_rating``, as :mod:`bot.ratings` rates games), each try
+a rating period against the puzzle as an opponent rated its difficulty with a small fixed
+deviation (:data:`PUZZLE_RD`). The streak counts puzzles solved in a row.
+
+The daily puzzle is the same for every member of a server on a UTC day (stored the first time
+it is asked for, so it stays that day's), one try each. It counts for the streak but does not
+change the rating: its solution can be read in the channel long before a member tries it, and a
+rating must measure what a player finds alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+
+from glicko2.math import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi, update_rating
+
+from bot.ai.puzzles import Puzzle, daily, pick, puzzle_by_id, puzzles_for, refutation
+from bot.engine import VARIANTS, Game
+from bot.i18n import N_
+from bot.ratings import Rating
+from bot.storage.puzzles import AttemptRow, PuzzleQueries, PuzzleStanding
+
+from .table import Closed, Refusal
+
+#: The deviation the puzzles are given as opponents: they are rated by many tries, not one.
+PUZZLE_RD = 60.0
+#: The rule set of a server's daily puzzle.
+DAILY_VARIANT = "wari"
+#: The nodes a refutation searches: a fixed amount, so the same wrong move is always answered alike.
+REFUTATION_NODES = 150_000
+
+NOT_YOURS = N_("This puzzle is someone else's. Try one of your own with `/wari puzzle next`.")
+STALE = N_("This puzzle has moved on since this board was drawn: use the latest one.")
+OVER = N_("This try is over. `/wari puzzle next` gives you a new puzzle.")
+GONE = N_("This puzzle is no longer available. `/wari puzzle next` gives you a new one.")
+
+
+def refutation_line(puzzle_id: str, played_before: str, wrong_house: int) -> tuple[int, ...]:
+    """The best line after a wrong move, as a worker process computes it: everything crosses as
+    text and numbers (``played_before``: the solver's right moves before it, comma-separated)."""
+    puzzle = puzzle_by_id(puzzle_id)
+    if puzzle is None:
+        return ()
+    played = tuple(int(house) for house in played_before.split(",") if house)
+    return refutation(puzzle, played, wrong_house, nodes=REFUTATION_NODES)
+
+
+def rating_of(standing: PuzzleStanding) -> Rating:
+    """A standing's rating as ratings read (``1562?``)."""
+    return Rating(standing.rating, standing.rd, standing.volatility, standing.tries)
+
+
+def rerated(standing: PuzzleStanding, difficulty: float, solved: bool) -> PuzzleStanding:
+    """The standing after one rated try at a puzzle of ``difficulty``."""
+    new = update_rating(
+        rating_to_mu(standing.rating),
+        rd_to_phi(standing.rd),
+        standing.volatility,
+        [(rating_to_mu(difficulty), rd_to_phi(PUZZLE_RD), 1.0 if solved else 0.0)],
+    )
+    return replace(standing, rating=mu_to_rating(new.mu), rd=phi_to_rd(new.phi), volatility=new.sigma)
+
+
+def counted(standing: PuzzleStanding, solved: bool) -> PuzzleStanding:
+    """The standing with one more try ended: its count and the streak."""
+    if solved:
+        streak = standing.streak + 1
+        return replace(
+            standing, solved=standing.solved + 1, streak=streak, best_streak=max(streak, standing.best_streak)
+        )
+    return replace(standing, failed=standing.failed + 1, streak=0)
+
+
+@dataclass(frozen=True)
+class Try:
+    """A try at a puzzle as stored: its row and its puzzle, and the moves both sides have played."""
+
+    row: AttemptRow
+    puzzle: Puzzle
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        """The solver's moves so far (a wrong one last, if the try failed on it)."""
+        return self.row.played
+
+    @property
+    def step(self) -> int:
+        """How many moves the solver has played: a board's buttons carry it, to tell stale presses."""
+        return len(self.played)
+
+    @property
+    def wrong(self) -> int | None:
+        """The wrong move that ended the try, if one did."""
+        if self.row.status == "failed" and self.played and not self.puzzle.check(self.played).correct:
+            return self.played[-1]
+        return None
+
+    @property
+    def right_moves(self) -> tuple[int, ...]:
+        """The solver's moves that were the solution's."""
+        return self.played[:-1] if self.wrong is not None else self.played
+
+    def line(self) -> list[int]:
+        """Every move played so far, both sides', the wrong one last if any."""
+        line = self.puzzle.line_before(self.right_moves)
+        return [*line, self.wrong] if self.wrong is not None else line
+
+    def start(self) -> Game:
+        """The puzzle's position."""
+        return self.puzzle.game()
+
+    def game(self) -> Game:
+        """The position now: the puzzle's with every move of :meth:`line` played."""
+        game = self.puzzle.game()
+        for house in self.line():
+            game.play(house)
+        return game
+
+
+@dataclass(frozen=True)
+class Ended:
+    """What the end of a try did to its player: their standing before and after, and whether
+    the rating changed (a daily try changes only the streak)."""
+
+    before: PuzzleStanding
+    after: PuzzleStanding
+    rated: bool
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move (or giving up) applied to a try: the try now, and its end if it ended."""
+
+    attempt: Try
+    ended: Ended | None = None
+
+
+class PuzzleService:
+    """Tries at puzzles, ratings and streaks, and each server's daily puzzle."""
+
+    def __init__(self, store: PuzzleQueries, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.rng = rng or random.Random()
+
+    async def standing(self, user_id: int) -> PuzzleStanding:
+        return await self.store.puzzle_standing(user_id) or PuzzleStanding(user_id)
+
+    async def open_try(self, user_id: int) -> Try | None:
+        """The player's try of their own still open, if any (and its puzzle still shipped)."""
+        row = await self.store.open_attempt(user_id)
+        return self._try(row) if row is not None and puzzle_by_id(row.puzzle_id) is not None else None
+
+    async def start(self, user_id: int, guild_id: int | None, variant: str, now: datetime) -> Try:
+        """A new try at a puzzle near the player's rating, one they never tried while any is left."""
+        if variant not in VARIANTS:
+            raise Refusal(N_("There is no rule set called {variant}."), variant=variant)
+        puzzles = puzzles_for(variant)
+        if not puzzles:
+            raise Refusal(N_("There are no {variant} puzzles yet. Try `variant: wari`."), variant=variant)
+        standing = await self.standing(user_id)
+        tried = await self.store.tried_puzzles(user_id)
+        untried = [puzzle for puzzle in puzzles if puzzle.id not in tried]
+        puzzle = pick(untried or puzzles, standing.rating, self.rng)
+        row = await self.store.start_attempt(
+            user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=None, now=now
+        )
+        return Try(row, puzzle)
+
+    async def attempt(self, attempt_id: int) -> Try:
+        row = await self.store.attempt(attempt_id)
+        if row is None:
+            raise Refusal(GONE)
+        return self._try(row)
+
+    def _try(self, row: AttemptRow) -> Try:
+        puzzle = puzzle_by_id(row.puzzle_id)
+        if puzzle is None:
+            raise Refusal(GONE)
+        return Try(row, puzzle)
+
+    async def move(self, attempt_id: int, user_id: int, step: int, house: int, now: datetime) -> Played:
+        """The solver plays ``house`` on the board drawn after their move ``step``."""
+        attempt = await self._pressable(attempt_id, user_id, step)
+        played = (*attempt.played, house)
+        judged = attempt.puzzle.check(played)
+        if judged.correct and not judged.solved:
+            row = await self.store.record_move(attempt.row, played)
+            if row is None:
+                raise Closed(STALE)
+            return Played(Try(row, attempt.puzzle))
+        return await self._finish(attempt, played, solved=judged.solved, now=now)
+
+    async def give_up(self, attempt_id: int, user_id: int, step: int, now: datetime) -> Played:
+        """The solver asks for the solution: the try fails."""
+        attempt = await self._pressable(attempt_id, user_id, step)
+        return await self._finish(attempt, attempt.played, solved=False, now=now)
+
+    async def _pressable(self, attempt_id: int, user_id: int, step: int) -> Try:
+        attempt = await self.attempt(attempt_id)
+        if attempt.row.user_id != user_id:
+            raise Refusal(NOT_YOURS)
+        if not attempt.row.open:
+            raise Closed(OVER)
+        if attempt.step != step:
+            raise Refusal(STALE)
+        return attempt
+
+    async def _finish(self, attempt: Try, played: tuple[int, ...], *, solved: bool, now: datetime) -> Played:
+        rated = attempt.row.daily is None
+
+        def rerate(standing: PuzzleStanding) -> PuzzleStanding:
+            standing = counted(standing, solved)
+            return rerated(standing, attempt.puzzle.difficulty, solved) if rated else standing
+
+        finished = await self.store.finish_attempt(
+            attempt.row, played, solved=solved, now=now, rerate=rerate, rated=rated
+        )
+        if finished is None:
+            raise Closed(STALE)
+        row, before, after = finished
+        return Played(Try(row, attempt.puzzle), Ended(before, after, rated))
+
+    # -- the daily puzzle -----------------------------------------------------------------------
+
+    async def daily_puzzle(self, guild_id: int, day: date) -> Puzzle:
+        """A server's puzzle of ``day`` (the same for all its members)."""
+        row = await self.store.daily_puzzle(guild_id, day.isoformat(), daily(DAILY_VARIANT, day).id)
+        puzzle = puzzle_by_id(row.puzzle_id)
+        if puzzle is None:
+            raise Refusal(GONE)
+        return puzzle
+
+    async def daily_try(self, guild_id: int, user_id: int, day: date) -> Try | None:
+        """The member's try at the server's puzzle of ``day``, if they have one."""
+        row = await self.store.daily_attempt(guild_id, day.isoformat(), user_id)
+        return None if row is None else self._try(row)
+
+    async def start_daily(self, guild_id: int, user_id: int, now: datetime) -> tuple[Try, bool]:
+        """The member's try at today's puzzle: a new one, or (``False``) the one they have."""
+        day = now.date()
+        existing = await self.daily_try(guild_id, user_id, day)
+        if existing is not None:
+            return existing, False
+        puzzle = await self.daily_puzzle(guild_id, day)
+        row = await self.store.start_attempt(
+            user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=day.isoformat(), now=now
+        )
+        return Try(row, puzzle), True
+
+    async def daily_results(self, guild_id: int, day: str) -> tuple[list[int], int]:
+        """Who solved the server's puzzle of ``day`` at their one try, in order, and how many tried."""
+        return await self.store.daily_results(guild_id, day)
+
+
+def line_after(game: Game, houses: Sequence[int]) -> list[str]:
+    """The moves ``houses`` from ``game`` in notation (``B(7,3)+2``), as far as they are legal."""
+    trial, texts = game.copy(), []
+    for house in houses:
+        if not trial.is_legal(house):
+            break
+        texts.append(str(trial.play(house)))
+    return texts

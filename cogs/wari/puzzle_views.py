@@ -1,0 +1,342 @@
+"""How a puzzle shows itself: the board of a try with its cup buttons (the solver's side to move,
+the goal in words, the moves so far told), its end (the refutation of a wrong move and the
+solution, the rating change and the streak, **Next puzzle**), and a server's daily puzzle post
+with **Try it**. Every message is drawn from the stored try, so any of them can be drawn again.
+
+The buttons carry what they need in their custom ids (``wari:puzzle:<try>:<step>:<house>``) and
+are handed to the feature with the kind ``puzzle`` and an action: they work after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+import discord
+
+from bot.ai.puzzles import Puzzle
+from bot.engine import Game, Player
+from bot.i18n import N_, _, labelled, n_
+from bot.render import describe_move, houses_of
+from bot.service.puzzles import Ended, Try, line_after, rating_of
+
+from .buttons import dispatch
+from .presenter import Message
+from .views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, position_lines
+
+PUZZLE_COLOUR = discord.Colour.purple()
+SOLVED_COLOUR = discord.Colour.green()
+FAILED_COLOUR = discord.Colour.red()
+#: How many solvers a daily post names (a message holds 2,000 characters).
+SOLVERS_SHOWN = 40
+
+GOAL_WORDS = {
+    "win": N_("Win the game by at least {seeds} seeds."),
+    "draw": N_("Save the game: every other move loses."),
+    "capture": N_("Capture at least {seeds} seeds."),
+    "best": N_("Find the best move: every other one is at least {seeds} seeds worse."),
+}
+THEME_NAMES = {
+    "extra_turn": N_("Extra turn"),
+    "feeding": N_("Feeding"),
+    "grand_slam": N_("Grand slam"),
+    "starving": N_("Starving"),
+    "multiple_capture": N_("Multiple capture"),
+    "endgame": N_("Endgame"),
+    "capture": N_("Capture"),
+    "defense": N_("Defence"),
+}
+
+
+class PuzzleCupButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):(?P<house>[0-9]+)",
+):
+    """One cup of the solver, on the board of try ``attempt`` drawn after their move ``step``."""
+
+    def __init__(self, attempt: int, step: int, house: int, *, seeds: int = 0, legal: bool = True, row: int = 0):
+        super().__init__(
+            discord.ui.Button(
+                label=f"{house} · {seeds}",
+                custom_id=f"wari:puzzle:{attempt}:{step}:{house}",
+                style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
+                disabled=not legal,
+                row=row,
+            )
+        )
+        self.attempt, self.step, self.house = attempt, step, house
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PuzzleCupButton:
+        return cls(int(match["attempt"]), int(match["step"]), int(match["house"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "puzzle", "move", self.attempt, self.step, self.house)
+
+
+class SolutionButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):solution"
+):
+    """Give up a try and see its solution (the try fails)."""
+
+    def __init__(self, attempt: int, step: int, *, row: int = 0) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Show the solution"),
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wari:puzzle:{attempt}:{step}:solution",
+                row=row,
+            )
+        )
+        self.attempt, self.step = attempt, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SolutionButton:
+        return cls(int(match["attempt"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "puzzle", "solution", self.attempt, self.step)
+
+
+class NextPuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:next:(?P<variant>[a-z]+)"):
+    """A new puzzle of ``variant`` for whoever presses."""
+
+    def __init__(self, variant: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Next puzzle"),
+                emoji="🧩",
+                style=discord.ButtonStyle.success,
+                custom_id=f"wari:puzzle:next:{variant}",
+            )
+        )
+        self.variant = variant
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NextPuzzleButton:
+        return cls(match["variant"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "puzzle", "next", self.variant)
+
+
+class DailyTryButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:daily:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
+):
+    """On a server's daily puzzle post: a private try at it for whoever presses."""
+
+    def __init__(self, day: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Try it"), emoji="🧩", style=discord.ButtonStyle.success, custom_id=f"wari:puzzle:daily:{day}"
+            )
+        )
+        self.day = day
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DailyTryButton:
+        return cls(match["day"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, "puzzle", "daily", self.day)
+
+
+#: Every puzzle button that outlives the process.
+BUTTONS = (PuzzleCupButton, SolutionButton, NextPuzzleButton, DailyTryButton)
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def goal_words(puzzle: Puzzle) -> str:
+    """The goal, in the language of the moment, with the length of a line of several moves."""
+    goal = _(GOAL_WORDS[puzzle.goal.kind], seeds=puzzle.goal.seeds)
+    moves = len(puzzle.solver_moves())
+    if moves > 1:
+        goal += " " + n_("({count} move to find)", "({count} moves to find)", moves, count=moves)
+    return goal
+
+
+def theme_words(puzzle: Puzzle) -> str:
+    return _(THEME_NAMES[puzzle.theme]) if puzzle.theme in THEME_NAMES else puzzle.theme
+
+
+def side_names(puzzle: Puzzle, solver: str) -> tuple[str, str]:
+    """The sides' names: the solver's and "Opponent"."""
+    opponent = _("Opponent")
+    return (solver, opponent) if puzzle.solver == 0 else (opponent, solver)
+
+
+def told_moves(attempt: Try, names: tuple[str, str]) -> list[str]:
+    """Every move of the try so far in words: ✅ the solver's right ones, ❌ a wrong one, ↪️ replies."""
+    game = attempt.start()
+    wrong = attempt.wrong
+    lines = []
+    for number, house in enumerate(attempt.line()):
+        record = game.play(house)
+        words = describe_move(record, names[record.player], game.rules)
+        if record.player != attempt.puzzle.solver:
+            mark = "↪️"
+        else:
+            mark = "❌" if wrong is not None and number == len(attempt.line()) - 1 else "✅"
+        lines.append(f"{mark} {words}")
+    return lines
+
+
+def notation(texts: list[str]) -> str:
+    return f"`{' '.join(texts)}`" if texts else "—"
+
+
+def status_line(attempt: Try, solver: str) -> str:
+    """The line above the board: whose move it is, or how the try ended."""
+    game = attempt.game()
+    side = Player(attempt.puzzle.solver)
+    if attempt.row.status == "solved":
+        return _("🎉 **{name}** solved the puzzle!", name=solver)
+    if attempt.row.status == "failed":
+        return _("❌ **{name}** did not solve the puzzle.", name=solver)
+    houses = houses_of(game.rules, side)
+    if attempt.step:
+        return _(
+            "✅ Right! **{name}**, your move again as **{side}** (houses {houses}).",
+            name=solver,
+            side=side.name,
+            houses=houses,
+        )
+    return _(
+        "🧩 **{name}**, you play **{side}** (houses {houses}). Your move!", name=solver, side=side.name, houses=houses
+    )
+
+
+def ending_lines(attempt: Try, ended: Ended | None, refutation: tuple[int, ...] | None) -> list[str]:
+    """After the end: the refutation of a wrong move, the solution, the rating and the streak, the theme."""
+    puzzle, lines = attempt.puzzle, []
+    if attempt.wrong is not None and refutation is not None:
+        after = attempt.game()
+        lines.append(labelled(_("**Refutation**"), notation(line_after(after, refutation))))
+    lines.append(labelled(_("**Solution**"), notation(line_after(puzzle.game(), puzzle.solution))))
+    lines += standing_lines(attempt, ended)
+    lines.append(
+        _("🏷️ Theme: **{theme}** · puzzle rated **{rating}**", theme=theme_words(puzzle), rating=puzzle.difficulty)
+    )
+    return lines
+
+
+def standing_lines(attempt: Try, ended: Ended | None) -> list[str]:
+    """The rating change (or why there is none) and the streak, when the try has just ended."""
+    lines = []
+    if attempt.row.daily is not None:
+        lines.append(_("📅 The daily puzzle does not change your rating; it counts for your streak."))
+    if ended is None:
+        return lines
+    if ended.rated:
+        before, after = rating_of(ended.before), rating_of(ended.after)
+        delta = f"{after.points - before.points:+d}"
+        lines.append(_("📈 **Puzzle rating:** {before} → {after} ({delta})", before=before, after=after, delta=delta))
+    lines.append(_("🔥 **Streak:** {streak} (best {best})", streak=ended.after.streak, best=ended.after.best_streak))
+    return lines
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+
+def puzzle_view(attempt: Try) -> discord.ui.View:
+    """The solver's cups (illegal ones disabled) and **Show the solution** while the try is open;
+    **Next puzzle** once it is over."""
+    view = discord.ui.View(timeout=None)
+    if not attempt.row.open:
+        view.add_item(NextPuzzleButton(attempt.puzzle.variant))
+        return view
+    game = attempt.game()
+    n = game.rules.houses
+    side = attempt.puzzle.solver
+    houses = list(range(1 + n * side, n * (side + 1) + 1))
+    if side == Player.B:
+        houses.reverse()  # B's row is drawn right to left: keep the buttons in board order
+    per_row = n if n <= BUTTONS_PER_ROW else -(-n // 2)
+    legal = set(game.legal_moves)
+    for index, house in enumerate(houses):
+        seeds = game.board[house - 1]
+        cup = PuzzleCupButton(
+            attempt.row.id, attempt.step, house, seeds=seeds, legal=house in legal, row=index // per_row
+        )
+        view.add_item(cup)
+    view.add_item(SolutionButton(attempt.row.id, attempt.step, row=-(-n // per_row)))
+    return view
+
+
+def puzzle_embed(
+    attempt: Try, solver: str, ended: Ended | None = None, refutation: tuple[int, ...] | None = None
+) -> discord.Embed:
+    puzzle, row = attempt.puzzle, attempt.row
+    game = attempt.game()
+    names = side_names(puzzle, solver)
+    lines = [labelled(_("🎯 **Goal**"), goal_words(puzzle)), *position_lines(game, names)]
+    if row.open:
+        lines.append(_(BUTTONS_HINT))
+    lines += told_moves(attempt, names)
+    if not row.open:
+        lines += ending_lines(attempt, ended, refutation)
+    title = _("🧩 {variant} puzzle", variant=game.rules.label.capitalize())
+    if row.daily is not None:
+        title = _("🧩 Daily puzzle · {day}", day=row.daily)
+    colour = PUZZLE_COLOUR if row.open else SOLVED_COLOUR if row.status == "solved" else FAILED_COLOUR
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4000], colour=colour)
+    embed.set_footer(text=_("Puzzle {id}", id=puzzle.id))
+    return embed
+
+
+def puzzle_message(
+    attempt: Try, solver: str, ended: Ended | None = None, refutation: tuple[int, ...] | None = None
+) -> Message:
+    """A try's board: open with its buttons, or over with its solution and what it changed."""
+    return Message(
+        content=status_line(attempt, solver),
+        embeds=[puzzle_embed(attempt, solver, ended, refutation)],
+        view=puzzle_view(attempt),
+    )
+
+
+def solvers_line(solvers: list[int], tried: int) -> str:
+    """Who solved the daily puzzle at their one try (as mentions, which Discord shows as names;
+    the message notifies nobody), and how many tried."""
+    if not tried:
+        return _("Nobody has tried it yet.")
+    named = ", ".join(f"<@{user}>" for user in solvers[:SOLVERS_SHOWN])
+    if len(solvers) > SOLVERS_SHOWN:
+        named += " " + _("and {count} more", count=len(solvers) - SOLVERS_SHOWN)
+    counts = _("{solved} of {tried} solved it", solved=len(solvers), tried=tried)
+    if not solvers:
+        return _("Solved first try: nobody yet ({counts}).", counts=counts)
+    return _("Solved first try: {names} ({counts}).", names=named, counts=counts)
+
+
+def daily_message(puzzle: Puzzle, day: date, solvers: list[int], tried: int) -> Message:
+    """A server's daily puzzle post: the position and the goal, who solved it, and **Try it**."""
+    game: Game = puzzle.game()
+    side = Player(puzzle.solver)
+    names = side_names(puzzle, _("You"))
+    lines = [
+        labelled(_("🎯 **Goal**"), goal_words(puzzle)),
+        _("You play **{side}** (houses {houses}).", side=side.name, houses=houses_of(game.rules, side)),
+        *position_lines(game, names),
+        _("Press **Try it**: your try is private, and each member has one. It counts for your streak."),
+    ]
+    embed = discord.Embed(
+        title=_("🧩 Daily puzzle · {day}", day=day.isoformat()), description="\n".join(lines), colour=LIVE_COLOUR
+    )
+    embed.set_footer(text=_("Puzzle {id}", id=puzzle.id))
+    view = discord.ui.View(timeout=None)
+    view.add_item(DailyTryButton(day.isoformat()))
+    content = _("🧩 **The puzzle of the day** is here.") + "\n" + solvers_line(solvers, tried)
+    return Message(content=content, embeds=[embed], view=view)
