@@ -179,16 +179,13 @@ def side_names(puzzle: Puzzle, solver: str) -> tuple[str, str]:
 
 def told_moves(attempt: Try, names: tuple[str, str]) -> list[str]:
     """Every move of the try so far in words: ✅ the solver's right ones, ❌ a wrong one, ↪️ replies."""
-    game = attempt.start()
-    wrong = attempt.wrong
+    game, line = attempt.start(), attempt.line()
+    last_wrong = len(line) - 1 if attempt.wrong is not None else -1
     lines = []
-    for number, house in enumerate(attempt.line()):
+    for number, house in enumerate(line):
         record = game.play(house)
         words = describe_move(record, names[record.player], game.rules)
-        if record.player != attempt.puzzle.solver:
-            mark = "↪️"
-        else:
-            mark = "❌" if wrong is not None and number == len(attempt.line()) - 1 else "✅"
+        mark = "↪️" if record.player != attempt.puzzle.solver else "❌" if number == last_wrong else "✅"
         lines.append(f"{mark} {words}")
     return lines
 

@@ -169,8 +169,8 @@ async def test_a_wrong_move_is_refuted_the_solution_shown_and_the_rating_falls(w
 
 
 async def test_a_solved_streak_ends_with_a_failure_and_stats_show_it(world, given):
-    first, second, third = multi_move(), refutable(), puzzles_for("wari")[0]
-    given(first, second, third)
+    first, second = multi_move(), refutable()
+    given(first, second)
     board = (await world.alice.slash(world.channel, "wari puzzle next")).response
     await solve(world.alice, board, first)
     peak = (await standing(world, world.alice)).rating
