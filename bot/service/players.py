@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.ratings import Rating
 from bot.storage import GameRow, Record, Standing, Store
-from bot.storage.puzzles import PuzzleQueries, PuzzleStanding
+from bot.storage.puzzles import PuzzleStanding
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,6 @@ class PlayerService:
 
     async def puzzle_standing(self, user_id: int) -> PuzzleStanding | None:
         """A player's puzzle rating and streak, if they have ended a try."""
-        if not isinstance(self.store, PuzzleQueries):  # a store without the puzzles' queries
-            return None
         return await self.store.puzzle_standing(user_id)
 
     async def computer_stats(self, variant: str | None) -> PlayerStats:

@@ -15,6 +15,7 @@ from .analyses import AnalysisQueries, AnalysisRow, Queued
 from .clocks import ClockQueries
 from .database import Conflict, ShardScope, StorageError, Written, time_text
 from .games import GameQueries
+from .puzzles import PuzzleQueries
 from .ratings import RatingChange, Record, Standing
 from .rows import ANYONE, ChallengeRow, GameRow, SeekRow, shown_name
 from .schema import MIGRATIONS
@@ -47,5 +48,5 @@ __all__ = [
 ]
 
 
-class Store(AnalysisQueries, TournamentQueries, SettingsQueries, ClockQueries, SeekQueries, GameQueries):
+class Store(PuzzleQueries, AnalysisQueries, TournamentQueries, SettingsQueries, ClockQueries, SeekQueries, GameQueries):
     """The bot's database. Open it with :meth:`open`; every method is one transaction."""

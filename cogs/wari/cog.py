@@ -19,6 +19,8 @@ feature                 commands and buttons
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
 :mod:`.records`         record, replay; ⏮ ◀ ▶ ⏭
 :mod:`.analyses`        analyse; Analyse
+:mod:`.puzzles`         puzzle next|daily, wari-mod puzzle daily; a puzzle's cups, Show the solution,
+                        Next puzzle, Try it; the daily post (sweep)
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.guide`           help; the game numbers suggested as they are typed
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages
@@ -41,7 +43,7 @@ from bot.service import Computer
 from bot.service.analyses import AnalysisService
 from bot.service.tournaments import TournamentService
 
-from . import buttons, records, standings
+from . import buttons, puzzles, records, standings
 from .analyses import Analyses
 from .analysis_views import AnalyseButton
 from .answering import Answering
@@ -88,6 +90,7 @@ BUTTONS = (
     TakebackButton,
     TournamentButton,
     AnalyseButton,
+    *puzzles.BUTTONS,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -147,7 +150,13 @@ class WariCog(commands.Cog, name="Wari"):
         moderation = TournamentModeration(service, events, runner, self.tournaments, presenter)
         self.wari.add_command(TournamentCommands(self.answering, self.tournaments))
         self.wari_mod.add_command(TournamentModerationCommands(self.answering, moderation))
-        closers = (self.challenges.close_expired, self.seeks.close_expired, runner.run_due)
+        self.puzzles = puzzles.install(self)
+        closers = (
+            self.challenges.close_expired,
+            self.seeks.close_expired,
+            runner.run_due,
+            self.puzzles.post_due_dailies,
+        )
         self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, closers)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
@@ -167,6 +176,7 @@ class WariCog(commands.Cog, name="Wari"):
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
             "analyse": lambda i, *args: press(i, self.analyses.press, *args),
+            **self.puzzles.handlers(press),
         }
         buttons.register(self.bot, handlers)
         await self.clocks.start()

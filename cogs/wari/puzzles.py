@@ -24,7 +24,7 @@ from bot.i18n import N_, _, speaking
 from bot.names import markdown_name
 from bot.service import Computer, Refusal
 from bot.service.puzzles import DAILY_VARIANT, Played, PuzzleService, Try, refutation_line
-from bot.storage.puzzles import DailySetting, PuzzleQueries, moves_text
+from bot.storage.puzzles import DailySetting, moves_text
 
 from .buttons import Handler
 from .languages import Languages
@@ -241,10 +241,7 @@ class PuzzleFeature:
 
 def install(cog: WariCog) -> PuzzleFeature:
     """Build the puzzles for ``cog`` and add their commands to ``/wari`` and ``/wari-mod``."""
-    store = cog.bot.store
-    if not isinstance(store, PuzzleQueries):
-        raise TypeError("the bot's Store needs PuzzleQueries among its bases")
-    service = PuzzleService(store, rng=getattr(cog.bot, "rng", None))
+    service = PuzzleService(cog.bot.store, rng=getattr(cog.bot, "rng", None))
     languages = cog.presenter.languages
     puzzles = Puzzles(service, cog.presenter, cog.computer)
     dailies = DailyPuzzles(service, puzzles, cog.presenter, languages)

@@ -11,55 +11,11 @@ import pytest
 
 from bot.ai.puzzles import Puzzle, puzzle_by_id, puzzles_for
 from bot.service import puzzles as puzzle_service
-from bot.storage.puzzles import PuzzleQueries
-from cogs.wari import buttons, puzzles
-from cogs.wari.cog import WariCog
-from cogs.wari.puzzle_views import PuzzleCupButton
 from tests.helpers import buttons as buttons_of
 from tests.helpers import late_click, pinged
 
 # Hours pass in the daily stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
-
-
-@pytest.fixture(autouse=True)
-def wired(monkeypatch):
-    """The puzzles wired into the cog and the store as the lead wires them (one call of
-    :func:`cogs.wari.puzzles.install`, ``PuzzleQueries`` among ``Store``'s bases), for as long as
-    the cog is not: then this does nothing."""
-    from bot import storage
-    from cogs.wari import cog as cog_module
-
-    bases = storage.Store.__bases__
-    if not issubclass(storage.Store, PuzzleQueries):
-        storage.Store.__bases__ = (PuzzleQueries, *bases)
-    if PuzzleCupButton not in cog_module.BUTTONS:
-        wire_the_cog(monkeypatch)
-    yield
-    storage.Store.__bases__ = bases
-
-
-def wire_the_cog(monkeypatch) -> None:
-    from cogs import wari
-    from cogs.wari import cog as cog_module
-
-    every = (*cog_module.BUTTONS, *puzzles.BUTTONS)
-    monkeypatch.setattr(cog_module, "BUTTONS", every)
-    monkeypatch.setattr(wari, "BUTTONS", every)
-    original_init, original_load = WariCog.__init__, WariCog.cog_load
-
-    def init(self, bot) -> None:
-        original_init(self, bot)
-        self.puzzles = puzzles.install(self)
-        self.clocks.closers = (*self.clocks.closers, self.puzzles.post_due_dailies)
-
-    async def load(self) -> None:
-        await original_load(self)
-        handlers = {**buttons._handlers(self.bot), **self.puzzles.handlers(self.answering.press)}
-        buttons.register(self.bot, handlers)
-
-    monkeypatch.setattr(WariCog, "__init__", init)
-    monkeypatch.setattr(WariCog, "cog_load", load)
 
 
 def first_puzzle(test) -> Puzzle:
