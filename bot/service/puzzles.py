@@ -245,7 +245,9 @@ class PuzzleService:
         row = await self.store.daily_attempt(guild_id, day.isoformat(), user_id)
         return None if row is None else self._try(row)
 
-    async def start_daily(self, guild_id: int, user_id: int, now: datetime) -> tuple[Try, bool]:
+    async def start_daily(
+        self, guild_id: int, user_id: int, now: datetime, name: str | None = None
+    ) -> tuple[Try, bool]:
         """The member's try at today's puzzle: a new one, or (``False``) the one they have."""
         day = now.date()
         existing = await self.daily_try(guild_id, user_id, day)
@@ -253,11 +255,11 @@ class PuzzleService:
             return existing, False
         puzzle = await self.daily_puzzle(guild_id, day)
         row = await self.store.start_attempt(
-            user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=day.isoformat(), now=now
+            user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=day.isoformat(), now=now, name=name
         )
         return Try(row, puzzle), True
 
-    async def daily_results(self, guild_id: int, day: str) -> tuple[list[int], int]:
+    async def daily_results(self, guild_id: int, day: str) -> tuple[list[tuple[int, str | None]], int]:
         """Who solved the server's puzzle of ``day`` at their one try, in order, and how many tried."""
         return await self.store.daily_results(guild_id, day)
 

@@ -50,6 +50,8 @@ class AttemptRow:
     user_id: int
     guild_id: int | None
     puzzle_id: str
+    #: The solver's name as the server showed it when they began (``None``: unknown).
+    name: str | None
     #: The UTC day (``2026-05-01``) of a server's daily puzzle; ``None`` for a puzzle of one's own.
     daily: str | None
     moves: str
@@ -113,12 +115,19 @@ class PuzzleQueries(Database):
     # -- tries ----------------------------------------------------------------------------------
 
     async def start_attempt(
-        self, *, user_id: int, guild_id: int | None, puzzle_id: str, daily: str | None, now: datetime
+        self,
+        *,
+        user_id: int,
+        guild_id: int | None,
+        puzzle_id: str,
+        daily: str | None,
+        now: datetime,
+        name: str | None = None,
     ) -> AttemptRow:
         (row,) = await self._write_one(
-            "INSERT INTO puzzle_attempts (user_id, guild_id, puzzle_id, daily, created_at) "
-            "VALUES (?, ?, ?, ?, ?) RETURNING *",
-            (user_id, guild_id, puzzle_id, daily, time_text(now)),
+            "INSERT INTO puzzle_attempts (user_id, name, guild_id, puzzle_id, daily, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+            (user_id, name, guild_id, puzzle_id, daily, time_text(now)),
         )
         return AttemptRow.from_row(row)
 
@@ -244,15 +253,15 @@ class PuzzleQueries(Database):
         sql = "UPDATE daily_puzzles SET message_id = ? WHERE guild_id = ? AND day = ?"
         await self._write((sql, (message_id, guild_id, day)))
 
-    async def daily_results(self, guild_id: int, day: str) -> tuple[list[int], int]:
-        """Who solved a server's puzzle of ``day`` (their one try), in the order they did, and how
-        many tries at it have ended."""
+    async def daily_results(self, guild_id: int, day: str) -> tuple[list[tuple[int, str | None]], int]:
+        """Who solved a server's puzzle of ``day`` (their one try; id and name), in the order they
+        did, and how many tries at it have ended."""
         rows = await self._read(
-            "SELECT user_id, status FROM puzzle_attempts WHERE guild_id = ? AND daily = ? AND status != 'open' "
-            "ORDER BY finished_at, id",
+            "SELECT user_id, name, status FROM puzzle_attempts WHERE guild_id = ? AND daily = ? "
+            "AND status != 'open' ORDER BY finished_at, id",
             (guild_id, day),
         )
-        return [row["user_id"] for row in rows if row["status"] == "solved"], len(rows)
+        return [(row["user_id"], row["name"]) for row in rows if row["status"] == "solved"], len(rows)
 
     async def daily_setting(self, guild_id: int) -> DailySetting:
         rows = await self._read(

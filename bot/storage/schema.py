@@ -286,6 +286,7 @@ MIGRATIONS: tuple[str, ...] = (
         user_id       INTEGER NOT NULL,
         guild_id      INTEGER,
         puzzle_id     TEXT NOT NULL,
+        name          TEXT,
         daily         TEXT,
         moves         TEXT NOT NULL DEFAULT '',
         status        TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'solved', 'failed')),

@@ -20,6 +20,7 @@ from bot.engine import Game, Player
 from bot.i18n import N_, _, labelled, n_
 from bot.render import describe_move, houses_of
 from bot.service.puzzles import Ended, Try, line_after, rating_of
+from bot.storage import shown_name
 
 from .buttons import dispatch
 from .presenter import Message
@@ -304,12 +305,12 @@ def puzzle_message(
     )
 
 
-def solvers_line(solvers: list[int], tried: int) -> str:
-    """Who solved the daily puzzle at their one try (as mentions, which Discord shows as names;
-    the message notifies nobody), and how many tried."""
+def solvers_line(solvers: list[tuple[int, str | None]], tried: int) -> str:
+    """Who solved the daily puzzle at their one try, by the names they had when they began (as
+    text that can do nothing else), and how many tried."""
     if not tried:
         return _("Nobody has tried it yet.")
-    named = ", ".join(f"<@{user}>" for user in solvers[:SOLVERS_SHOWN])
+    named = ", ".join(shown_name(user, name) for user, name in solvers[:SOLVERS_SHOWN])
     if len(solvers) > SOLVERS_SHOWN:
         named += " " + _("and {count} more", count=len(solvers) - SOLVERS_SHOWN)
     counts = _("{solved} of {tried} solved it", solved=len(solvers), tried=tried)
@@ -318,7 +319,7 @@ def solvers_line(solvers: list[int], tried: int) -> str:
     return _("Solved first try: {names} ({counts}).", names=named, counts=counts)
 
 
-def daily_message(puzzle: Puzzle, day: date, solvers: list[int], tried: int) -> Message:
+def daily_message(puzzle: Puzzle, day: date, solvers: list[tuple[int, str | None]], tried: int) -> Message:
     """A server's daily puzzle post: the position and the goal, who solved it, and **Try it**."""
     game: Game = puzzle.game()
     side = Player(puzzle.solver)

@@ -130,7 +130,8 @@ class DailyPuzzles:
     async def play(self, interaction: discord.Interaction) -> None:
         """``/wari puzzle daily``: a private try at today's puzzle, or the one already made."""
         guild_id = self.guild_of(interaction)
-        attempt, new = await self.service.start_daily(guild_id, interaction.user.id, now())
+        user = interaction.user
+        attempt, new = await self.service.start_daily(guild_id, user.id, now(), user.display_name)
         solver = markdown_name(interaction.user.display_name)
         note = ""
         if not new and attempt.row.open:

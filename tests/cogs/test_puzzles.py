@@ -12,7 +12,7 @@ import pytest
 from bot.ai.puzzles import Puzzle, puzzle_by_id, puzzles_for
 from bot.service import puzzles as puzzle_service
 from tests.helpers import buttons as buttons_of
-from tests.helpers import late_click, pinged
+from tests.helpers import late_click, pinged, shown
 
 # Hours pass in the daily stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
@@ -206,7 +206,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
     assert mine.rating == 1500 and mine.streak == 1  # the daily counts for the streak, not the rating
     again = await world.alice.slash(world.channel, "wari puzzle daily")  # one try a member
     assert "You have had your try" in again.response.content
-    assert f"Solved first try: <@{world.alice.id}> (1 of 2 solved it)" in again.response.content
+    assert f"Solved first try: {shown(world.alice)} (1 of 2 solved it)" in again.response.content
     assert [b["label"] for b in buttons_of(again.response)] == ["Next puzzle"]
 
 
@@ -241,7 +241,7 @@ async def test_the_daily_puzzle_is_posted_at_its_hour_once_and_a_press_starts_a_
     assert puzzle is not None
     await solve(world.carol, tried.response, puzzle)
     (post,) = posts()
-    assert f"Solved first try: <@{world.carol.id}> (1 of 1 solved it)" in post.content
+    assert f"Solved first try: {shown(world.carol)} (1 of 1 solved it)" in post.content
     assert pinged(world, post) == set()  # named, nobody notified
     again = await world.carol.click(post, label="Try it")  # one try a member
     assert again.ephemeral and "You have had your try" in again.response.content

@@ -63,11 +63,12 @@ async def test_a_daily_try_is_found_by_its_day_and_not_as_a_try_of_ones_own(stor
 
 async def test_the_daily_results_list_the_solvers_in_the_order_they_solved(store):
     for user, solved, minutes in ((8, True, 5), (9, False, 1), (7, True, 3), (6, True, 0)):
-        row = await store.start_attempt(user_id=user, guild_id=1, puzzle_id="wari-0006", daily=DAY, now=T0)
+        name = f"player {user}"
+        row = await store.start_attempt(user_id=user, guild_id=1, puzzle_id="wari-0006", daily=DAY, now=T0, name=name)
         if user != 6:  # 6 is still on it
             moment = T0 + timedelta(minutes=minutes)
             await store.finish_attempt(row, (), solved=solved, now=moment, rerate=plus_one, rated=False)
-    assert await store.daily_results(1, DAY) == ([7, 8], 3)
+    assert await store.daily_results(1, DAY) == ([(7, "player 7"), (8, "player 8")], 3)
     assert await store.daily_results(2, DAY) == ([], 0)
 
 
