@@ -1,5 +1,6 @@
 """Finding one's way: ``/wari help``, a short tour of the commands that fits a phone, and the
-asker's recent games offered as they type a game's number (``/wari record``, ``/wari replay``)."""
+asker's recent games offered as they type a game's number (``/wari record``, ``/wari replay``,
+``/wari analyse``)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,15 @@ TOUR = (
     (
         N_("Afterwards"),
         (
-            N_("`/wari stats` · `/wari leaderboard` · `/wari history`"),
+            N_("`/wari stats` · `/wari leaderboard` · `/wari history` · `/wari settings`"),
             N_("`/wari replay game:` step through a game · `/wari record game:` its file"),
-            N_("`/wari settings` your pings and language"),
+        ),
+    ),
+    (
+        N_("Get better"),
+        (
+            N_("`/wari analyse game:` my analysis of a game: its mistakes marked"),
+            N_("`/wari puzzle next` a puzzle near your puzzle rating · `/wari puzzle daily` the server's"),
         ),
     ),
 )

@@ -9,7 +9,7 @@ async def test_help_is_a_short_private_tour_in_the_readers_language(world):
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title == "🌱 Wari: the commands"
-    assert [field.name for field in embed.fields] == ["Start a game", "Play", "Afterwards"]
+    assert [field.name for field in embed.fields] == ["Start a game", "Play", "Afterwards", "Get better"]
     text = "\n".join(field.value for field in embed.fields)
     for command in (
         "challenge",
@@ -23,6 +23,9 @@ async def test_help_is_a_short_private_tour_in_the_readers_language(world):
         "stats",
         "replay",
         "settings",
+        "analyse",
+        "puzzle next",
+        "puzzle daily",
     ):
         assert f"`/wari {command}" in text, command
     # Short enough for a phone: a dozen lines, none very long.
