@@ -277,13 +277,17 @@ def self_play(variant: str, seed: int) -> Iterator[Game]:
 
 
 def puzzles_of_game(variant: str, seed: int, verify: int = VERIFY_NODES) -> list[Found]:
-    """Every puzzle of one self-play game (at most :data:`PER_GAME`, :data:`GAP` plies apart)."""
+    """The puzzles of one self-play game: its positions (from the third ply) are looked at in a
+    random order, so that openings, middle games and endings all give puzzles; at most
+    :data:`PER_GAME`, at least :data:`GAP` plies apart."""
     table = Table.for_variant(variant)
+    games = [game.copy() for game in self_play(variant, seed) if game.ply >= 3]
+    random.Random(f"order:{variant}:{seed}").shuffle(games)
     found: list[Found] = []
     keys: set[str] = set()
-    skip_until = 3
-    for game in self_play(variant, seed):
-        if game.ply < skip_until:
+    taken: list[int] = []
+    for game in games:
+        if any(abs(game.ply - ply) < GAP for ply in taken):
             continue
         key = canonical(game)
         if key in keys:
@@ -293,7 +297,7 @@ def puzzles_of_game(variant: str, seed: int, verify: int = VERIFY_NODES) -> list
             continue
         keys.add(key)
         found.append(Found(puzzle, key))
-        skip_until = game.ply + GAP
+        taken.append(game.ply)
         if len(found) >= PER_GAME:
             break
     return found
