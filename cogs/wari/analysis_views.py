@@ -126,13 +126,15 @@ def evaluation_text(value: float, name: str, exact: bool = False) -> str:
 
 
 def better_text(verdict: MoveVerdict) -> str:
-    """What the engine would have played instead, and what it would have won."""
+    """What the engine would have played instead, and what it would have won (whole seeds where
+    the tables prove it, else an estimate to a tenth of a seed)."""
     if verdict.exact:
-        gain = n_(
-            "{count} seed more, proven", "{count} seeds more, proven", int(verdict.seeds_lost), count=verdict.seeds_lost
-        )
+        seeds = round(verdict.seeds_lost)
+        gain = n_("{count} seed more, proven", "{count} seeds more, proven", seeds, count=seeds)
     else:
-        gain = _("about {count} seeds more", count=f"{verdict.seeds_lost:.1f}".replace(".0", ""))
+        seeds = round(verdict.seeds_lost, 1)
+        shown = f"{seeds:.1f}".removesuffix(".0")
+        gain = n_("about {count} seed more", "about {count} seeds more", 1 if seeds == 1 else 2, count=shown)
     return _("better: house {house} ({gain})", house=verdict.best, gain=gain)
 
 

@@ -103,7 +103,7 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
     game = await play_to_the_end(board, {Player.A: ama, Player.B: kofi}, random.Random(3), language)
     with speaking(language):
         assert board.content == "🏁 " + result_text(game.outcome, ("ama", "kofi"))
-    assert [b["label"] for b in buttons(board)] == [in_language(language, "Rematch")]
+    assert [b["label"] for b in buttons(board)] == [in_language(language, "Rematch"), in_language(language, "Analyse")]
     stats = (await kofi.slash(channel, "wari stats")).response  # only for Kofi: in his language
     assert stats.embeds[0].title == in_language(language, "📊 {name}'s Wari", name="kofi") != "📊 kofi's Wari"
 
