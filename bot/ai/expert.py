@@ -10,7 +10,9 @@ best move of the deepest completed iteration. What makes it strong:
 - **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
   seeds (a *kroo*, the classic build-up that captures on the second lap), and vulnerable
-  houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture.
+  houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture. That is
+  the hand-set evaluation; a weighted sum of :data:`FEATURES` (weights fitted to self-play
+  results by :mod:`.tune`, kept in ``weights.json``) replaces it where the file says so.
 - **Endgame tables** (:mod:`.tables`): where the position is in them, the move comes from
   there, exact in result and margin, without a search; inside the (compiled) search, a position
   in them is a leaf with its exact value.
@@ -29,8 +31,10 @@ readable reference and the fallback.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from bot.engine import Game
 from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
@@ -41,23 +45,73 @@ from .tables import Table, best_move
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INFINITY = 10**6
+#: Game ends score +-WIN + margin; evaluations stay strictly inside.
+WIN = 1000
 #: How many capture-only plies the search follows past its horizon.
 QUIESCENCE_PLIES = 6
+
+
+#: The evaluation's features, for the player to move (see :func:`features`).
+FEATURES = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "capture", "threat", "back")
+#: Weights are kept in 1/64 of a quarter seed (integers: the C core computes the same sum).
+WEIGHT_ONE = 64
+#: The weights file :mod:`.tune` writes: which set the expert plays, and the fitted sets.
+WEIGHTS_PATH = Path(__file__).with_name("weights.json")
+#: A variant's weights as the search takes them (``None``: the hand-set evaluation).
+Weights = tuple[int, ...] | None
 
 
 class OutOfTime(Exception):
     pass
 
 
+def load_weights(path: Path | None = None) -> dict:
+    """The weights file: ``{"default": "hand" | "tuned", "tuned": {variant: [floats]}, ...}``."""
+    path = path or WEIGHTS_PATH
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"the expert's weights file {path} is missing (python -m bot.ai.tune fit writes it)"
+        ) from None
+    if data.get("features") != list(FEATURES):
+        raise ValueError(f"{path}: its features {data.get('features')} are not the expert's {list(FEATURES)}")
+    return data
+
+
+def weights_for(variant: str, choice: str = "default", path: Path | None = None) -> Weights:
+    """The weights the expert plays ``variant`` with: ``choice`` is ``"default"`` (what the file
+    names), ``"hand"`` (the hand-set evaluation) or ``"tuned"`` (the fitted set, if any)."""
+    if choice == "hand":
+        return None
+    data = load_weights(path)
+    if choice == "default":
+        choice = data.get("default", "hand")
+    if choice == "hand":
+        return None
+    if choice != "tuned":
+        raise ValueError(f"weights are default, hand or tuned, not {choice!r}")
+    values = data.get("tuned", {}).get(variant)
+    if values is None:
+        return None  # no fitted set for this variant (Kalah, say): the hand-set evaluation
+    if len(values) != len(FEATURES):
+        raise ValueError(f"weights for {variant}: {len(FEATURES)} numbers, not {len(values)}")
+    return tuple(round(WEIGHT_ONE * float(value)) for value in values)
+
+
 class ExpertPlayer(Strategy):
     name = "expert"
     summary = "iterative-deepening alpha-beta with a transposition table; exact in endgames it can see"
 
-    def __init__(self, seed: int | None = None, *, max_depth: int = 64, max_nodes: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, *, max_depth: int = 64, max_nodes: int | None = None, weights: str = "default"
+    ) -> None:
         super().__init__(seed)
         self.max_depth = max_depth
         #: With a node budget instead of a clock, the search is fully deterministic.
         self.max_nodes = max_nodes
+        #: Which evaluation: ``"default"`` (as ``weights.json`` says), ``"hand"`` or ``"tuned"``.
+        self.weights = weights
 
     def choose(self, game: Game, seconds: float = 1.0, progress: Progress | None = None) -> Decision:
         began = time.perf_counter()
@@ -65,9 +119,10 @@ class ExpertPlayer(Strategy):
         if known is not None:
             return replace(known, seconds=time.perf_counter() - began)
         machine = machine_for(game.rules)
+        weights = weights_for(game.rules.name, self.weights)
         if isinstance(machine, CompiledMachine):
-            return compiled_search(machine, game, seconds, self.max_nodes, self.max_depth, progress)
-        search = _Search(machine, game.seen_positions, seconds, self.max_nodes, progress)
+            return compiled_search(machine, game, seconds, self.max_nodes, self.max_depth, progress, weights)
+        search = _Search(machine, game.seen_positions, seconds, self.max_nodes, progress, weights)
         return search.run(game.state, self.max_depth, game.legal_moves)
 
 
@@ -78,6 +133,7 @@ def compiled_search(
     max_nodes: int | None,
     max_depth: int,
     progress: Progress | None,
+    weights: Weights = None,
 ) -> Decision:
     """The same search as :class:`_Search`, run by the C core (see ``search`` in ``_core.c``)."""
     began = time.perf_counter()
@@ -86,19 +142,84 @@ def compiled_search(
         return Decision(legal[0], 0, 0.0, (legal[0],), seconds=time.perf_counter() - began)
     budget = 1e9 if max_nodes is not None else seconds
     table = Table.for_variant(game.rules.name)  # positions in the tables are not searched
-    known = (table.data, table.seeds) if table else ()
+    known = (table.data, table.seeds) if table else (None, -1)
     assert _core is not None  # there is a CompiledMachine only where the core was built
+    if weights is not None and not hasattr(_core, "features"):
+        raise RuntimeError("bot/engine/_core was built before weighted evaluations: pip install -e . rebuilds it")
+    extra = (*known, weights) if weights is not None else known if table else ()
     move, depth, score, pv, nodes, exact = _core.search(
-        *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress, *known
+        *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress, *extra
     )
     return Decision(move + 1, depth, score, pv, nodes, time.perf_counter() - began, exact)
 
 
+def threat(m: Machine, state: State, player: int) -> int:
+    """The seeds ``player``'s last seed would take if ``player`` moved now, at best: sowings of
+    less than a lap, houses of 1-2 seeds it makes 2-3, walking back (the ``capture`` and
+    ``threat`` features; grand slams and must-feed aside)."""
+    best, opponent = 0, m.rows[1 - player]
+    for i in m.rows[player]:
+        k = state[i]
+        if not k or k >= m.pits - 1:
+            continue
+        last, taken = (i + k) % m.pits, 0
+        if last not in opponent:
+            continue
+        while last >= opponent.start and state[last] in (1, 2):
+            taken += state[last] + 1
+            last -= 1
+        best = max(best, taken)
+    return best
+
+
+def features(m: Machine, state: State, mobility: int) -> list[int]:
+    """The evaluation's :data:`FEATURES` for the player to move, who has ``mobility`` moves.
+
+    margin (captured seeds, own less the opponent's), seeds on the board, kroos (houses of 12+),
+    weak houses (1-2 seeds: the opponent's less one's own), mobility, empty houses (the
+    opponent's less one's own), houses that reach the opponent's row, the best capture now, the
+    opponent's best capture if they moved now, and seeds in the back half of the row (far from
+    the opponent). Each "own less the opponent's" but the three counts of the mover alone.
+    """
+    mover = state[m.turn]
+    f = [0] * len(FEATURES)
+    f[0] = state[m.store[mover]] - state[m.store[1 - mover]]
+    f[4] = mobility
+    for player, sign in ((mover, 1), (1 - mover, -1)):
+        row = m.rows[player]
+        n = len(row)
+        for q, i in enumerate(row):
+            seeds = state[i]
+            f[1] += sign * seeds
+            f[2] += sign * (seeds >= 12)
+            f[3] -= sign * (0 < seeds < 3)
+            f[5] -= sign * (seeds == 0)
+            f[6] += sign * (seeds >= n - q)
+            if 2 * q < n:
+                f[9] += sign * seeds
+    f[7] = threat(m, state, mover)
+    f[8] = threat(m, state, 1 - mover)
+    return f
+
+
+def weighted(m: Machine, state: State, mobility: int, weights: tuple[int, ...]) -> int:
+    """The weighted evaluation in quarter seeds (rounded down, as in C), within +-999."""
+    total = sum(w * f for w, f in zip(weights, features(m, state, mobility), strict=True))
+    return max(-WIN + 1, min(WIN - 1, total // WEIGHT_ONE))
+
+
 class _Search:
     def __init__(
-        self, machine: Machine, seen: frozenset[State], seconds: float, max_nodes: int | None, progress: Progress | None
+        self,
+        machine: Machine,
+        seen: frozenset[State],
+        seconds: float,
+        max_nodes: int | None,
+        progress: Progress | None,
+        weights: Weights = None,
     ):
         self.m = machine
+        self.weights = None if machine.rules.stores_on_path else weights
         self.path = set(seen)
         self.deadline = time.perf_counter() + seconds
         self.max_nodes = max_nodes
@@ -261,8 +382,10 @@ class _Search:
         return sorted(moves, key=key, reverse=True)
 
     def evaluate(self, state: State, moves: list[int]) -> int:
-        """Estimated value for the player to move, in quarter seeds."""
+        """Estimated value for the player to move, in quarter seeds (within +-999)."""
         m = self.m
+        if self.weights is not None:
+            return weighted(m, state, len(moves), self.weights)
         mover = state[m.turn]
         own, other = m.rows[mover], m.rows[1 - mover]
         margin = state[m.store[mover]] - state[m.store[1 - mover]]
@@ -271,6 +394,8 @@ class _Search:
         kroo = sum(1 for i in own if state[i] >= 12) - sum(1 for i in other if state[i] >= 12)
         if m.rules.stores_on_path:
             # Seeds left on one's side end in one's store; being able to move again matters.
-            return 4 * margin + 2 * (own_seeds - other_seeds) + len(moves)
-        weak = sum(1 for i in other if 0 < state[i] < 3) - sum(1 for i in own if 0 < state[i] < 3)
-        return 4 * margin + (own_seeds - other_seeds) // 2 + 2 * kroo + weak + len(moves) // 2
+            value = 4 * margin + 2 * (own_seeds - other_seeds) + len(moves)
+        else:
+            weak = sum(1 for i in other if 0 < state[i] < 3) - sum(1 for i in own if 0 < state[i] < 3)
+            value = 4 * margin + (own_seeds - other_seeds) // 2 + 2 * kroo + weak + len(moves) // 2
+        return max(-WIN + 1, min(WIN - 1, value))

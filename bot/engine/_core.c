@@ -22,6 +22,8 @@ enum { WARI, OWARE, AWARI, OURIL, KALAH };
 #define WIN 1000
 #define INF 1000000
 #define QUIESCENCE_PLIES 6
+#define FEATURES 10     /* the evaluation's features (features() below) */
+#define WEIGHT_ONE 64   /* its weights come in 1/64 of a quarter seed */
 
 typedef uint8_t u8;
 typedef uint64_t u64;
@@ -418,6 +420,8 @@ typedef struct {
     PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
     const int8_t *known;      /* the endgame table, if any: exact values where it has them */
     Tables tables;
+    const int *weights;       /* the evaluation's weights (NULL: the hand-set evaluation) */
+    int weight[FEATURES];
 } Search;
 
 static double now(void)
@@ -444,24 +448,74 @@ static int final_score(const Rules *r, const u8 *final, int mover)
 
 static inline int floor_half(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
-/* The expert's evaluation, in quarter seeds, for the player to move (as ExpertPlayer.evaluate). */
-static int evaluate(const Rules *r, const u8 *s, int nmoves)
+/* The evaluation's features of a position, for the player to move (as features() in
+ * bot/ai/expert.py, the readable reference): what bot/ai/tune.py fits weights to. */
+
+/* The seeds player p's last seed would take if p moved now, at best (sowings of less than a
+ * lap, as the board stands: houses of 1-2 seeds that the sowing makes 2-3, walking back). */
+static inline int threat(const Rules *r, const u8 *s, int p)
+{
+    int best = 0, lo = (1 - p) * r->n, hi = lo + r->n;
+    for (int i = p * r->n; i < (p + 1) * r->n; i++) {
+        int k = s[i];
+        if (!k || k >= r->lap) continue;
+        int last = (i + k) % r->pits, sum = 0;
+        if (last < lo || last >= hi) continue;
+        for (int j = last; j >= lo && (s[j] == 1 || s[j] == 2); j--) sum += s[j] + 1;
+        if (sum > best) best = sum;
+    }
+    return best;
+}
+
+static void features(const Rules *r, const u8 *s, int nmoves, int *f)
+{
+    int mover = s[r->turn], other = 1 - mover;
+    memset(f, 0, sizeof(int) * FEATURES);
+    f[0] = s[r->store[mover]] - s[r->store[other]];
+    f[4] = nmoves;
+    for (int side = 0; side < 2; side++) {
+        int player = side ? other : mover, sign = side ? -1 : 1;
+        for (int q = 0; q < r->n; q++) {
+            int seeds = s[player * r->n + q];
+            f[1] += sign * seeds;
+            f[2] += sign * (seeds >= 12);
+            f[3] -= sign * (seeds > 0 && seeds < 3);
+            f[5] -= sign * (seeds == 0);
+            f[6] += sign * (seeds >= r->n - q);
+            if (2 * q < r->n) f[9] += sign * seeds;
+        }
+    }
+    f[7] = threat(r, s, mover);
+    f[8] = threat(r, s, other);
+}
+
+/* The expert's evaluation, in quarter seeds, for the player to move (as ExpertPlayer.evaluate).
+ * Without weights (w NULL), the hand-set evaluation; with them, their sum over the features. */
+static int evaluate(const Rules *r, const u8 *s, int nmoves, const int *w)
 {
     int mover = s[r->turn], other = 1 - mover;
     int margin = s[r->store[mover]] - s[r->store[other]];
     int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
-    for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
-        kroo += s[j] >= 12;
-        weak -= s[j] > 0 && s[j] < 3;
+    if (w && r->variant != KALAH) {
+        int f[FEATURES];
+        long sum = 0;
+        features(r, s, nmoves, f);
+        for (int k = 0; k < FEATURES; k++) sum += (long)w[k] * f[k];
+        value = (int)(sum >= 0 ? sum / WEIGHT_ONE : -((-sum + WEIGHT_ONE - 1) / WEIGHT_ONE));
+    } else {
+        for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
+            kroo += s[j] >= 12;
+            weak -= s[j] > 0 && s[j] < 3;
+        }
+        for (int j = other * r->n; j < (other + 1) * r->n; j++) {
+            kroo -= s[j] >= 12;
+            weak += s[j] > 0 && s[j] < 3;
+        }
+        if (r->variant == KALAH)
+            value = 4 * margin + 2 * (own - theirs) + nmoves;
+        else
+            value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
     }
-    for (int j = other * r->n; j < (other + 1) * r->n; j++) {
-        kroo -= s[j] >= 12;
-        weak += s[j] > 0 && s[j] < 3;
-    }
-    if (r->variant == KALAH)
-        value = 4 * margin + 2 * (own - theirs) + nmoves;
-    else
-        value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
     if (value >= WIN) value = WIN - 1;
     if (value <= -WIN) value = -WIN + 1;
     return value;
@@ -527,7 +581,7 @@ static int child_value(Search *z, const u8 *s, const u8 *child, int depth, int a
 static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alpha, int beta, int plies, u64 hash)
 {
     const Rules *r = z->r;
-    int stand = evaluate(r, s, count);
+    int stand = evaluate(r, s, count, z->weights);
     if (stand >= beta || plies == 0) return stand;
     if (stand > alpha) alpha = stand;
     int mover = s[r->turn], store = r->store[mover];
@@ -925,6 +979,60 @@ static PyObject *py_perft(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLongLong(count);
 }
 
+/* The evaluation's weights: None (the hand-set evaluation) or FEATURES ints in 1/64 of a quarter
+ * seed; returns -1 with an exception set when they are neither. */
+static int parse_weights(PyObject *weights, int *out)
+{
+    if (weights == Py_None) return 0;
+    PyObject *seq = PySequence_Fast(weights, "weights: a sequence of ints or None");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != FEATURES) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "weights: %d of them", FEATURES);
+        return -1;
+    }
+    for (int k = 0; k < FEATURES; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+        if (v < -1000000 || v > 1000000) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "weights: each within +-1,000,000");
+            return -1;
+        }
+        out[k] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* evaluate(variant, houses, seeds, state, weights) -> the static evaluation the search uses */
+static PyObject *py_evaluate(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, moves[10], w[FEATURES];
+    PyObject *tuple, *weights;
+    Rules r;
+    u8 s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiOO", &variant, &houses, &seeds, &tuple, &weights)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s) || parse_weights(weights, w)) return NULL;
+    return PyLong_FromLong(evaluate(&r, s, legal(&r, s, moves), weights == Py_None ? NULL : w));
+}
+
+/* features(variant, houses, seeds, state) -> the evaluation's features, for the player to move */
+static PyObject *py_features(PyObject *self, PyObject *args)
+{
+    int variant, houses, seeds, moves[10], f[FEATURES];
+    PyObject *tuple;
+    Rules r;
+    u8 s[MAXW];
+    if (!PyArg_ParseTuple(args, "iiiO", &variant, &houses, &seeds, &tuple)) return NULL;
+    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    features(&r, s, legal(&r, s, moves), f);
+    PyObject *out = PyTuple_New(FEATURES);
+    if (!out) return NULL;
+    for (int k = 0; k < FEATURES; k++) PyTuple_SET_ITEM(out, k, PyLong_FromLong(f[k]));
+    return out;
+}
+
 static int root_search(Search *z, const u8 *root, int *moves, int count, int depth, PyObject *progress, int *best_move)
 {
     const Rules *r = z->r;
@@ -978,9 +1086,10 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
     return tuple;
 }
 
-/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N])
+/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights])
  *   -> (house index, depth, score, pv, nodes, exact)
  * With an endgame table (bytes or a memory map, and its N), positions in it are not searched.
+ * weights: the evaluation's (parse_weights), None for the hand-set one.
  * Iterative deepening until the time (or node) budget runs out or an iteration is proven: no
  * line of it met the horizon, so its score is the game's exact value, margin included. */
 static PyObject *py_search(PyObject *self, PyObject *args)
@@ -989,15 +1098,17 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     long long max_nodes;
     double seconds;
     int table_seeds = -1;
-    PyObject *tuple, *history, *progress;
+    PyObject *tuple, *history, *progress, *weights = Py_None;
     Py_buffer known = {0};
     Rules r;
     u8 root[MAXW], s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*i", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
-                          &known, &table_seeds))
+    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*iO", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
+                          &known, &table_seeds, &weights))
         return NULL;
     Search z = {0};
     if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
+    if (parse_weights(weights, z.weight)) { PyBuffer_Release(&known); return NULL; }
+    if (weights != Py_None) z.weights = z.weight;
     if (max_depth > MAXDEPTH) max_depth = MAXDEPTH;
     if (known.buf && variant != KALAH && table_seeds >= 0 && table_seeds <= MAXSEEDS) {
         layout(&z.tables, &r, table_seeds);
@@ -1166,7 +1277,9 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last)"},
     {"perft", py_perft, METH_VARARGS, "perft(variant, houses, seeds, state, depth) -> move sequences of length depth"},
     {"search", py_search, METH_VARARGS,
-     "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress) -> (move, depth, score, pv, nodes, exact)"},
+     "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights]) -> (move, depth, score, pv, nodes, exact)"},
+    {"evaluate", py_evaluate, METH_VARARGS, "evaluate(variant, houses, seeds, state, weights) -> the search's static evaluation (weights None: hand-set)"},
+    {"features", py_features, METH_VARARGS, "features(variant, houses, seeds, state) -> the evaluation's features for the player to move"},
     {"playout", py_playout, METH_VARARGS, "playout(variant, houses, seeds, state, seen, seed, limit) -> the stores at the end of a random game"},
     {"build_tables", py_build_tables, METH_VARARGS, "build_tables(variant, N, report) -> bytes: the endgame table of positions with at most N seeds on board"},
     {"probe", py_probe, METH_VARARGS, "probe(variant, N, table, state) -> the exact value (final margin) for the player to move, or None"},

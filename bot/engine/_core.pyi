@@ -25,8 +25,13 @@ def search(
     progress: Callable[[], object] | None,
     table: bytes | mmap | None = ...,
     table_seeds: int = ...,
+    weights: tuple[int, ...] | None = ...,
     /,
 ) -> tuple[int, int, int, tuple[int, ...], int, bool]: ...
+def evaluate(
+    variant: int, houses: int, seeds: int, state: tuple[int, ...], weights: tuple[int, ...] | None, /
+) -> int: ...
+def features(variant: int, houses: int, seeds: int, state: tuple[int, ...], /) -> tuple[int, ...]: ...
 def playout(
     variant: int,
     houses: int,

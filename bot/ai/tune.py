@@ -1,0 +1,401 @@
+"""``python -m bot.ai.tune``: the expert's evaluation weights, fitted to self-play results.
+
+Texel tuning. Games are played between the project's levels (the expert on small node budgets
+with the hand-set evaluation, greedy, MCTS), with random moves mixed in so that both sides get
+ahead and behind; every quiet position of a game (the mover has no capture: no exchange is
+half-way) is a sample, labelled with what the mover went on to score (1, 1/2 or 0). The
+evaluation ``e`` of a position, a weighted sum of :data:`.expert.FEATURES`, predicts that score
+as ``1 / (1 + exp(-K e))``; the fit minimises the log-loss of those predictions:
+
+1. ``K`` is fitted first for the hand-set evaluation (its units: quarter seeds), then fixed;
+2. the weights are fitted by Newton's method (the log-loss is convex in them), pure Python.
+
+Games are split in two by their number: the fit sees four games in five, the fifth is held out
+and its log-loss is reported too. Everything follows from ``--seed``.
+
+    python -m bot.ai.tune collect --variant oware --games 1500 --seed 1 --out oware.samples
+    python -m bot.ai.tune fit oware.samples --write          # weights.json gains the fitted set
+    python -m bot.ai.tune match --variant oware --games 100 --time 0.1 --a tuned --b hand
+
+``fit`` prints the samples, the log-loss before and after and the weights; ``--write`` stores
+them in ``bot/ai/weights.json`` (whose ``default`` says which set the expert plays: ``--default``
+changes it). ``match`` plays the expert with one set against the expert with another, colours
+alternating, each pair of games from the same random opening.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.engine import Game, Player, rules_for
+from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
+from bot.engine.rules import VARIANTS
+
+from .arena import elo, wilson
+from .base import Strategy
+from .expert import FEATURES, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
+from .mcts import MctsPlayer
+from .simple import GreedyPlayer, RandomPlayer
+
+#: The hand-set evaluation as weights of :data:`FEATURES` (it rounds each term down apart).
+HAND = (4.0, 0.5, 2.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0)
+#: Random plies at the start of every self-play game.
+OPENING_PLIES = 4
+#: The chances of a random move instead of the level's, drawn per side and game.
+NOISE = (0.0, 0.03, 0.1, 0.2)
+#: Every HOLDOUT-th game is held out of the fit.
+HOLDOUT = 5
+
+
+@dataclass(frozen=True)
+class Sample:
+    game: int
+    result: float  # what the mover went on to score: 1, 0.5 or 0
+    state: State
+
+
+# -- collecting ------------------------------------------------------------------------------
+
+
+def make_side(rng: random.Random) -> Strategy:
+    """One side of a self-play game: a level on a small, fixed budget (deterministic per seed)."""
+    seed = rng.randrange(2**31)
+    makers: list[Callable[[], Strategy]] = [
+        lambda: ExpertPlayer(seed, max_nodes=1_000, weights="hand"),
+        lambda: ExpertPlayer(seed, max_nodes=4_000, weights="hand"),
+        lambda: ExpertPlayer(seed, max_nodes=16_000, weights="hand"),
+        lambda: ExpertPlayer(seed, max_nodes=64_000, weights="hand"),
+        lambda: MctsPlayer(seed, max_iterations=200),
+        lambda: GreedyPlayer(seed),
+    ]
+    return rng.choices(makers, weights=(3, 3, 3, 2, 1, 1))[0]()
+
+
+def is_quiet(m: Machine, state: State, moves: Sequence[int]) -> bool:
+    """Whether no move of the player to move captures."""
+    store = m.store[state[m.turn]]
+    return all(m.play(state, move)[0][store] == state[store] for move in moves)
+
+
+def self_play(number: int, seed: int, variant: str) -> list[Sample]:
+    """The quiet positions of one self-play game (number ``number`` of the run ``seed``)."""
+    rng = random.Random(f"{seed}:{variant}:{number}")
+    game = Game(rules_for(variant), Player.A)
+    m = machine_for(game.rules)
+    sides = {Player.A: make_side(rng), Player.B: make_side(rng)}
+    noise = {Player.A: rng.choice(NOISE), Player.B: rng.choice(NOISE)}
+    noisy = RandomPlayer(rng.randrange(2**31))
+    positions: list[tuple[State, Player]] = []
+    while (mover := game.to_move) is not None:
+        moves = game.legal_moves
+        if game.ply >= OPENING_PLIES and is_quiet(m, game.state, [house - 1 for house in moves]):
+            positions.append((game.state, mover))
+        random_move = game.ply < OPENING_PLIES or rng.random() < noise[mover]
+        game.play((noisy if random_move else sides[mover]).choose(game, seconds=60).house)
+    assert game.outcome is not None
+    winner = game.outcome.winner
+    return [Sample(number, 0.5 if winner is None else float(winner == player), state) for state, player in positions]
+
+
+def collect(variant: str, games: int, seed: int, report: Callable[[int, int], None] | None = None) -> list[Sample]:
+    samples: list[Sample] = []
+    for number in range(games):
+        samples += self_play(number, seed, variant)
+        if report:
+            report(number + 1, len(samples))
+    return samples
+
+
+def write_samples(path: Path, variant: str, samples: Iterable[Sample]) -> None:
+    with path.open("w") as out:
+        out.write(f"# variant {variant}: game result state\n")
+        for s in samples:
+            out.write(f"{s.game} {s.result:g} {','.join(map(str, s.state))}\n")
+
+
+def read_samples(path: Path) -> tuple[str, list[Sample]]:
+    lines = path.read_text().splitlines()
+    if not lines or not lines[0].startswith("# variant "):
+        raise ValueError(f"{path}: not a samples file (python -m bot.ai.tune collect writes them)")
+    variant = lines[0].split()[2].rstrip(":")
+    samples = []
+    for line in lines[1:]:
+        game, result, state = line.split()
+        samples.append(Sample(int(game), float(result), tuple(int(x) for x in state.split(","))))
+    return variant, samples
+
+
+# -- fitting ---------------------------------------------------------------------------------
+
+
+def feature_rows(variant: str, samples: Sequence[Sample]) -> list[list[int]]:
+    """The features of every sample (from the compiled core when built: the same numbers)."""
+    m = machine_for(rules_for(variant))
+    if isinstance(m, CompiledMachine) and _core is not None and hasattr(_core, "features"):
+        key = m.key
+        return [list(_core.features(*key, s.state)) for s in samples]
+    return [features(m, s.state, len(m.legal(s.state))) for s in samples]
+
+
+def sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
+def log_loss(scores: Sequence[float], results: Sequence[float], k: float) -> float:
+    """The mean log-loss of predicting ``results`` by ``sigmoid(k * score)``."""
+    total = 0.0
+    for score, result in zip(scores, results, strict=True):
+        p = min(max(sigmoid(k * score), 1e-12), 1 - 1e-12)
+        total -= result * math.log(p) + (1 - result) * math.log(1 - p)
+    return total / len(scores)
+
+
+def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
+    """The ``K`` of least log-loss (golden-section search on a log scale, 1e-4..1)."""
+    lo, hi = math.log(1e-4), math.log(1.0)
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fa, fb = log_loss(scores, results, math.exp(a)), log_loss(scores, results, math.exp(b))
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - ratio * (hi - lo)
+            fa = log_loss(scores, results, math.exp(a))
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + ratio * (hi - lo)
+            fb = log_loss(scores, results, math.exp(b))
+    return math.exp((lo + hi) / 2)
+
+
+def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``matrix x = vector`` by Gaussian elimination with partial pivoting."""
+    n = len(vector)
+    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-15:
+            continue
+        for r in range(col + 1, n):
+            factor = a[r][col] / a[col][col]
+            if factor:
+                for c in range(col, n + 1):
+                    a[r][c] -= factor * a[col][c]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        if abs(a[r][r]) < 1e-15:
+            continue
+        x[r] = (a[r][n] - sum(a[r][c] * x[c] for c in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def newton(
+    rows: Sequence[Sequence[int]],
+    results: Sequence[float],
+    start: Sequence[float],
+    ridge: float = 1e-4,
+    steps: int = 12,
+    report: Callable[[int, float], None] | None = None,
+) -> list[float]:
+    """The ``z`` of least log-loss of ``sigmoid(z . f)`` (plus ``ridge |z|^2 / 2``) from ``start``."""
+    z = list(start)
+    n, count = len(z), len(rows)
+    for step in range(steps):
+        gradient = [ridge * zi for zi in z]
+        hessian = [[ridge if i == j else 0.0 for j in range(n)] for i in range(n)]
+        loss = 0.0
+        for f, y in zip(rows, results, strict=True):
+            p = sigmoid(sum(zi * fi for zi, fi in zip(z, f, strict=True)))
+            q = min(max(p, 1e-12), 1 - 1e-12)
+            loss -= y * math.log(q) + (1 - y) * math.log(1 - q)
+            d, h = (p - y) / count, p * (1 - p) / count
+            for i in range(n):
+                if f[i]:
+                    gradient[i] += d * f[i]
+                    hf = h * f[i]
+                    row = hessian[i]
+                    for j in range(i + 1):
+                        if f[j]:
+                            row[j] += hf * f[j]
+        for i in range(n):
+            for j in range(i):
+                hessian[j][i] = hessian[i][j]
+        if report:
+            report(step, loss / count)
+        delta = solve(hessian, gradient)
+        z = [zi - di for zi, di in zip(z, delta, strict=True)]
+        if max(abs(di) for di in delta) < 1e-7:
+            break
+    return z
+
+
+@dataclass(frozen=True)
+class Fit:
+    variant: str
+    games: int
+    samples: int
+    k: float
+    weights: tuple[float, ...]
+    hand_loss: tuple[float, float]  # (fitted games, held-out games)
+    tuned_loss: tuple[float, float]
+
+
+def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] = print) -> Fit:
+    rows = feature_rows(variant, samples)
+    train = [i for i, s in enumerate(samples) if s.game % HOLDOUT]
+    test = [i for i, s in enumerate(samples) if not s.game % HOLDOUT]
+    results = [s.result for s in samples]
+
+    def scores(weights: Sequence[float], which: list[int]) -> list[float]:
+        return [sum(w * f for w, f in zip(weights, rows[i], strict=True)) for i in which]
+
+    def loss(weights: Sequence[float], which: list[int], k: float) -> float:
+        return log_loss(scores(weights, which), [results[i] for i in which], k)
+
+    k = fit_k(scores(HAND, train), [results[i] for i in train])
+    hand = (loss(HAND, train, k), loss(HAND, test, k))
+    report(
+        f"{variant}: {len({s.game for s in samples})} games, {len(samples)} quiet positions "
+        f"({len(train)} fitted, {len(test)} held out)"
+    )
+    report(f"K = {k:.5f} (fitted for the hand-set evaluation); log-loss hand-set {hand[0]:.4f}, held out {hand[1]:.4f}")
+    z = newton(
+        [rows[i] for i in train],
+        [results[i] for i in train],
+        [k * w for w in HAND],
+        report=lambda step, value: report(f"  Newton step {step}: log-loss {value:.5f}"),
+    )
+    weights = tuple(round(WEIGHT_ONE * zi / k) / WEIGHT_ONE for zi in z)
+    tuned = (loss(weights, train, k), loss(weights, test, k))
+    report(f"log-loss tuned {tuned[0]:.4f}, held out {tuned[1]:.4f}")
+    for name, old, new in zip(FEATURES, HAND, weights, strict=True):
+        report(f"  {name:9} {old:7.3f} -> {new:7.3f}")
+    games = len({s.game for s in samples})
+    return Fit(variant, games, len(samples), k, weights, hand, tuned)
+
+
+def write_weights(result: Fit, command: str, default: str | None, path: Path = WEIGHTS_PATH) -> None:
+    data: dict = load_weights(path) if path.exists() else {"features": list(FEATURES), "default": "hand"}
+    data.setdefault("tuned", {})[result.variant] = list(result.weights)
+    data.setdefault("fits", {})[result.variant] = {
+        "command": command,
+        "games": result.games,
+        "samples": result.samples,
+        "K": round(result.k, 6),
+        "log_loss_hand": [round(x, 5) for x in result.hand_loss],
+        "log_loss_tuned": [round(x, 5) for x in result.tuned_loss],
+    }
+    if default:
+        data["default"] = default
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+# -- matches ---------------------------------------------------------------------------------
+
+
+def play_match_game(
+    variant: str, a: str, b: str, seconds: float, opening_seed: int, a_first: bool, plies: int, seed: int
+) -> float:
+    """One game of the expert with weights ``a`` against the expert with ``b``: ``a``'s points."""
+    game = Game(rules_for(variant), Player.A)
+    opening = random.Random(opening_seed)
+    for _ in range(plies):
+        if not game.is_over:
+            game.play(opening.choice(game.legal_moves))
+    side_a = Player.A if a_first else Player.B
+    players = {side_a: ExpertPlayer(seed, weights=a), side_a.other: ExpertPlayer(seed + 1, weights=b)}
+    while (mover := game.to_move) is not None:
+        game.play(players[mover].choose(game, seconds).house)
+    assert game.outcome is not None
+    winner = game.outcome.winner
+    return 0.5 if winner is None else float(winner == side_a)
+
+
+def match(args: argparse.Namespace) -> int:
+    points: list[float] = []
+    began = time.perf_counter()
+    for g in range(args.games):
+        opening_seed = args.seed * 1000 + g // 2
+        result = play_match_game(
+            args.variant, args.a, args.b, args.time, opening_seed, g % 2 == 0, args.opening_plies, args.seed * 7919 + g
+        )
+        points.append(result)
+        print(f"game {g + 1:3}: {args.a} as {'A' if g % 2 == 0 else 'B'} scored {result:g}", flush=True)
+    n = len(points)
+    score = sum(points) / n
+    low, high = wilson(score, n)
+    wins, draws = points.count(1.0), points.count(0.5)
+    print(
+        f"{args.variant}: expert {args.a} vs expert {args.b}, {n} games at {args.time:g}s a move, "
+        f"+{wins} ={draws} -{n - wins - draws}: {args.a} scored {100 * score:.1f}% "
+        f"(95% Wilson [{100 * low:.1f}%, {100 * high:.1f}%]; "
+        f"Elo {elo(score):+.0f} [{elo(low):+.0f}, {elo(high):+.0f}]), "
+        f"{time.perf_counter() - began:.0f}s"
+    )
+    return 0
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.ai.tune", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="self-play games -> labelled quiet positions")
+    c.add_argument("--variant", default="oware", choices=VARIANTS)
+    c.add_argument("--games", type=int, default=1000)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--out", type=Path, required=True)
+    f = sub.add_parser("fit", help="fit the weights to collected samples")
+    f.add_argument("samples", type=Path)
+    f.add_argument("--write", action="store_true", help="store the weights in bot/ai/weights.json")
+    f.add_argument("--default", choices=("hand", "tuned"), help="with --write: the set the expert plays")
+    f.add_argument("--weights-file", type=Path, default=WEIGHTS_PATH)
+    m = sub.add_parser("match", help="the expert with one set of weights against another")
+    m.add_argument("--variant", default="oware", choices=VARIANTS)
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--time", type=float, default=0.1)
+    m.add_argument("--a", default="tuned", choices=("default", "hand", "tuned"))
+    m.add_argument("--b", default="hand", choices=("default", "hand", "tuned"))
+    m.add_argument("--opening-plies", type=int, default=4)
+    m.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        began = time.perf_counter()
+
+        def progress(done: int, count: int) -> None:
+            if done % 50 == 0 or done == args.games:
+                print(f"{done} games, {count} quiet positions, {time.perf_counter() - began:.0f}s", flush=True)
+
+        samples = collect(args.variant, args.games, args.seed, progress)
+        write_samples(args.out, args.variant, samples)
+        print(f"wrote {len(samples)} samples to {args.out}")
+        return 0
+    if args.command == "fit":
+        variant, samples = read_samples(args.samples)
+        if not samples:
+            parser.error(f"{args.samples} holds no samples")
+        result = fit(variant, samples)
+        print(json.dumps({variant: list(result.weights)}))
+        if args.write:
+            command = f"python -m bot.ai.tune fit {args.samples.name} --write"
+            write_weights(result, command, args.default, args.weights_file)
+            print(f"wrote {args.weights_file}")
+        return 0
+    return match(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

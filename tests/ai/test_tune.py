@@ -1,0 +1,147 @@
+"""The expert's evaluation weights: the file, its use by both searches, and the tune command."""
+
+import json
+import random
+
+import pytest
+
+from bot.ai import expert, tune
+from bot.ai.expert import FEATURES, WEIGHT_ONE, ExpertPlayer, _Search, features, load_weights, weighted, weights_for
+from bot.engine import Game, Player, rules_for
+from bot.engine.core import Machine, _core, machine_for
+
+compiled = pytest.mark.skipif(_core is None or not hasattr(_core, "features"), reason="the compiled core was not built")
+
+
+def write(path, default="tuned", **sets):
+    path.write_text(json.dumps({"features": list(FEATURES), "default": default, "tuned": sets}))
+    return path
+
+
+def test_the_project_weights_file_loads_and_names_a_set_for_every_variant():
+    data = load_weights()
+    assert data["default"] in ("hand", "tuned")
+    for variant in ("wari", "oware", "awari", "ouril", "kalah"):
+        weights = weights_for(variant)
+        assert weights is None or len(weights) == len(FEATURES)
+    for variant, values in data["tuned"].items():
+        assert len(values) == len(FEATURES), variant
+
+
+def test_a_missing_weights_file_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(expert, "WEIGHTS_PATH", tmp_path / "gone.json")
+    with pytest.raises(FileNotFoundError, match="weights file"):
+        ExpertPlayer(max_nodes=500).choose(Game("oware"), seconds=60)
+    assert weights_for("oware", "hand") is None  # the hand-set evaluation needs no file
+
+
+def test_a_file_with_other_features_is_refused(tmp_path):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"features": ["margin"], "default": "hand", "tuned": {}}))
+    with pytest.raises(ValueError, match="features"):
+        load_weights(path)
+
+
+def position() -> Game:
+    game = Game("oware")
+    for pick in (3, 4, 6, 2, 5, 1, 0, 2):
+        moves = game.legal_moves
+        game.play(moves[pick % len(moves)])
+    return game
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure):
+    if pure:
+        monkeypatch.setenv("WARI_PURE_PYTHON", "1")
+    elif _core is None:
+        pytest.skip("the compiled core was not built")
+    game = position()
+
+    def score(**sets) -> float:
+        monkeypatch.setattr(expert, "WEIGHTS_PATH", write(tmp_path / "w.json", **sets))
+        return ExpertPlayer(max_depth=2, max_nodes=10**6).choose(game, seconds=60).score
+
+    hand = list(tune.HAND)
+    doubled = [2 * w for w in hand]
+    changed = hand[:5] + [3.0, -2.0, 1.0, -4.0, 0.5]
+    assert score(oware=hand) != score(oware=changed)
+    assert score(oware=doubled) != score(oware=hand)
+    monkeypatch.setattr(expert, "WEIGHTS_PATH", write(tmp_path / "w.json", default="hand", oware=changed))
+    assert (
+        ExpertPlayer(max_depth=2).choose(game, seconds=60).score
+        == ExpertPlayer(max_depth=2, weights="hand").choose(game, seconds=60).score
+    )
+
+
+@compiled
+@pytest.mark.parametrize("variant", ["wari", "oware", "awari", "ouril"])
+def test_compiled_and_python_evaluations_agree_on_random_positions(variant):
+    rules = rules_for(variant)
+    reference, m = Machine(rules), machine_for(rules, "compiled")
+    rng = random.Random(variant)
+    for _ in range(12):
+        game = Game(rules, Player.A)
+        while not game.is_over:
+            state = game.state
+            mobility = len(reference.legal(state))
+            assert list(_core.features(*m.key, state)) == features(reference, state, mobility)
+            w = tuple(rng.randint(-9 * WEIGHT_ONE, 9 * WEIGHT_ONE) for _ in FEATURES)
+            assert _core.evaluate(*m.key, state, w) == weighted(reference, state, mobility, w)
+            hand = _Search(reference, frozenset(), 1, None, None).evaluate(state, reference.legal(state))
+            assert _core.evaluate(*m.key, state, None) == hand
+            game.play(rng.choice(game.legal_moves))
+
+
+def test_features_of_a_known_position():
+    m = Machine(rules_for("oware"))
+    # A to move: A's row 0..5, B's row 6..11; stores 10 and 4
+    state = (1, 0, 12, 0, 2, 5, 2, 1, 0, 0, 3, 4, 10, 4, 0, 0)
+    f = dict(zip(FEATURES, features(m, state, 4), strict=True))
+    assert f["margin"] == 6 and f["seeds"] == 20 - 10 and f["kroo"] == 1 and f["mobility"] == 4
+    assert f["weak"] == 2 - 2 and f["empty"] == 2 - 2
+    # reach: A's houses 2 (12 >= 4), 4 (2 >= 2), 5 (5 >= 1); B's 10 (3 >= 2), 11 (4 >= 1)
+    assert f["reach"] == 3 - 2
+    # A's house 5 (5 seeds) ends in 10 (3 seeds): nothing; house 4 (2 seeds) ends in 6: 2+1, 7: no (walks 6 only)
+    assert f["capture"] == 3
+    # B's house 11 (4 seeds) ends in 3 (empty): nothing; house 10 (3 seeds) ends in 1 (empty) ... 0 has 1: not last
+    assert f["threat"] == 0
+    assert f["back"] == (1 + 0 + 12) - (2 + 1 + 0)
+
+
+def test_the_tune_command_runs_end_to_end(tmp_path, capsys):
+    samples, weights = tmp_path / "wari.samples", tmp_path / "weights.json"
+    write(weights, default="hand")
+    assert tune.main(["collect", "--variant", "wari", "--games", "6", "--seed", "3", "--out", str(samples)]) == 0
+    variant, collected = tune.read_samples(samples)
+    assert variant == "wari" and collected and {s.result for s in collected} <= {0.0, 0.5, 1.0}
+    assert tune.main(["fit", str(samples), "--write", "--weights-file", str(weights)]) == 0
+    out = capsys.readouterr().out
+    assert "log-loss hand-set" in out and "log-loss tuned" in out
+    data = load_weights(weights)
+    assert data["default"] == "hand" and len(data["tuned"]["wari"]) == len(FEATURES)
+    assert data["fits"]["wari"]["samples"] == len(collected)
+    # the fit is no worse than the hand-set weights on what it fitted
+    fitted, hand = data["fits"]["wari"]["log_loss_tuned"][0], data["fits"]["wari"]["log_loss_hand"][0]
+    assert fitted <= hand + 1e-9
+    assert weights_for("wari", "tuned", weights) is not None
+    # collecting again with the same seed gives the same samples
+    again = tmp_path / "again.samples"
+    tune.main(["collect", "--variant", "wari", "--games", "6", "--seed", "3", "--out", str(again)])
+    assert again.read_text() == samples.read_text()
+
+
+def test_newton_finds_a_known_logistic():
+    rng = random.Random(5)
+    rows = [[rng.randint(-5, 5), rng.randint(-5, 5)] for _ in range(3000)]
+    truth = (0.8, -0.3)
+    results = [float(rng.random() < tune.sigmoid(truth[0] * a + truth[1] * b)) for a, b in rows]
+    z = tune.newton(rows, results, [0.0, 0.0], ridge=0.0)
+    assert abs(z[0] - 0.8) < 0.1 and abs(z[1] + 0.3) < 0.1
+
+
+def test_a_match_between_two_sets(capsys):
+    assert (
+        tune.main(["match", "--variant", "wari", "--games", "2", "--time", "0.005", "--a", "hand", "--b", "hand"]) == 0
+    )
+    assert "2 games" in capsys.readouterr().out
