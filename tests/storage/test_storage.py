@@ -404,6 +404,12 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     event = await source.create_tournament(now=T0, **TOURNAMENT)
     await source.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
     await source.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
+    await source.request_analysis(
+        game_id=game.id, depth="quick", requested_by=100, guild_id=1, total_plies=1, now=T0, most=8
+    )
+    attempt = await source.start_attempt(user_id=100, guild_id=1, puzzle_id="wari-0001", daily="2026-01-01", now=T0)
+    await source.finish_attempt(attempt, (3,), solved=True, now=T0, rerate=lambda standing: standing, rated=True)
+    await source.daily_puzzle(1, "2026-01-01", "wari-0001")
     await source.close()
     target = database if database != source_path else tmp_path / "new.sqlite3"
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 0
