@@ -102,9 +102,12 @@ class AnalysisQueries(Database):
         )
 
     async def unfinished_analyses(self) -> list[AnalysisRow]:
-        """The analyses queued or running (after a restart: those to start again), oldest first."""
+        """The analyses queued or running (after a restart: those to start again), oldest first;
+        of a sharded bot's process, those of its servers (each process runs its own)."""
+        mine, params = self._own_shards()
         rows = await self._read(
-            "SELECT * FROM analyses WHERE status IN ('queued', 'running') ORDER BY created_at, game_id"
+            f"SELECT * FROM analyses WHERE status IN ('queued', 'running'){mine} ORDER BY created_at, game_id",
+            params,
         )
         return [AnalysisRow.from_row(row) for row in rows]
 
