@@ -49,6 +49,14 @@ async def finished_game(world) -> int:
     return done.id
 
 
+async def queue_analysis(world, number: int, member, depth: str):
+    """Ask for an analysis as the bot does, without running it (as a process that stopped would leave it)."""
+    return await world.env.bot.store.request_analysis(
+        game_id=number, depth=depth, requested_by=member.id, guild_id=world.guild.id, total_plies=4,
+        now=world.env.now(), most=8,
+    )  # fmt: skip
+
+
 def edits_of(world, message_id: int) -> list[dict]:
     """What the bot's edits of one message sent, in order."""
     return [
@@ -107,10 +115,7 @@ async def test_asking_again_is_instant_and_the_replay_shows_the_marks(world):
 async def test_one_analysis_at_a_time_each_and_live_games_wait(world, monkeypatch):
     number = await finished_game(world)
     store = world.env.bot.store
-    queued = await store.request_analysis(
-        game_id=number, depth="quick", requested_by=world.alice.id, guild_id=world.guild.id,
-        total_plies=4, now=world.env.now(), most=8,
-    )  # fmt: skip
+    queued = await queue_analysis(world, number, world.alice, "quick")
     assert queued.refusal is None
     mine = await world.alice.slash(world.channel, "wari analyse", game=number)
     assert mine.ephemeral
@@ -147,10 +152,7 @@ async def test_an_analysis_a_restart_interrupted_finishes_on_its_message(world, 
     number = await finished_game(world)
     store = world.env.bot.store
     # The bot stopped in the middle: the analysis is running, its message shows the bar half way.
-    queued = await store.request_analysis(
-        game_id=number, depth="default", requested_by=world.carol.id, guild_id=world.guild.id,
-        total_plies=4, now=world.env.now(), most=8,
-    )  # fmt: skip
+    queued = await queue_analysis(world, number, world.carol, "default")
     posted = await world.env.bot.get_partial_messageable(world.channel.id).send(f"{ANALYSING}{number} ▰▰▰▰▰▱▱▱▱▱ 50%")
     await store.set_analysis_message(number, "default", world.channel.id, posted.id)
     await store.analysis_progress(number, "default", 2, world.env.now())

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from bot.storage import Store
 
+#: Server ids on shards 0 and 1 of 2 (Discord puts a server on shard ``(id >> 22) % count``).
+SHARD_0, SHARD_1 = 2 << 22, 3 << 22
 #: A record of the length of a real game's (about 60 moves), so the games span many pages.
 RECORD = "[Format wari-record/1]\n" + " ".join(f"A({1 + n % 6},{n % 9})" for n in range(60))
 

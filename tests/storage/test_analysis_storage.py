@@ -11,10 +11,9 @@ import pytest
 
 from bot.storage import Store
 from bot.storage.database import ShardScope
+from tests.storage.databases import SHARD_0, SHARD_1
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
-#: Server ids on shards 0 and 1 of 2 (Discord puts a server on shard ``(id >> 22) % count``).
-SHARD_0, SHARD_1 = 2 << 22, 3 << 22
 
 
 @pytest.fixture
