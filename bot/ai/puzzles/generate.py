@@ -17,7 +17,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine import Game, MoveRecord, Termination, rules_for
+from bot.engine import Game, MoveRecord, Rules, Termination, rules_for
 from bot.engine.core import State, _core, machine_for
 from bot.engine.notation import from_position, position
 
@@ -191,7 +191,7 @@ def theme_of(
         return "grand_slam"
     if any(_starves(record, solver) for record in records):
         return "starving"
-    if any(record.player == solver and len(record.captures) >= 2 for record in records):
+    if any(record.player == solver and _houses_taken(rules, record) >= 2 for record in records):
         return "multiple_capture"
     best = values[first]
     if best.source == "tables" or (best.exact and sum(game.board) <= 16):
@@ -199,6 +199,12 @@ def theme_of(
     if sum(record.captured for record in records if record.player == solver) >= 2:
         return "capture"
     return "defense"
+
+
+def _houses_taken(rules: Rules, record: MoveRecord) -> int:
+    """The opponent's houses a move captured from (a Kalah capture also takes the capturing seed
+    from the mover's own house: that does not count)."""
+    return sum(1 for house, _ in record.captures if rules.owner(house) != record.player)
 
 
 def _starves(record: MoveRecord, solver: int) -> bool:
