@@ -66,7 +66,8 @@ class OutOfTime(Exception):
 
 
 def load_weights(path: Path | None = None) -> dict:
-    """The weights file: ``{"default": "hand" | "tuned", "tuned": {variant: [floats]}, ...}``."""
+    """The weights file: ``{"default": {variant: "hand" | "tuned"}, "tuned": {variant: [floats]}, ...}``
+    (``default`` may also be one choice for every variant; a variant it leaves out is hand-set)."""
     path = path or WEIGHTS_PATH
     try:
         data = json.loads(path.read_text())
@@ -86,7 +87,8 @@ def weights_for(variant: str, choice: str = "default", path: Path | None = None)
         return None
     data = load_weights(path)
     if choice == "default":
-        choice = data.get("default", "hand")
+        default = data.get("default", "hand")
+        choice = default.get(variant, "hand") if isinstance(default, dict) else default
     if choice == "hand":
         return None
     if choice != "tuned":

@@ -18,8 +18,8 @@ and its log-loss is reported too. Everything follows from ``--seed``.
     python -m bot.ai.tune match --variant oware --games 100 --time 0.1 --a tuned --b hand
 
 ``fit`` prints the samples, the log-loss before and after and the weights; ``--write`` stores
-them in ``bot/ai/weights.json`` (whose ``default`` says which set the expert plays: ``--default``
-changes it). ``match`` plays the expert with one set against the expert with another, colours
+them in ``bot/ai/weights.json`` (whose ``default`` says which set the expert plays each variant
+with: ``--default`` changes it). ``match`` plays the expert with one set against the expert with another, colours
 alternating, each pair of games from the same random opening.
 """
 
@@ -298,7 +298,11 @@ def write_weights(result: Fit, command: str, default: str | None, path: Path = W
         "log_loss_tuned": [round(x, 5) for x in result.tuned_loss],
     }
     if default:
-        data["default"] = default
+        choices = data.get("default", "hand")
+        if not isinstance(choices, dict):
+            choices = dict.fromkeys(data["tuned"], choices)
+        choices[result.variant] = default
+        data["default"] = choices
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
@@ -361,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     f = sub.add_parser("fit", help="fit the weights to collected samples")
     f.add_argument("samples", type=Path)
     f.add_argument("--write", action="store_true", help="store the weights in bot/ai/weights.json")
-    f.add_argument("--default", choices=("hand", "tuned"), help="with --write: the set the expert plays")
+    f.add_argument(
+        "--default", choices=("hand", "tuned"), help="with --write: the set the expert plays this variant with"
+    )
     f.add_argument("--weights-file", type=Path, default=WEIGHTS_PATH)
     m = sub.add_parser("match", help="the expert with one set of weights against another")
     m.add_argument("--variant", default="oware", choices=VARIANTS)

@@ -20,7 +20,8 @@ def write(path, default="tuned", **sets):
 
 def test_the_project_weights_file_loads_and_names_a_set_for_every_variant():
     data = load_weights()
-    assert data["default"] in ("hand", "tuned")
+    default = data["default"]
+    assert set(default.values() if isinstance(default, dict) else [default]) <= {"hand", "tuned"}
     for variant in ("wari", "oware", "awari", "ouril", "kalah"):
         weights = weights_for(variant)
         assert weights is None or len(weights) == len(FEATURES)
@@ -33,6 +34,15 @@ def test_a_missing_weights_file_is_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match="weights file"):
         ExpertPlayer(max_nodes=500).choose(Game("oware"), seconds=60)
     assert weights_for("oware", "hand") is None  # the hand-set evaluation needs no file
+
+
+def test_the_default_may_name_a_set_per_variant(tmp_path):
+    path = tmp_path / "w.json"
+    sets = {"oware": list(tune.HAND), "wari": list(tune.HAND)}
+    path.write_text(json.dumps({"features": list(FEATURES), "default": {"oware": "tuned"}, "tuned": sets}))
+    assert weights_for("oware", path=path) == tuple(round(WEIGHT_ONE * w) for w in tune.HAND)
+    assert weights_for("wari", path=path) is None and weights_for("wari", "tuned", path) is not None
+    assert weights_for("kalah", "tuned", path) is None  # no set: the hand-set evaluation
 
 
 def test_a_file_with_other_features_is_refused(tmp_path):
@@ -120,6 +130,8 @@ def test_the_tune_command_runs_end_to_end(tmp_path, capsys):
     assert "log-loss hand-set" in out and "log-loss tuned" in out
     data = load_weights(weights)
     assert data["default"] == "hand" and len(data["tuned"]["wari"]) == len(FEATURES)
+    tune.main(["fit", str(samples), "--write", "--weights-file", str(weights), "--default", "tuned"])
+    assert load_weights(weights)["default"] == {"wari": "tuned"}
     assert data["fits"]["wari"]["samples"] == len(collected)
     # the fit is no worse than the hand-set weights on what it fitted
     fitted, hand = data["fits"]["wari"]["log_loss_tuned"][0], data["fits"]["wari"]["log_loss_hand"][0]
