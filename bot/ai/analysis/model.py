@@ -9,7 +9,7 @@ was fitted to self-play games (``python -m bot.ai.analysis fit``; see ``docs/ana
 >>> expected(0)
 0.5
 >>> round(expected(4 * 4), 2)  # four seeds ahead
-0.72
+0.73
 >>> expected(1000 + 3), expected(-1000 - 1)  # proven win, proven loss
 (1.0, 0.0)
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from ..search import WIN
 
 #: The logistic constant: ``expected(score) = 1 / (1 + exp(-K * score))``. Fitted by
-#: ``python -m bot.ai.analysis fit --games 40 --seed 1`` (docs/analysis.md has the figures).
-K = 0.0592
+#: ``python -m bot.ai.analysis fit --games 40 --seed 1`` with the tuned evaluation (docs/analysis.md).
+K = 0.0635
 
 #: Marks by the expected score a move gave away, worst first. They are lichess's thresholds:
 #: lichess marks a drop of its "winning chances" (-1..1) of 0.1, 0.2 and 0.3, which is 0.05,
