@@ -129,12 +129,12 @@ def better_text(verdict: MoveVerdict) -> str:
     """What the engine would have played instead, and what it would have won (whole seeds where
     the tables prove it, else an estimate to a tenth of a seed)."""
     if verdict.exact:
-        seeds = round(verdict.seeds_lost)
-        gain = n_("{count} seed more, proven", "{count} seeds more, proven", seeds, count=seeds)
+        whole = round(verdict.seeds_lost)
+        gain = n_("{count} seed more, proven", "{count} seeds more, proven", whole, count=whole)
     else:
-        seeds = round(verdict.seeds_lost, 1)
-        shown = f"{seeds:.1f}".removesuffix(".0")
-        gain = n_("about {count} seed more", "about {count} seeds more", 1 if seeds == 1 else 2, count=shown)
+        tenths = round(verdict.seeds_lost, 1)
+        shown = f"{tenths:.1f}".removesuffix(".0")
+        gain = n_("about {count} seed more", "about {count} seeds more", 1 if tenths == 1 else 2, count=shown)
     return _("better: house {house} ({gain})", house=verdict.best, gain=gain)
 
 
