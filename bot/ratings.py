@@ -64,10 +64,11 @@ class Rating:
 
 def rate_game(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
     """The ratings of A and B after one game between them (``score_a``: 1 win, 0.5 draw, 0 loss)."""
-    return _after(a, b, score_a), _after(b, a, 1.0 - score_a)
+    return rated_after(a, b, score_a), rated_after(b, a, 1.0 - score_a)
 
 
-def _after(player: Rating, opponent: Rating, score: float) -> Rating:
+def rated_after(player: Rating, opponent: Rating, score: float) -> Rating:
+    """``player``'s rating after one rating period against ``opponent`` (``score``: 1, 0.5, 0)."""
     new = update_rating(
         rating_to_mu(player.rating),
         rd_to_phi(player.rd),

@@ -22,12 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 
-from glicko2.math import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi, update_rating
-
 from bot.ai.puzzles import Puzzle, daily, pick, puzzle_by_id, puzzles_for, refutation
 from bot.engine import VARIANTS, Game
 from bot.i18n import N_
-from bot.ratings import Rating
+from bot.ratings import Rating, rated_after
 from bot.storage.puzzles import AttemptRow, PuzzleQueries, PuzzleStanding
 
 from .table import Closed, Refusal
@@ -62,13 +60,8 @@ def rating_of(standing: PuzzleStanding) -> Rating:
 
 def rerated(standing: PuzzleStanding, difficulty: float, solved: bool) -> PuzzleStanding:
     """The standing after one rated try at a puzzle of ``difficulty``."""
-    new = update_rating(
-        rating_to_mu(standing.rating),
-        rd_to_phi(standing.rd),
-        standing.volatility,
-        [(rating_to_mu(difficulty), rd_to_phi(PUZZLE_RD), 1.0 if solved else 0.0)],
-    )
-    return replace(standing, rating=mu_to_rating(new.mu), rd=phi_to_rd(new.phi), volatility=new.sigma)
+    new = rated_after(rating_of(standing), Rating(difficulty, PUZZLE_RD), 1.0 if solved else 0.0)
+    return replace(standing, rating=new.rating, rd=new.rd, volatility=new.volatility)
 
 
 def counted(standing: PuzzleStanding, solved: bool) -> PuzzleStanding:
