@@ -1,6 +1,7 @@
 """The expert's evaluation weights: the file, its use by both searches, and the tune command."""
 
 import json
+import os
 import random
 
 import pytest
@@ -10,7 +11,11 @@ from bot.ai.expert import FEATURES, WEIGHT_ONE, ExpertPlayer, _Search, features,
 from bot.engine import Game, Player, rules_for
 from bot.engine.core import Machine, _core, machine_for
 
-compiled = pytest.mark.skipif(_core is None or not hasattr(_core, "features"), reason="the compiled core was not built")
+# Skipped only on a developer's machine without a C compiler: CI builds the core, and fails here without it.
+compiled = pytest.mark.skipif(
+    (_core is None or not hasattr(_core, "features")) and not os.environ.get("CI"),
+    reason="the compiled core was not built",
+)
 
 
 def write(path, default="tuned", **sets):
@@ -64,7 +69,7 @@ def position() -> Game:
 def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure):
     if pure:
         monkeypatch.setenv("WARI_PURE_PYTHON", "1")
-    elif _core is None:
+    elif _core is None and not os.environ.get("CI"):
         pytest.skip("the compiled core was not built")
     game = position()
 
