@@ -4,8 +4,14 @@ It searches raw states (:mod:`bot.engine.core`) until its time budget runs out a
 best move of the deepest completed iteration. What makes it strong:
 
 - **Move ordering**: the transposition table's best move first, then captures (largest
-  first), then the rest by the seeds they sow; a killer-free but effective ordering for
-  sowing games, where most cut-offs come from captures.
+  first), then the rest by the seeds they sow; in C also the killers (quiet moves that cut
+  off at the same ply) and the history (quiet moves that cut off anywhere) before the rest.
+- **Reductions** (in C): late quiet moves are searched a ply or two shallower first, and in
+  full only if they look better than the best so far.
+- **A kept table** (in C): a search on a clock leaves its transposition table to the next one,
+  which starts a ply or so deeper. :data:`TECHNIQUES` names these techniques; each was kept
+  because a match showed it gains (``python -m bot.ai.tune match --a-without ...``), where
+  principal-variation search and aspiration windows did not.
 - **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
 - **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
@@ -13,6 +19,8 @@ best move of the deepest completed iteration. What makes it strong:
   houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture. That is
   the hand-set evaluation; a weighted sum of :data:`FEATURES` (weights fitted to self-play
   results by :mod:`.tune`, kept in ``weights.json``) replaces it where the file says so.
+- **Opening book** (:mod:`.book`): in the first plies of oware and wari, the move a search
+  of millions of nodes chose, played at once.
 - **Endgame tables** (:mod:`.tables`): where the position is in them, the move comes from
   there, exact in result and margin, without a search; inside the (compiled) search, a position
   in them is a leaf with its exact value.
@@ -26,7 +34,7 @@ rules); the table ignores the path, the usual approximation.
 
 The search runs in C (``bot/engine/_core.c``, about 2-4 million nodes a second) when the
 extension was built; the class :class:`_Search` below is the same algorithm in Python, the
-readable reference and the fallback.
+readable reference and the fallback, without the pruning techniques.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from bot.engine import Game
 from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 
 from .base import Decision, Progress, Strategy
+from .book import Book
 from .search import ended, final_score
 from .tables import Table, best_move
 
@@ -55,6 +64,10 @@ QUIESCENCE_PLIES = 6
 FEATURES = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "capture", "threat", "back")
 #: Weights are kept in 1/64 of a quarter seed (integers: the C core computes the same sum).
 WEIGHT_ONE = 64
+#: The compiled search's techniques, as bits of ``search``'s ``techniques`` in ``_core.c``.
+TECHNIQUES = {"killers": 1, "history": 2, "reductions": 4, "keep": 8}
+#: What an expert can be asked to play without: a technique, or its opening book.
+OPTIONAL = (*TECHNIQUES, "book")
 #: The weights file :mod:`.tune` writes: which set the expert plays, and the fitted sets.
 WEIGHTS_PATH = Path(__file__).with_name("weights.json")
 #: A variant's weights as the search takes them (``None``: the hand-set evaluation).
@@ -106,7 +119,13 @@ class ExpertPlayer(Strategy):
     summary = "iterative-deepening alpha-beta with a transposition table; exact in endgames it can see"
 
     def __init__(
-        self, seed: int | None = None, *, max_depth: int = 64, max_nodes: int | None = None, weights: str = "default"
+        self,
+        seed: int | None = None,
+        *,
+        max_depth: int = 64,
+        max_nodes: int | None = None,
+        weights: str = "default",
+        without: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(seed)
         self.max_depth = max_depth
@@ -114,16 +133,31 @@ class ExpertPlayer(Strategy):
         self.max_nodes = max_nodes
         #: Which evaluation: ``"default"`` (as ``weights.json`` says), ``"hand"`` or ``"tuned"``.
         self.weights = weights
+        unknown = without - set(OPTIONAL)
+        if unknown:
+            raise ValueError(f"an expert cannot play without {', '.join(sorted(unknown))} (only {', '.join(OPTIONAL)})")
+        #: The compiled search's techniques in use: all but those named in ``without``.
+        self.techniques = sum(bit for name, bit in TECHNIQUES.items() if name not in without)
+        #: Whether the opening book answers where it can.
+        self.book = "book" not in without
 
     def choose(self, game: Game, seconds: float = 1.0, progress: Progress | None = None) -> Decision:
         began = time.perf_counter()
         known = best_move(game)  # endgame tables first: an exact answer at once
         if known is not None:
             return replace(known, seconds=time.perf_counter() - began)
+        book = Book.for_variant(game.rules.name) if self.book else None
+        if book is not None and (opening := book.move(game)) is not None:
+            house = opening.house
+            return Decision(
+                house, opening.depth, opening.score, (house,), seconds=time.perf_counter() - began, notes={"book": True}
+            )
         machine = machine_for(game.rules)
         weights = weights_for(game.rules.name, self.weights)
         if isinstance(machine, CompiledMachine):
-            return compiled_search(machine, game, seconds, self.max_nodes, self.max_depth, progress, weights)
+            return compiled_search(
+                machine, game, seconds, self.max_nodes, self.max_depth, progress, weights, self.techniques
+            )
         search = _Search(machine, game.seen_positions, seconds, self.max_nodes, progress, weights)
         return search.run(game.state, self.max_depth, game.legal_moves)
 
@@ -136,6 +170,7 @@ def compiled_search(
     max_depth: int,
     progress: Progress | None,
     weights: Weights = None,
+    techniques: int = sum(TECHNIQUES.values()),
 ) -> Decision:
     """The same search as :class:`_Search`, run by the C core (see ``search`` in ``_core.c``)."""
     began = time.perf_counter()
@@ -146,11 +181,17 @@ def compiled_search(
     table = Table.for_variant(game.rules.name)  # positions in the tables are not searched
     known = (table.data, table.seeds) if table else (None, -1)
     assert _core is not None  # there is a CompiledMachine only where the core was built
-    if weights is not None and not hasattr(_core, "features"):
-        raise RuntimeError("bot/engine/_core was built before weighted evaluations: pip install -e . rebuilds it")
-    extra = (*known, weights) if weights is not None else known if table else ()
     move, depth, score, pv, nodes, exact = _core.search(
-        *machine.key, game.state, game.seen_positions, budget, max_nodes or 0, max_depth, progress, *extra
+        *machine.key,
+        game.state,
+        game.seen_positions,
+        budget,
+        max_nodes or 0,
+        max_depth,
+        progress,
+        *known,
+        weights,
+        techniques,
     )
     return Decision(move + 1, depth, score, pv, nodes, time.perf_counter() - began, exact)
 

@@ -16,22 +16,28 @@ and its log-loss is reported too. Everything follows from ``--seed``.
     python -m bot.ai.tune collect --variant oware --games 1500 --seed 1 --out oware.samples
     python -m bot.ai.tune fit oware.samples --write          # weights.json gains the fitted set
     python -m bot.ai.tune match --variant oware --games 100 --time 0.1 --a tuned --b hand
+    python -m bot.ai.tune match --games 100 --a tuned --b tuned --b-without reductions --jobs 2
 
 ``fit`` prints the samples, the log-loss before and after and the weights; ``--write`` stores
 them in ``bot/ai/weights.json`` (whose ``default`` says which set the expert plays each variant
 with: ``--default`` changes it). ``match`` plays the expert with one set against the expert with another, colours
-alternating, each pair of games from the same random opening.
+alternating, each pair of games from the same random opening; ``--a-without`` and
+``--b-without`` take search techniques or the opening book away from a side
+(:data:`.expert.OPTIONAL`), which is how each was shown to gain; ``--jobs`` plays that many
+games at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +47,7 @@ from bot.engine.rules import VARIANTS
 
 from .arena import elo, wilson
 from .base import Strategy
-from .expert import FEATURES, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
+from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
 from .mcts import MctsPlayer
 from .simple import GreedyPlayer, RandomPlayer
 
@@ -309,17 +315,33 @@ def write_weights(result: Fit, command: str, default: str | None, path: Path = W
 # -- matches ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Side:
+    """One side of a match: the expert with a set of weights, maybe without some techniques."""
+
+    weights: str
+    without: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return self.weights + "".join(f" -{name}" for name in sorted(self.without))
+
+
 def play_match_game(
-    variant: str, a: str, b: str, seconds: float, opening_seed: int, a_first: bool, plies: int, seed: int
+    variant: str, a: Side, b: Side, seconds: float, plies: int, game_number: int, match_seed: int
 ) -> float:
-    """One game of the expert with weights ``a`` against the expert with ``b``: ``a``'s points."""
+    """Game ``game_number`` of a match: ``a``'s points. Games 2k and 2k+1 share a random opening
+    of ``plies`` plies; ``a`` moves first in the even ones."""
     game = Game(rules_for(variant), Player.A)
-    opening = random.Random(opening_seed)
+    opening = random.Random(match_seed * 1000 + game_number // 2)
     for _ in range(plies):
         if not game.is_over:
             game.play(opening.choice(game.legal_moves))
-    side_a = Player.A if a_first else Player.B
-    players = {side_a: ExpertPlayer(seed, weights=a), side_a.other: ExpertPlayer(seed + 1, weights=b)}
+    side_a = Player.A if game_number % 2 == 0 else Player.B
+    seed = match_seed * 7919 + game_number
+    players = {
+        side_a: ExpertPlayer(seed, weights=a.weights, without=a.without),
+        side_a.other: ExpertPlayer(seed + 1, weights=b.weights, without=b.without),
+    }
     while (mover := game.to_move) is not None:
         game.play(players[mover].choose(game, seconds).house)
     assert game.outcome is not None
@@ -328,22 +350,22 @@ def play_match_game(
 
 
 def match(args: argparse.Namespace) -> int:
-    points: list[float] = []
+    a, b = Side(args.a, args.a_without), Side(args.b, args.b_without)
     began = time.perf_counter()
-    for g in range(args.games):
-        opening_seed = args.seed * 1000 + g // 2
-        result = play_match_game(
-            args.variant, args.a, args.b, args.time, opening_seed, g % 2 == 0, args.opening_plies, args.seed * 7919 + g
-        )
-        points.append(result)
-        print(f"game {g + 1:3}: {args.a} as {'A' if g % 2 == 0 else 'B'} scored {result:g}", flush=True)
+    one_game = functools.partial(
+        play_match_game, args.variant, a, b, args.time, args.opening_plies, match_seed=args.seed
+    )
+    with ProcessPoolExecutor(args.jobs) as pool:
+        points = list(pool.map(one_game, range(args.games)))
+    for g, result in enumerate(points):
+        print(f"game {g + 1:3}: {a} as {'A' if g % 2 == 0 else 'B'} scored {result:g}")
     n = len(points)
     score = sum(points) / n
     low, high = wilson(score, n)
     wins, draws = points.count(1.0), points.count(0.5)
     print(
-        f"{args.variant}: expert {args.a} vs expert {args.b}, {n} games at {args.time:g}s a move, "
-        f"+{wins} ={draws} -{n - wins - draws}: {args.a} scored {100 * score:.1f}% "
+        f"{args.variant}: expert {a} vs expert {b}, {n} games at {args.time:g}s a move, "
+        f"+{wins} ={draws} -{n - wins - draws}: {a} scored {100 * score:.1f}% "
         f"(95% Wilson [{100 * low:.1f}%, {100 * high:.1f}%]; "
         f"Elo {elo(score):+.0f} [{elo(low):+.0f}, {elo(high):+.0f}]), "
         f"{time.perf_counter() - began:.0f}s"
@@ -352,6 +374,15 @@ def match(args: argparse.Namespace) -> int:
 
 
 # -- the command -----------------------------------------------------------------------------
+
+
+def without(text: str) -> frozenset[str]:
+    """``--a-without``'s value: what the expert may play without (search techniques, its book),
+    comma-separated, or ``all`` of them: the expert as it was before any of them."""
+    names = frozenset(OPTIONAL) if text == "all" else frozenset(filter(None, text.split(",")))
+    if not names <= set(OPTIONAL):
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(OPTIONAL)} or all")
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -377,6 +408,14 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--b", default="hand", choices=("default", "hand", "tuned"))
     m.add_argument("--opening-plies", type=int, default=4)
     m.add_argument("--seed", type=int, default=1)
+    for side in ("a", "b"):
+        m.add_argument(
+            f"--{side}-without",
+            type=without,
+            default=frozenset(),
+            help=f"what {side} plays without, comma-separated: {', '.join(OPTIONAL)}, or all",
+        )
+    m.add_argument("--jobs", type=int, default=1, help="games played at once (one core each)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         began = time.perf_counter()

@@ -25,6 +25,17 @@ enum { WARI, OWARE, AWARI, OURIL, KALAH };
 #define FEATURES 10     /* the evaluation's features (features() below) */
 #define WEIGHT_ONE 64   /* its weights come in 1/64 of a quarter seed */
 
+/* The search's techniques, each kept because a match showed it gains (bot/ai/tune.py match
+ * --a-without ...): search's `techniques` argument turns them off one by one for such matches.
+ * Principal-variation search and aspiration windows were tried that way and did not gain. */
+enum {
+    KILLERS = 1,     /* the quiet moves that last cut off at this ply are tried early */
+    HISTORY = 2,     /* then quiet moves by how often they cut off anywhere */
+    REDUCTIONS = 4,  /* late quiet moves are searched a ply or two shallower first */
+    KEEP = 8,        /* the transposition table is kept from one search to the next (see below) */
+    ALL_TECHNIQUES = KILLERS | HISTORY | REDUCTIONS | KEEP
+};
+
 typedef uint8_t u8;
 typedef uint64_t u64;
 
@@ -408,6 +419,51 @@ static int table_bits(double seconds, long long max_nodes)
     return bits;
 }
 
+/* The kept table (KEEP): a search on a time budget leaves its table for the next one, which
+ * then starts from what it found two plies up (the move before and the reply), a ply or so
+ * deeper at once. Node-budget searches never use it: they must answer the same whatever ran
+ * before. One search at a time owns it; another one meanwhile gets a table of its own. */
+static Entry *kept_table;
+static int kept_bits;
+static char kept_busy;
+
+/* A kept entry is only good under the same rules, evaluation and endgame table: their salt, mixed
+ * into every key, makes the others' entries miss (splitmix64 over the numbers). */
+static u64 salt_of(const Rules *r, const int *weights, int table_seeds)
+{
+    u64 salt = 0x6A09E667F3BCC909ULL;
+    int values[4 + FEATURES] = {r->variant, r->n, r->half, table_seeds};
+    if (weights) memcpy(values + 4, weights, sizeof(int) * FEATURES);
+    for (int k = 0; k < 4 + FEATURES; k++) {
+        u64 x = salt + (u64)(uint32_t)values[k] + 0x9E3779B97F4A7C15ULL;
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+        salt = x ^ (x >> 31);
+    }
+    return salt;
+}
+
+static Entry *take_table(int bits, int keep)
+{
+    if (keep && !__atomic_test_and_set(&kept_busy, __ATOMIC_ACQUIRE)) {
+        if (kept_bits != bits) {
+            free(kept_table);
+            kept_table = calloc((size_t)1 << bits, sizeof(Entry));
+            kept_bits = kept_table ? bits : 0;
+        }
+        if (kept_table) return kept_table;
+        __atomic_clear(&kept_busy, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    return calloc((size_t)1 << bits, sizeof(Entry));
+}
+
+static void give_back_table(Entry *table)
+{
+    if (table == kept_table) __atomic_clear(&kept_busy, __ATOMIC_RELEASE);
+    else free(table);
+}
+
 typedef struct {
     const Rules *r;
     Path path;
@@ -422,6 +478,11 @@ typedef struct {
     Tables tables;
     const int *weights;       /* the evaluation's weights (NULL: the hand-set evaluation) */
     int weight[FEATURES];
+    int techniques;           /* which of KILLERS, HISTORY... are on */
+    u64 salt;                 /* mixed into the table's keys: what the values depend on (see KEEP) */
+    int ply;                  /* plies from the root */
+    int8_t killer[MAXDEPTH + 1][2];
+    int history[20];          /* per house: how much cutting off there has earned it */
 } Search;
 
 static double now(void)
@@ -537,15 +598,24 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
 }
 
 /* Moves in search order, with their children: the table's move first, then captures by size
- * (an extra turn counts half a seed), then the bigger houses. */
-static void order(const Rules *r, const u8 *s, int *moves, int count, int hint, u8 (*children)[MAXW])
+ * (an extra turn counts half a seed), then the killers, then the quiet moves by their history,
+ * then the bigger houses. quiet[m] says which moves neither capture nor move again. */
+static void order(const Search *z, const u8 *s, int *moves, int count, int hint, u8 (*children)[MAXW], int *quiet)
 {
-    int keys[10], mover = s[r->turn], store = r->store[mover];
+    const Rules *r = z->r;
+    long long keys[10];
+    int mover = s[r->turn], store = r->store[mover], ply = z->ply <= MAXDEPTH ? z->ply : MAXDEPTH;
     u8 played[10][MAXW];
+    int is_quiet[10];
     for (int m = 0; m < count; m++) {
         play(r, s, moves[m], played[m], NULL);
-        int gain = played[m][store] - s[store], again = played[m][r->turn] == mover;
-        keys[m] = (moves[m] == hint) * 1000000 + (gain * 2 + again) * 1000 + s[moves[m]];
+        int gain = played[m][store] - s[store], again = played[m][r->turn] == mover, house = moves[m];
+        long long key = (long long)(house == hint) << 50 | (long long)(gain * 2 + again) << 40;
+        is_quiet[m] = !gain && !again;
+        if (is_quiet[m] && (z->techniques & KILLERS))
+            key |= (long long)(z->killer[ply][0] == house) << 39 | (long long)(z->killer[ply][1] == house) << 38;
+        if (is_quiet[m] && (z->techniques & HISTORY)) key |= (long long)z->history[house] << 8;
+        keys[m] = key | (s[house] < 255 ? s[house] : 255);
     }
     int index[10];
     for (int m = 0; m < count; m++) index[m] = m;
@@ -557,6 +627,7 @@ static void order(const Rules *r, const u8 *s, int *moves, int count, int hint, 
     int sorted[10];
     for (int m = 0; m < count; m++) {
         sorted[m] = moves[index[m]];
+        if (quiet) quiet[m] = is_quiet[index[m]];
         memcpy(children[m], played[index[m]], (size_t)r->width);
     }
     memcpy(moves, sorted, sizeof(int) * (size_t)count);
@@ -570,10 +641,37 @@ static int child_value(Search *z, const u8 *s, const u8 *child, int depth, int a
     const Rules *r = z->r;
     int value;
     if (path_push(&z->path, r, s, hash)) { z->out_of_time = 1; return 0; }
+    z->ply++;
     if (child[r->turn] == s[r->turn]) value = negamax(z, child, depth - 1, alpha, beta);
     else value = -negamax(z, child, depth - 1, -beta, -alpha);
+    z->ply--;
     z->path.size--;
     return value;
+}
+
+/* The value of the m-th move (in search order) of a node: a late quiet one is searched a ply or
+ * two shallower first (REDUCTIONS), and again at full depth only if it beats alpha there. */
+static int move_value(Search *z, const u8 *s, const u8 *child, int m, int quiet, int depth, int alpha, int beta, u64 hash)
+{
+    int reduce = (z->techniques & REDUCTIONS) && quiet && m >= 3 && depth >= 3 ? 1 + (m >= 6 && depth >= 6) : 0;
+    if (reduce) {
+        int score = child_value(z, s, child, depth - reduce, alpha, beta, hash);
+        if (z->out_of_time || score <= alpha) return score;
+    }
+    return child_value(z, s, child, depth, alpha, beta, hash);
+}
+
+/* A quiet move cut off at this ply: remember it as a killer and in the history. */
+static void cut_off(Search *z, int house, int depth)
+{
+    int ply = z->ply <= MAXDEPTH ? z->ply : MAXDEPTH;
+    if (z->killer[ply][0] != house) {
+        z->killer[ply][1] = z->killer[ply][0];
+        z->killer[ply][0] = (int8_t)house;
+    }
+    z->history[house] += depth * depth;
+    if (z->history[house] > 1 << 28)  /* keep the keys in range: halve them all */
+        for (int k = 0; k < 20; k++) z->history[k] /= 2;
 }
 
 /* Past the horizon, captures only, so no exchange is cut off half-way; the side to move may
@@ -637,9 +735,10 @@ static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
         z->horizon = 1;
         return quiesce(z, s, moves, count, alpha, beta, QUIESCENCE_PLIES, hash);
     }
-    Entry *e = &z->table[hash & z->mask];
+    u64 key = hash ^ z->salt;
+    Entry *e = &z->table[key & z->mask];
     int hint = -1;
-    if (e->key == hash) {
+    if (e->key == key) {
         int proven = e->flag & 4, flag = e->flag & 3;
         hint = e->move;
         if (e->depth >= depth || proven) {
@@ -650,24 +749,27 @@ static int negamax(Search *z, const u8 *s, int depth, int alpha, int beta)
             }
         }
     }
-    int original = alpha, best = -INF, best_move = -1, outer = z->horizon;
+    int original = alpha, best = -INF, best_move = -1, outer = z->horizon, quiet[10];
     u8 children[10][MAXW];
     z->horizon = 0;
-    order(r, s, moves, count, hint, children);
+    order(z, s, moves, count, hint, children, quiet);
     for (int m = 0; m < count; m++) {
-        score = child_value(z, s, children[m], depth, alpha, beta, hash);
+        score = move_value(z, s, children[m], m, quiet[m], depth, alpha, beta, hash);
         if (z->out_of_time) return 0;
         if (score > best) {
             best = score;
             best_move = moves[m];
             if (score > alpha) {
                 alpha = score;
-                if (alpha >= beta) break;
+                if (alpha >= beta) {
+                    if (quiet[m]) cut_off(z, moves[m], depth);
+                    break;
+                }
             }
         }
     }
     int flag = best <= original ? UPPER : best >= beta ? LOWER : EXACT;
-    e->key = hash;
+    e->key = key;
     e->score = (int16_t)best;
     e->depth = (uint8_t)(depth > 255 ? 255 : depth);
     e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4));
@@ -1033,13 +1135,16 @@ static PyObject *py_features(PyObject *self, PyObject *args)
     return out;
 }
 
+/* One iteration at the root. *best_move changes as soon as a move is shown better than the ones
+ * before it, so an iteration cut short by the clock still counts for what it found (the previous
+ * best is searched first). Returns the best score. */
 static int root_search(Search *z, const u8 *root, int *moves, int count, int depth, PyObject *progress, int *best_move)
 {
     const Rules *r = z->r;
     int alpha = -INF;
     u64 hash = hash_of(r, root);
     u8 children[10][MAXW];
-    order(r, root, moves, count, depth > 1 ? *best_move : -1, children);
+    order(z, root, moves, count, depth > 1 ? *best_move : -1, children, NULL);
     for (int m = 0; m < count; m++) {
         int score = child_value(z, root, children[m], depth, alpha, INF, hash);
         if (z->out_of_time) return 0;
@@ -1072,9 +1177,9 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
         play(r, s, move, next, NULL);
         memcpy(s, next, (size_t)r->width);
         u64 h = hash_of(r, s);
-        Entry *e = &z->table[h & z->mask];
+        Entry *e = &z->table[(h ^ z->salt) & z->mask];
         int moves[10], count = legal(r, s, moves), found = 0;
-        if (majority(r, s) || path_has(&seen, r, s, h) || e->key != h || e->move < 0) break;
+        if (majority(r, s) || path_has(&seen, r, s, h) || e->key != (h ^ z->salt) || e->move < 0) break;
         for (int m = 0; m < count; m++) found |= moves[m] == e->move;
         if (!found) break;
         move = e->move;
@@ -1086,10 +1191,11 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
     return tuple;
 }
 
-/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights])
+/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights, techniques])
  *   -> (house index, depth, score, pv, nodes, exact)
  * With an endgame table (bytes or a memory map, and its N), positions in it are not searched.
- * weights: the evaluation's (parse_weights), None for the hand-set one.
+ * weights: the evaluation's (parse_weights), None for the hand-set one. techniques: which of
+ * KILLERS, HISTORY, REDUCTIONS, KEEP to use (a bit mask; all by default).
  * Iterative deepening until the time (or node) budget runs out or an iteration is proven: no
  * line of it met the horizon, so its score is the game's exact value, margin included. */
 static PyObject *py_search(PyObject *self, PyObject *args)
@@ -1097,15 +1203,17 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     int variant, houses, seeds, max_depth;
     long long max_nodes;
     double seconds;
-    int table_seeds = -1;
+    int table_seeds = -1, techniques = ALL_TECHNIQUES;
     PyObject *tuple, *history, *progress, *weights = Py_None;
     Py_buffer known = {0};
     Rules r;
     u8 root[MAXW], s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*iO", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
-                          &known, &table_seeds, &weights))
+    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*iOi", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
+                          &known, &table_seeds, &weights, &techniques))
         return NULL;
     Search z = {0};
+    z.techniques = techniques & ALL_TECHNIQUES;
+    memset(z.killer, -1, sizeof z.killer);
     if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
     if (parse_weights(weights, z.weight)) { PyBuffer_Release(&known); return NULL; }
     if (weights != Py_None) z.weights = z.weight;
@@ -1119,7 +1227,8 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     z.deadline = now() + 0.97 * seconds;  /* 3% left for clearing up and for Python around it */
     int bits = table_bits(seconds, max_nodes);
     z.mask = ((u64)1 << bits) - 1;
-    z.table = calloc((size_t)1 << bits, sizeof(Entry));
+    z.salt = salt_of(&r, z.weights, z.known ? table_seeds : -1);
+    z.table = take_table(bits, (z.techniques & KEEP) && !max_nodes);
     if (!z.table) { PyBuffer_Release(&known); return PyErr_NoMemory(); }
     /* The game's positions with as many captured seeds as now: only those can come back. */
     PyObject *iterator = PyObject_GetIter(history);
@@ -1133,7 +1242,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
             path_push(&z.path, &r, s, hash_of(&r, s));
     }
     Py_XDECREF(iterator);
-    if (PyErr_Occurred()) { free(z.table); free(z.path.items); PyBuffer_Release(&known); return NULL; }
+    if (PyErr_Occurred()) { give_back_table(z.table); free(z.path.items); PyBuffer_Release(&known); return NULL; }
     int moves[10], count = legal(&r, root, moves);
     int best_move = count ? moves[0] : -1, best_depth = 0, best_score = 0, exact = 0;
     /* Without the GIL: other threads run meanwhile (a worker's watchdog can end the process). */
@@ -1142,12 +1251,15 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         int move = best_move;
         z.horizon = 0;
         int score = root_search(&z, root, moves, count, depth, progress, &move);
-        if (z.out_of_time) break;
+        if (z.out_of_time) {
+            best_move = move;  /* a move shown better part-way through counts */
+            break;
+        }
         best_move = move;
         best_depth = depth;
         best_score = score;
-        Entry *e = &z.table[hash_of(&r, root) & z.mask];
-        e->key = hash_of(&r, root);
+        Entry *e = &z.table[(hash_of(&r, root) ^ z.salt) & z.mask];
+        e->key = hash_of(&r, root) ^ z.salt;
         e->move = (int8_t)move;
         e->depth = (uint8_t)depth;
         e->score = (int16_t)score;
@@ -1156,7 +1268,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     }
     PyEval_RestoreThread(z.released);
     PyObject *pv = count ? principal_variation(&z, root, best_move) : PyTuple_New(0);
-    free(z.table);
+    give_back_table(z.table);
     free(z.path.items);
     PyBuffer_Release(&known);
     if (z.out_of_time == 2 || !pv) { Py_XDECREF(pv); return NULL; }
@@ -1289,7 +1401,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled rules and search (see bot/engine/_core.c).", -1, methods};
 
 /* Raised whenever a function's signature changes: bot/engine/core.py ignores a stale build. */
-#define INTERFACE 1
+#define INTERFACE 2  /* 2: search takes the techniques */
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -26,6 +26,7 @@ def search(
     table: bytes | mmap | None = ...,
     table_seeds: int = ...,
     weights: tuple[int, ...] | None = ...,
+    techniques: int = ...,
     /,
 ) -> tuple[int, int, int, tuple[int, ...], int, bool]: ...
 def evaluate(

@@ -86,7 +86,8 @@ def test_a_quiet_game_has_few_marks_and_a_wild_one_many():
     expert = ExpertPlayer(1, max_nodes=20_000)  # weaker than the judge: its moves differ, a little
     quiet = analyse_game(play(Game("wari"), {0: expert, 1: expert}, 24), "quick")
     wild = analyse_game(play(Game("wari"), {0: expert, 1: make_player("random", 3)}, 24), "quick")
-    assert sum(1 for v in quiet.moves if v.mark) <= 1 and not any(v.mark == "??" for v in quiet.moves)
+    quiet_marks = [v.mark for v in quiet.moves if v.mark]
+    assert len(quiet_marks) <= 2 and set(quiet_marks) <= {"?!"}  # an inaccuracy or two at most
     assert min(quiet.accuracy(0), quiet.accuracy(1)) > 90
     assert len([v for v in wild.of(1) if v.mark]) >= 3
     assert wild.accuracy(1) < wild.accuracy(0)

@@ -93,7 +93,8 @@ def sample(variant: str, size: int) -> list[Puzzle]:
 def test_a_sample_holds_under_a_deeper_search_than_the_screening(variant):
     """The first move is still the best under a search of 15 times the screening budget, and beats
     every other by the margin. The generator searched with 12-seed tables under its search and
-    this test has none, so one estimate of a sample may move across the margin, never the best move."""
+    this test has none, and the search has gained its reductions since, so an estimate or two of
+    a sample may move across the margin, never the best move."""
     size = 10 if variant in ("wari", "oware") else 5
     searched = [puzzle for puzzle in puzzles_for(variant) if puzzle.verified != "tables"]
     short = []
@@ -102,7 +103,7 @@ def test_a_sample_holds_under_a_deeper_search_than_the_screening(variant):
         assert max(values, key=lambda house: values[house].score) == puzzle.solution[0], (puzzle.id, values)
         if unique_best(values) != puzzle.solution[0]:
             short.append(puzzle.id)
-    assert len(short) <= 1, short
+    assert len(short) <= 2, short
 
 
 def test_endgame_puzzles_hold_against_small_tables(tmp_path):

@@ -92,7 +92,9 @@ def judge(game: Game, depth: str) -> PositionJudgement:
     legal = game.legal_moves
     if len(legal) == 1 and best_move(game) is None:
         return _forced(game, legal[0], depth)
-    decision = ExpertPlayer(SEED, max_nodes=DEPTHS[depth]).choose(game, seconds=60)
+    # Every position on the same budget, the opening's too: a book move's deeper score would
+    # not compare with the searched ones around it.
+    decision = ExpertPlayer(SEED, max_nodes=DEPTHS[depth], without=frozenset({"book"})).choose(game, seconds=60)
     score = round(decision.score)
     return PositionJudgement(game.ply, mover, decision.house, score, decision.exact, decision.pv, depth)
 
