@@ -64,8 +64,8 @@ def play_out(game: Game, seconds: float) -> int:
 
 def line(label: str, memory: dict[str, int]) -> str:
     return (
-        f"{label:<34} resident {memory['VmRSS'] / 1024:7.1f} MB = file-backed {memory['RssFile'] / 1024:7.1f} MB"
-        f" + anonymous {memory['RssAnon'] / 1024:6.1f} MB"
+        f"{label:<34} resident {memory['VmRSS'] / 1024:7.1f} MiB = file-backed {memory['RssFile'] / 1024:7.1f} MiB"
+        f" + anonymous {memory['RssAnon'] / 1024:6.1f} MiB"
     )
 
 
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     size = sum(len(table.data) for table in tables)
     listed = ", ".join(f"{table.variant} {table.seeds} seeds" for table in tables)
-    print(f"tables: {listed}; {size / 2**20:.1f} MB on disk in all")
+    print(f"tables: {listed}; {size / 2**20:.1f} MiB on disk in all")
     opened = resident()
     print(line("every table opened", opened))
     rng = random.Random(args.seed)
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     played = resident()
     print(line(f"after {moves} moves of endgames", played))
     grown = (played["RssAnon"] - start["RssAnon"]) / 1024
-    print(f"anonymous growth {grown:.1f} MB for {size / 2**20:.1f} MB of tables: mapped, not copied")
+    print(f"anonymous growth {grown:.1f} MiB for {size / 2**20:.1f} MiB of tables: mapped, not copied")
     return 0
 
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core")
 def test_the_tables_are_mapped_not_copied(tmp_path):
     for variant in ("wari", "oware"):
-        build(variant, 10, tmp_path, out=io.StringIO())  # 6.3 MB each
+        build(variant, 10, tmp_path, out=io.StringIO())  # 6.3 MiB each
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.tables_memory", "--games", "1", "--time", "0.02"],
         cwd=ROOT,
@@ -29,9 +29,9 @@ def test_the_tables_are_mapped_not_copied(tmp_path):
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "tables: wari 10 seeds, oware 10 seeds; 12.6 MB on disk in all" in run.stdout
+    assert "tables: wari 10 seeds, oware 10 seeds; 12.6 MiB on disk in all" in run.stdout
     memory = re.findall(
-        r"^(.+?) +resident +([\d.]+) MB = file-backed +([\d.]+) MB \+ anonymous +([\d.]+) MB$", run.stdout, re.M
+        r"^(.+?) +resident +([\d.]+) MiB = file-backed +([\d.]+) MiB \+ anonymous +([\d.]+) MiB$", run.stdout, re.M
     )
     assert [label for label, *_ in memory][:2] == ["at start", "every table opened"], run.stdout
     (_, _, file_start, anon_start), (_, _, _, anon_opened), (_, _, file_end, anon_end) = memory
