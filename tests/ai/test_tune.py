@@ -37,7 +37,7 @@ def test_the_project_weights_file_loads_and_names_a_set_for_every_variant():
 def test_a_missing_weights_file_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(expert, "WEIGHTS_PATH", tmp_path / "gone.json")
     with pytest.raises(FileNotFoundError, match="weights file"):
-        ExpertPlayer(max_nodes=500).choose(Game("oware"), seconds=60)
+        ExpertPlayer(max_nodes=500, without=frozenset({"book"})).choose(Game("oware"), seconds=60)
     assert weights_for("oware", "hand") is None  # the hand-set evaluation needs no file
 
 

@@ -28,7 +28,10 @@ from bot.engine.notation import record
 from bot.service.computer import Computer
 
 computer = Computer(games=None, workers=2)
-text = record(Game("wari"))
+game = Game("wari")
+for house in (1, 7, 2, 8):  # past the opening book, which would answer at once
+    game.play(house)
+text = record(game)
 # Each search outlasts the test, so each worker takes one: both are searching when killed.
 searches = [computer.pool.submit(choose_move, "expert", text, 600.0, seed) for seed in (1, 2)]
 print("searching", flush=True)
