@@ -9,7 +9,9 @@ best move of the deepest completed iteration. What makes it strong:
 - **Reductions** (in C): late quiet moves are searched a ply or two shallower first, and in
   full only if they look better than the best so far.
 - **A kept table** (in C): a search on a clock leaves its transposition table to the next one,
-  which starts a ply or so deeper. :data:`TECHNIQUES` names these techniques; each was kept
+  which starts a ply or so deeper; its entries come in pairs (**buckets**), one keeping the
+  deepest result of the current search, the other the newest, so deep results are not lost to
+  the many shallow ones written after them. :data:`TECHNIQUES` names these techniques; each was kept
   because a match showed it gains (``python -m bot.ai.tune match --a-without ...``), where
   principal-variation search and aspiration windows did not.
 - **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
@@ -65,7 +67,7 @@ FEATURES = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "ca
 #: Weights are kept in 1/64 of a quarter seed (integers: the C core computes the same sum).
 WEIGHT_ONE = 64
 #: The compiled search's techniques, as bits of ``search``'s ``techniques`` in ``_core.c``.
-TECHNIQUES = {"killers": 1, "history": 2, "reductions": 4, "keep": 8}
+TECHNIQUES = {"killers": 1, "history": 2, "reductions": 4, "keep": 8, "buckets": 16}
 #: What an expert can be asked to play without: a technique, or its opening book.
 OPTIONAL = (*TECHNIQUES, "book")
 #: The weights file :mod:`.tune` writes: which set the expert plays, and the fitted sets.

@@ -5,6 +5,7 @@ Keep in step with the ``methods`` table of ``_core.c`` (and its ``INTERFACE``).
 
 from collections.abc import Callable, Iterable
 from mmap import mmap
+from typing import Literal, overload
 
 INTERFACE: int
 
@@ -43,5 +44,12 @@ def playout(
     limit: int,
     /,
 ) -> tuple[int, int]: ...
-def build_tables(variant: int, seeds: int, report: Callable[[int, int, int, int], object] | None, /) -> bytes: ...
-def probe(variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], /) -> int | None: ...
+def build_tables(variant: int, seeds: int, report: Callable[[int, int, int, int, int], object] | None, /) -> bytes: ...
+@overload
+def probe(
+    variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[False] = ..., /
+) -> int | None: ...
+@overload
+def probe(
+    variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[True], /
+) -> tuple[int | None, int | None]: ...

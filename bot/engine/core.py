@@ -34,7 +34,7 @@ from typing import NamedTuple
 from .rules import GrandSlam, Rules
 
 #: The interface of ``_core.c`` this module speaks (its ``INTERFACE``).
-INTERFACE = 2
+INTERFACE = 3
 
 #: The compiled core (its types: ``_core.pyi``), or ``None`` where it was not built.
 _core: ModuleType | None

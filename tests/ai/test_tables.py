@@ -4,8 +4,9 @@ The solver explores every position reachable from a sampled one (the reference e
 no C), and computes by plain fixed-point iteration the two bounds the tables are defined by: the
 final margin the player to move can force when any cycle counts as lost for them (``lo``), and
 when it counts as won (``hi``). Where they meet, that is the value whatever a repetition would
-score; the table must hold exactly those values and call every other position unknown, and the
-expert must answer every position of known value with a move that keeps it.
+score; the table must hold exactly those values, and of every other position exactly what its
+bounds say of the result (a win by at least ``lo``, a loss by at least ``-hi``, at least or at most
+a draw); the expert must answer every position of known value with a move that keeps it.
 """
 
 import io
@@ -69,6 +70,17 @@ def solve(machine, roots):
     return bounds
 
 
+def known_of(lo, hi):
+    """What the table should say of a position with these solver bounds, as ``Table.bounds``."""
+    if lo == hi:
+        return lo, hi
+    if lo > 0:
+        return lo, None
+    if hi < 0:
+        return None, hi
+    return (0 if lo == 0 else None), (0 if hi == 0 else None)
+
+
 def sample(rules, rng):
     """A position with 1..SEEDS seeds on board, stores short of a majority, either side to move."""
     seeds = rng.randint(1, SEEDS)
@@ -104,6 +116,7 @@ def test_tables_hold_exactly_the_solver_values_and_the_expert_keeps_them(variant
     for root in roots:
         lo, hi = bounds[root]
         assert table.value(root) == (lo if lo == hi else None), root
+        assert table.bounds(root) == known_of(lo, hi), root
         if lo != hi:
             continue
         known += 1
@@ -148,3 +161,34 @@ def test_the_search_takes_exact_values_from_the_tables(tables, monkeypatch):
     probed = ExpertPlayer(seed=1, max_depth=12).choose(game, seconds=10)
     assert "tables" not in probed.notes and probed.depth == 12
     assert without.score < 1000 <= probed.score  # a win the same depth could not see alone
+
+
+def test_the_search_sees_a_win_the_table_bounds_at_once(tables, monkeypatch, tmp_path):
+    """Where repetitions leave the margin open but not the result, a table still knows who wins: a
+    search one ply deep sees that win, and does not without those bounds."""
+    rules = rules_for("oware")
+    machine = machine_for(rules, "python")
+    rng = random.Random("bounds")
+    roots = [root for root in (sample(rules, rng) for _ in range(300)) if machine.legal(root)]
+    bounds = solve(machine, roots)
+    # won, margin open, a choice to make (one move is played unsearched), and no capture that
+    # wins at once (the search sees those without tables)
+    wins = [
+        root
+        for root in roots
+        if 0 < bounds[root][0] < bounds[root][1]
+        and len(machine.legal(root)) > 1
+        and not any(machine.majority(machine.play(root, house)[0]) for house in machine.legal(root))
+    ]
+    assert len(wins) >= 5
+    exact_only = tmp_path / "exact-only"
+    exact_only.mkdir()
+    data = (tables / f"oware-{SEEDS}.bin").read_bytes()
+    (exact_only / f"oware-{SEEDS}.bin").write_bytes(bytes(b if b <= 48 or b >= 256 - 48 else 128 for b in data))
+
+    def scores(folder):
+        monkeypatch.setenv("WARI_TABLES", str(folder))
+        return [ExpertPlayer(seed=1, max_depth=1).choose(Game.from_state(rules, root)).score for root in wins]
+
+    assert all(score > 1000 for score in scores(tables))
+    assert not all(score > 1000 for score in scores(exact_only))

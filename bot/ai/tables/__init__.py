@@ -13,7 +13,9 @@ Repetitions: the rules end a game at a repeated position, each player taking the
 a position's value can depend on the positions played before it. The tables keep a value only
 where it does not: where the player to move can force it without ever counting on a repetition,
 and so can the opponent (the two bounds of ``_core.c``'s ``build_tables`` meet). Other positions
-read as unknown and are searched. About 40% of the positions with 12 seeds on board are exact.
+are searched; the table keeps what their bounds say of the result (a win by at least so many
+seeds, a loss, at least or at most a draw), which cuts the search off where that is enough
+(:meth:`Table.bounds`). Of the positions with 14 seeds on board in oware, 44.5% are exact.
 
 >>> Table.for_variant("chess") is None
 True
@@ -70,6 +72,15 @@ class Table:
         if _core is None:  # tables are loaded only where it was built (see _load)
             raise RuntimeError("the endgame tables are read by the compiled core, which was not built")
         return _core.probe(self.code, self.seeds, self.data, state)
+
+    def bounds(self, state: tuple[int, ...]) -> tuple[int | None, int | None]:
+        """What the table knows of ``state``'s final margin for the player to move: at least
+        ``lo``, at most ``hi`` (``None``: no bound; equal: the exact value). Where a repetition
+        could change the value, the table keeps only its sign: a win by at least ``lo`` seeds, a
+        loss by at least ``-hi``, at least (``lo == 0``) or at most (``hi == 0``) a draw."""
+        if _core is None:
+            raise RuntimeError("the endgame tables are read by the compiled core, which was not built")
+        return _core.probe(self.code, self.seeds, self.data, state, True)
 
 
 def _files(variant: str, folder: Path) -> tuple[str, ...]:
@@ -162,11 +173,10 @@ def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
         raise RuntimeError("the endgame tables are built by the compiled core, which was not built")
     began = time.perf_counter()
 
-    def report(layer: int, positions: int, exact: int, rounds: int) -> None:
-        share = 100 * exact / positions
+    def report(layer: int, positions: int, exact: int, rounds: int, decided: int) -> None:
         print(
-            f"  {variant} {layer:2} seeds: {positions:>11,} positions, {share:5.1f}% exact "
-            f"({time.perf_counter() - began:.1f}s)",
+            f"  {variant} {layer:2} seeds: {positions:>11,} positions, {100 * exact / positions:5.1f}% exact, "
+            f"{100 * decided / positions:5.1f}% of known result ({time.perf_counter() - began:.1f}s)",
             file=out,
             flush=True,
         )
