@@ -45,7 +45,7 @@ class Settings:
     #: The port of the Prometheus ``/metrics`` and the ``/healthz`` endpoints (``None``: not served).
     metrics_port: int | None = None
     #: Seeds on board of the endgame tables the bot builds for itself when it has none (0: none).
-    table_seeds: int = 14
+    table_seeds: int = 15
 
     @property
     def database_path(self) -> Path | None:
@@ -157,5 +157,5 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
         shard_count=shard_count,
         shard_ids=shard_ids,
         metrics_port=_int(environ, "METRICS_PORT", None, maximum=65535),
-        table_seeds=_int(environ, "TABLE_SEEDS", 14, minimum=0, maximum=16),
+        table_seeds=_int(environ, "TABLE_SEEDS", 15, minimum=0, maximum=16),
     )

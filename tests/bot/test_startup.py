@@ -251,7 +251,7 @@ def test_a_bot_without_voice_logs_no_voice_warnings(tmp_path, caplog):
 
 
 def test_the_endgame_tables_the_bot_builds_are_a_setting():
-    assert load_settings({"DISCORD_TOKEN": "t"}).table_seeds == 14
+    assert load_settings({"DISCORD_TOKEN": "t"}).table_seeds == 15
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "0"}).table_seeds == 0
     with pytest.raises(SettingsError, match="TABLE_SEEDS must be at most 16, not 20"):
         load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "20"})

@@ -1,7 +1,7 @@
 """Endgame tables the bot gets by itself: built in the background on a start that finds none.
 
 Every real game would otherwise be played without them, since a table exists only once someone
-builds it. At start-up the bot (``TABLE_SEEDS``, 14 by default) looks for a table of at least that
+builds it. At start-up the bot (``TABLE_SEEDS``, 15 by default) looks for a table of at least that
 many seeds for each variant that has tables, and builds the missing ones one variant at a time, in
 a child process at the lowest CPU priority (``nice 19``), so that the bot's own searches and its
 event loop go first. The child's progress lines go to the bot's log. Each file is written whole
