@@ -564,9 +564,8 @@ static inline Entry *probe(const Search *z, u64 key)
  * result is not lost to the many shallow ones written after it. */
 static inline Entry *slot_for(const Search *z, u64 key, int depth)
 {
-    Entry *first = &z->table[(key & z->mask) & ~(u64)1];
     if (!(z->techniques & BUCKETS)) return &z->table[key & z->mask];
-    Entry *second = first + 1;
+    Entry *first = &z->table[(key & z->mask) & ~(u64)1], *second = first + 1;
     if (second->key == key) return second;
     if (first->key == key) return first;
     if (first->age != z->age || depth >= first->depth) {
@@ -815,7 +814,7 @@ static int expand(Search *z, const u8 *s, u64 hash, int depth, int alpha, int be
  * is kept within the bounds (a proven bound beats an estimate). */
 static int negamax(Search *z, const u8 *s, u64 hash, int depth, int alpha, int beta)
 {
-    int score, floor = -INF, ceiling = INF;
+    int score, least = -INF, most = INF;  /* what the tables prove of s's value */
     if (stop(z)) return 0;
     if (ended(z, s, hash, &score)) return score;
     if (z->known) {
@@ -823,14 +822,14 @@ static int negamax(Search *z, const u8 *s, u64 hash, int depth, int alpha, int b
         if (k >= 0 && z->known[k] != UNKNOWN) {  /* the history aside */
             int lo, hi;
             code_bounds(z->known[k], &lo, &hi);
-            if (lo > -BOUND) floor = margin_score(lo);
-            if (hi < BOUND) ceiling = margin_score(hi);
-            if (lo == hi || floor >= beta) return floor;
-            if (ceiling <= alpha) return ceiling;
+            if (lo > -BOUND) least = margin_score(lo);
+            if (hi < BOUND) most = margin_score(hi);
+            if (lo == hi || least >= beta) return least;
+            if (most <= alpha) return most;
         }
     }
     score = expand(z, s, hash, depth, alpha, beta);
-    return score < floor ? floor : score > ceiling ? ceiling : score;
+    return score < least ? least : score > most ? most : score;
 }
 
 /* negamax past the tables: the game goes on at s, and its value is not known. */
