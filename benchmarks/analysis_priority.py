@@ -2,11 +2,12 @@
 
 ``python -m benchmarks.analysis_priority [--moves 12] [--analyses 2]`` starts the bot's
 :class:`bot.service.Computer` (its real worker pool, sized to the machine) and times the expert's
-moves (0.25 s of thinking each, one after another as a game against the bot asks for them) three
-times in the same run: on an idle pool (the baseline); while ``--analyses`` analyses of a 120-ply
-game run as the bot runs them (:meth:`Computer.in_background`, which leaves a worker to the
-moves); and while they run as ordinary work, for comparison. It prints each move's time to
-answer at the median and the worst, and the median's ratio to the idle pool's.
+moves (0.25 s of thinking each, one after another as a game against the bot asks for them, in a
+position past its opening book: searched, every run) three times in the same run: on an idle
+pool (the baseline); while ``--analyses`` analyses of a 120-ply game run as the bot runs them
+(:meth:`Computer.in_background`, which leaves a worker to the moves); and while they run as
+ordinary work, for comparison. It prints each move's time to answer at the median and the
+worst, and the median's ratio to the idle pool's.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ import time
 
 from bot.ai import make_player
 from bot.ai.analysis.judge import sowing_count
+from bot.ai.book import Book
+from bot.ai.tables import best_move
 from bot.ai.worker import analyse_position, choose_move
 from bot.engine import Game
 from bot.engine.notation import from_record, record
 from bot.service import Computer
 
 THINKING = 0.25
+#: The moves that lead to the position the timed moves are played in: one ply past the opening
+#: book (its first 3 plies), every seed still on the board.
+OPENING = (1, 7, 2, 8)
 
 
 def long_game(plies: int = 120) -> str:
@@ -34,6 +40,19 @@ def long_game(plies: int = 120) -> str:
         mover = game.to_move
         assert mover is not None
         game.play(players[int(mover)].choose(game, 0.01).house)
+    return record(game, "A", "B")
+
+
+def searched_position() -> str:
+    """The record of the position the timed moves are played in, the same every run: one where
+    the expert searches for its whole time. A book move, an endgame table's, a forced move or a
+    finished game would answer at once, and the times would say nothing of the pool."""
+    game = Game("wari")
+    for house in OPENING:
+        game.play(house)
+    book = Book.for_variant("wari")
+    if (book is not None and book.move(game) is not None) or len(game.legal_moves) < 2 or best_move(game):
+        raise ValueError(f"the expert would not search after {OPENING}: choose moves past its book")
     return record(game, "A", "B")
 
 
@@ -57,7 +76,7 @@ async def analyse(computer: Computer, text: str, depth: str, *, background: bool
 
 
 async def during(
-    computer: Computer, text: str, middle: str, analyses: int, moves: int, background: bool
+    computer: Computer, text: str, searched: str, analyses: int, moves: int, background: bool
 ) -> list[float]:
     """The moves' times to answer while ``analyses`` analyses run."""
     running = [
@@ -65,7 +84,7 @@ async def during(
     ]
     await asyncio.sleep(0.5)  # the analyses are under way
     try:
-        return await timed_moves(computer, middle, moves)
+        return await timed_moves(computer, searched, moves)
     finally:
         for task in running:
             task.cancel()
@@ -74,13 +93,13 @@ async def during(
 
 async def main(moves: int, analyses: int) -> None:
     text = long_game()
-    middle = long_game(20)  # a position where the expert thinks its whole time
+    searched = searched_position()
     computer = Computer(games=None)  # type: ignore[arg-type]  # only its pool is used here
     try:
-        await timed_moves(computer, middle, computer.workers)  # start every worker before timing
-        idle = await timed_moves(computer, middle, moves)
-        shipped = await during(computer, text, middle, analyses, moves, background=True)
-        unranked = await during(computer, text, middle, analyses, moves, background=False)
+        await timed_moves(computer, searched, computer.workers)  # start every worker before timing
+        idle = await timed_moves(computer, searched, moves)
+        shipped = await during(computer, text, searched, analyses, moves, background=True)
+        unranked = await during(computer, text, searched, analyses, moves, background=False)
     finally:
         computer.close()
     print(f"workers: {computer.workers}; {moves} expert moves of {THINKING} s; {analyses} analyses of a 120-ply game")

@@ -1,11 +1,17 @@
 """Every way a game starts at once, with no challenge to answer: against the bot, an exhibition,
-a pair that ``/wari seek`` matched; and which finished game a rematch replays."""
+a pair that ``/wari seek`` matched, a tournament's pairing; and which finished game a rematch replays.
+
+A tournament game is started by a sweep, not by a player at the board, and its board is posted
+after the game is stored: its clock waits for that board (:meth:`StartService.with_clock_started`,
+:meth:`StartService.first_shown`), so a process that dies in between, or Discord refusing the
+board, costs nobody time on a game they could not see."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
-from bot.clock import DEFAULT_CLOCK
+from bot.clock import DEFAULT_CLOCK, ClockState
 from bot.engine import Game, Player, Rules
 from bot.engine.notation import record, rules_code, snapshot
 from bot.i18n import N_
@@ -13,7 +19,10 @@ from bot.storage import Conflict, PairingRow, SeekRow
 
 from .base import ServiceBase
 from .table import CHANNEL_BUSY, Refusal, Table
-from .turns import check_first, check_level, opening, parse_clock
+from .turns import STILL, check_first, check_level, opening, parse_clock, pings_and_clock
+
+#: The columns a clock's start sets (its deadline, the banked times, the next ping).
+CLOCK_COLUMNS = ("deadline", "time_a", "time_b", "ping_at", "ping_kind")
 
 
 class StartService(ServiceBase):
@@ -117,6 +126,8 @@ class StartService(ServiceBase):
             await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
+            if pairing is not None:  # its clock waits for its board (see the module)
+                start = {**start, **STILL}
             columns = dict(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -157,7 +168,8 @@ class StartService(ServiceBase):
         now: datetime,
     ) -> Table:
         """The game of a tournament's pairing, in ``channel_id`` (its thread); the first mover is
-        the pairing's. Nobody gets a turn ping: the round's announcement called both.
+        the pairing's. Its clock waits until its board is shown (:meth:`first_shown`). Nobody gets
+        a turn ping: the round's announcement calls both.
 
         :raises Refusal: the pairing has its game already (another process, or an earlier try).
         """
@@ -178,10 +190,35 @@ class StartService(ServiceBase):
             rated=rated,
         )
 
-    async def rematch_of(self, game_id: int, user_id: int) -> Table:
-        """The finished game ``user_id`` asks to play again (they must have played in it)."""
+    def with_clock_started(self, table: Table, now: datetime) -> Table:
+        """``table`` with the clock of the player to move started at ``now`` (their whole time
+        for a move, or what they have banked), as its first board shows it: not stored yet, see
+        :meth:`first_shown`. Nobody is pinged: the round's announcement calls the players."""
+        clock = table.clock
+        waiting = ClockState(None, table.clock_state.banks)
+        levels = (table.row.level_a, table.row.level_b)
+        columns = pings_and_clock(
+            clock, waiting, table.game, table.row.players, levels, mover=None, actor=table.user_to_move, now=now
+        )
+        return Table(dataclasses.replace(table.row, **columns), table.game)
+
+    async def first_shown(self, started: Table, message_id: int, now: datetime) -> Table | None:
+        """Store that ``started`` (see :meth:`with_clock_started`) is shown in ``message_id``: the
+        game's board and its clock start together, in a versioned write. ``None`` if the game
+        changed since it was read (another process showed it first, or it ended): then nothing
+        is written, and the caller takes its message back."""
+        columns = {name: getattr(started.row, name) for name in CLOCK_COLUMNS}
+        try:
+            row = await self.store.update_game(started.row, now=now, message_id=message_id, **columns)
+        except Conflict:
+            return None
+        return Table(row, started.game)
+
+    async def rematch_of(self, game_id: int, user_id: int, guild_id: int | None) -> Table:
+        """The finished game of server ``guild_id`` that ``user_id`` asks to play again (they must
+        have played in it; another server's game is not found: a forged button's)."""
         row = await self.store.get_game(game_id)
-        if row is None or row.status != "finished":
+        if row is None or row.guild_id != guild_id or row.status != "finished":
             raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)
         player = table.player(user_id)

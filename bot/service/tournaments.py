@@ -40,7 +40,7 @@ from bot.tournament import (
     swiss_standings,
 )
 
-from .table import Closed, Refusal
+from .table import Closed, Refusal, Table
 
 FORMATS = ("swiss", "round-robin", "arena")
 #: A Swiss without ``rounds`` plays this many; an arena without ``duration`` lasts this long.
@@ -394,6 +394,12 @@ class TournamentService:
     async def games_to_start(self, event: Event) -> list[PairingRow]:
         """Pairings of the event still without their game (a bye has none)."""
         return [p for p in event.open_pairings if not p.bye and p.game_id is None]
+
+    async def unseen_games(self, event: Event) -> list[Table]:
+        """The event's live games whose players were never shown a board to play on (the process
+        died, or Discord refused, between a game's start and its board), or whose clock never
+        started: the next step shows them (their clock waits until then)."""
+        return [Table.of(row) for row in await self.store.unseen_games(event.row.id)]
 
     async def mark_announced(self, event: Event) -> None:
         """The pairings of the event's current round were posted."""

@@ -311,6 +311,18 @@ class TournamentQueries(GameQueries):
     async def pairing_of_game(self, game_id: int) -> PairingRow | None:
         return await self._one(PairingRow, "SELECT * FROM tournament_pairings WHERE game_id = ?", (game_id,))
 
+    async def unseen_games(self, tournament_id: int) -> list[GameRow]:
+        """The live games of the event's open pairings that no board shows with its clock running:
+        none was posted (the process died, or Discord refused, between the game's start and its
+        board), or its clock never started."""
+        rows = await self._read(
+            "SELECT games.* FROM tournament_pairings JOIN games ON games.id = tournament_pairings.game_id "
+            "WHERE tournament_pairings.tournament_id = ? AND tournament_pairings.result IS NULL "
+            "AND games.status = 'live' AND (games.message_id IS NULL OR games.deadline IS NULL) ORDER BY games.id",
+            (tournament_id,),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
     async def record_result(
         self, pairing: PairingRow, result: float, now: datetime, *, forfeit: bool = False, reason: str | None = None
     ) -> bool:

@@ -219,7 +219,7 @@ class Challenges:
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
-        old = await self.service.rematch_of(game_id, interaction.user.id)
+        old = await self.service.rematch_of(game_id, interaction.user.id, interaction.guild_id)
         await check_can_host(interaction)
         charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)

@@ -4,10 +4,12 @@ is shown: the games of a new round start in threads of the event's channel, the 
 posted with links (pinging each player once), the standings message is redrawn, and the podium
 is posted at the end.
 
-The database says what was shown: a round's pairings are posted until the event notes them
-``announced``, a pairing's game is started until it is linked, the podium until its message is
+The database says what was shown: a pairing's game is started until it is linked, its board
+posted until the game notes it (the game's clock waits for its board, so a crash or a refusal in
+between costs nobody time), a round's pairings are posted once every game of it has its board
+(they link them all) until the event notes them ``announced``, the podium until its message is
 noted. So a restart at any moment shows each thing once (at worst a message posted twice, never
-none), and a step that fails is taken again by the next sweep.
+none; never two boards of a game), and a step that fails is taken again by the next sweep.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .languages import Languages
 from .presenter import Message, Presenter
 from .threads import THREAD_ARCHIVE_MINUTES
 from .tournament_views import crosstable, podium_message, round_messages, signup_message, standings_message
-from .views import board_link
+from .views import board_link, replaced_board
 
 log = logging.getLogger("cogs.wari")
 
@@ -101,10 +103,11 @@ class TournamentRunner:
         for pairing in await self.tournaments.games_to_start(event):
             await self.start_game(event, pairing)
         event = await self.tournaments.event(event.row.id)
+        boards_shown = [await self.show_board(table) for table in await self.tournaments.unseen_games(event)]
         links = await self.links(event)
         if event.row.status == "running" and event.row.round > event.row.announced:
             await self.announce(event, links)
-        if step.results or step.new_round or step.finished:
+        if step.results or step.new_round or step.finished or any(boards_shown):
             await self.redraw_standings(event, links)
         if event.row.status == "finished" and event.row.podium_message_id is None:
             posted = await self.presenter.post(event.row.channel_id, podium_message(event))
@@ -113,8 +116,9 @@ class TournamentRunner:
         return event
 
     async def start_game(self, event: Event, pairing: PairingRow) -> None:
-        """A pairing's game, in a new thread of the event's channel. A failure (Discord refused
-        the thread) is logged, and the next step tries again."""
+        """A pairing's game, in a new thread of the event's channel; its board follows
+        (:meth:`show_board`). A failure (Discord refused the thread) is logged, and the next step
+        tries again."""
         assert pairing.second_id is not None  # a bye has no game
         first, second = event.entrant(pairing.first_id), event.entrant(pairing.second_id)
         names = (first.name if first else None, second.name if second else None)
@@ -133,7 +137,7 @@ class TournamentRunner:
             log.warning("tournament %s: could not open a thread for its game (%s); trying again", event.row.id, exc)
             return
         try:
-            table = await self.service.start_tournament_game(
+            await self.service.start_tournament_game(
                 guild_id=event.row.guild_id,
                 channel_id=thread.id,
                 pairing=pairing,
@@ -145,9 +149,29 @@ class TournamentRunner:
             )
         except Refusal:  # started meanwhile (another process, an earlier try)
             await self.presenter.archive_thread(thread.id)
-            return
-        shown_table = await self.boards.post(None, table, thread)
-        await self.followup.game_changed(shown_table or table)
+
+    async def show_board(self, table: Table) -> bool:
+        """Post the board of a game its players were never shown (just started, or a crash or
+        Discord's refusal came between its start and its board) in its thread, its clock starting
+        as it is shown. Whether it was shown: if Discord refuses, the clock waits and the next
+        step tries again.
+
+        Two steps at once (two processes) may both post it: the game's versioned write keeps the
+        first board recorded, and the other takes its message back, as a ping does."""
+        row = table.row
+        started = self.service.with_clock_started(table, now())
+        posted = await self.presenter.post(row.channel_id, await self.boards.message(started))
+        if posted is None:
+            return False
+        shown = await self.service.first_shown(started, posted.id, now())
+        if shown is None:
+            await self.presenter.delete(row.channel_id, posted.id)
+            return False
+        await self.service.shown(shown)
+        if row.message_id is not None:  # a board shown with its clock waiting (`/wari board`) must not look live
+            await self.presenter.edit(row.channel_id, row.message_id, replaced_board(shown))
+        await self.followup.game_changed(shown)
+        return True
 
     async def links(self, event: Event) -> dict[int, str]:
         """Links to the boards of the event's games, by game id."""
@@ -155,8 +179,12 @@ class TournamentRunner:
         return {game.id: board_link(game) for game in games if game.message_id is not None}
 
     async def announce(self, event: Event, links: dict[int, str]) -> None:
-        """Post the pairings of the rounds not announced yet (pinging their players once)."""
+        """Post the pairings of the rounds not announced yet (pinging their players once), once
+        every game of them shows its board: the announcement links them all (a game started or
+        shown later waits for the next step, and so does the announcement)."""
         pairings = [p for p in event.pairings if event.row.announced < p.round <= event.row.round]
+        if any(not p.bye and p.result is None and p.game_id not in links for p in pairings):
+            return
         posted = [await self.presenter.post(event.row.channel_id, m) for m in round_messages(event, pairings, links)]
         if all(message is not None for message in posted):
             await self.tournaments.mark_announced(event)
