@@ -18,6 +18,8 @@ from .turns import NO_OFFER, handover
 
 log = logging.getLogger(__name__)
 
+#: The answer to a game's number that is not this server's: unknown, or another server's (not told apart).
+NOT_IN_THIS_SERVER = N_("There is no game #{number} in this server. `/wari history` lists the games of a player.")
 #: The bot notes it is alive this often (its heartbeat); silent for longer than :data:`OUTAGE`,
 #: it was down, and the clocks are paused for as long (once).
 HEARTBEAT = timedelta(seconds=60)
@@ -53,6 +55,16 @@ class ServiceBase:
         row = await self.store.get_game(game_id)
         if row is None:
             raise Refusal(N_("There is no game #{number}."), number=game_id)
+        return Table.of(row)
+
+    async def game_in_server(self, game_id: int, guild_id: int | None) -> Table:
+        """Game ``game_id`` if it was played in server ``guild_id``; else a :class:`Refusal` that
+        does not tell another server's game from one that does not exist. Every read of one game
+        by a number a member gave (a record, a replay, an analysis, a button's id) goes through
+        here: a game of another server, even the asker's own, is not this server's to show."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise Refusal(NOT_IN_THIS_SERVER, number=game_id)
         return Table.of(row)
 
     async def live_table(self, channel_id: int) -> Table:

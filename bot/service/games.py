@@ -11,7 +11,7 @@ from bot.i18n import N_
 from bot.storage import GameRow, StorageError
 
 from .base import HEARTBEAT, OUTAGE, ServiceBase
-from .table import EARLY_ABORT, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
+from .table import EARLY_ABORT, ILLEGAL_MOVE, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class GameService(ServiceBase):
         try:
             move = game.play(house)
         except IllegalMoveError as exc:
-            raise Refusal(N_("You can't play house {house}: {reason}."), house=house, reason=exc) from None
+            raise Refusal(ILLEGAL_MOVE, house=house, reason=exc) from None
         return await self._save(table, game, now, mover=mover, actor=actor), move
 
     async def seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:

@@ -74,7 +74,9 @@ class PlayerService:
 
     async def player_stats(self, user_id: int, variant: str | None, *, chart_points: int) -> PlayerStats:
         """A player's results, ratings and longest streak (in ``variant`` only, if given), and the
-        rating history of the first rated variant, for its chart."""
+        rating history of the first rated variant, for its chart. They count the player's games in
+        every server, as their one rating does (README, "Ratings and standings"): numbers only, no
+        game, opponent, date or link of any server."""
         ratings = await self.store.ratings_of(user_id)
         if variant is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == variant}
@@ -107,7 +109,8 @@ class PlayerService:
         mine, rated = await self.store.place_of(asker, variant, guild_id=guild_id)
         return LeaderboardPage(rows[:size], len(rows) > size, mine, rated)
 
-    async def archive_page(self, user_id: int, *, page: int, size: int) -> tuple[list[GameRow], bool]:
-        """Page ``page`` (from 0) of a player's finished games, newest first, and whether more follow."""
-        rows = await self.store.archive_of(user_id, offset=page * size, limit=size + 1)
+    async def archive_page(self, user_id: int, *, guild_id: int, page: int, size: int) -> tuple[list[GameRow], bool]:
+        """Page ``page`` (from 0) of a player's finished games in server ``guild_id``, newest
+        first, and whether more follow."""
+        rows = await self.store.archive_of(user_id, guild_id=guild_id, offset=page * size, limit=size + 1)
         return rows[:size], len(rows) > size

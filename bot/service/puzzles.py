@@ -28,7 +28,7 @@ from bot.i18n import N_
 from bot.ratings import Rating, rated_after
 from bot.storage.puzzles import AttemptRow, PuzzleQueries, PuzzleStanding
 
-from .table import Closed, Refusal
+from .table import ILLEGAL_MOVE, Closed, Refusal
 
 #: The deviation the puzzles are given as opponents: they are rated by many tries, not one.
 PUZZLE_RD = 60.0
@@ -182,8 +182,13 @@ class PuzzleService:
         return Try(row, puzzle)
 
     async def move(self, attempt_id: int, user_id: int, step: int, house: int, now: datetime) -> Played:
-        """The solver plays ``house`` on the board drawn after their move ``step``."""
+        """The solver plays ``house`` on the board drawn after their move ``step``: a move the
+        position does not allow (a house off the board, empty or the opponent's, as only a forged
+        press sends) is refused, and the try goes on; any legal move is judged."""
         attempt = await self._pressable(attempt_id, user_id, step)
+        illegal = attempt.game().why_illegal(house)
+        if illegal is not None:
+            raise Refusal(ILLEGAL_MOVE, house=house, reason=illegal)
         played = (*attempt.played, house)
         judged = attempt.puzzle.check(played)
         if judged.correct and not judged.solved:

@@ -61,10 +61,14 @@ class SeekService:
     async def set_message(self, seek: SeekRow, message_id: int) -> None:
         await self.store.set_seek_message(seek.id, message_id)
 
-    async def cancel(self, seek_id: int, owner_id: int, user_id: int) -> SeekRow:
-        """``user_id`` gives up the wait ``seek_id`` (only its player, ``owner_id``, may)."""
+    async def cancel(self, seek_id: int, owner_id: int, user_id: int, guild_id: int) -> SeekRow:
+        """``user_id`` gives up the wait ``seek_id`` in server ``guild_id`` (only its player,
+        ``owner_id``, may; their wait in another server is not this one's to end, or show)."""
         if user_id != owner_id:
             raise Refusal(N_("Only the player who is looking can cancel this search."))
+        waiting = await self.store.waiting(guild_id, owner_id)
+        if waiting is None or waiting.id != seek_id:
+            raise Closed(N_("This search is over."))
         ended = await self.store.end_seek(seek_id)
         if ended is None:
             raise Closed(N_("This search is over."))

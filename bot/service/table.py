@@ -22,6 +22,8 @@ CHANNEL_BUSY = N_(
 )
 CHALLENGE_CLOSED = N_("This challenge is no longer open.")
 NO_GAME = N_("There is no game in this channel. Start one with `/wari challenge`.")
+#: A move the position does not allow (the engine says why).
+ILLEGAL_MOVE = N_("You can't play house {house}: {reason}.")
 
 
 #: Why a game was aborted (its ``reason``): a moderator ended it, or a player called it off before

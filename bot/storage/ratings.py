@@ -43,14 +43,18 @@ class RatingChange:
         return self.after.points - self.before.points
 
 
-#: The name a rated player's latest finished game knew them by (``ratings.user_id``), through
-#: the indexes of each side's archived games.
-LATEST_NAME = """(
-    SELECT name FROM (
-        SELECT id, name_a AS name FROM games WHERE player_a = ratings.user_id AND status != 'live'
-        UNION ALL SELECT id, name_b FROM games WHERE player_b = ratings.user_id AND status != 'live'
-    ) AS named ORDER BY id DESC LIMIT 1
-)"""
+def _latest_name(guild_id: int | None) -> tuple[str, tuple]:
+    """The name a rated player's latest finished game knew them by (``ratings.user_id``), through
+    the indexes of each side's archived games: of a game in server ``guild_id`` (a server's
+    leaderboard shows the names its own members knew), or anywhere (``None``: everyone's)."""
+    where, params = ("", ()) if guild_id is None else (" AND guild_id = ?", (guild_id,))
+    sql = f"""(
+        SELECT name FROM (
+            SELECT id, name_a AS name FROM games WHERE player_a = ratings.user_id AND status != 'live'{where}
+            UNION ALL SELECT id, name_b FROM games WHERE player_b = ratings.user_id AND status != 'live'{where}
+        ) AS named ORDER BY id DESC LIMIT 1
+    )"""
+    return sql, params * 2
 
 
 @dataclass(frozen=True)
@@ -310,10 +314,11 @@ class RatingQueries(Database):
     async def leaderboard(self, variant: str, *, guild_id: int | None, offset: int, limit: int) -> list[Standing]:
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
         where, params = _scope(guild_id, variant)
+        name, named = _latest_name(guild_id)
         rows = await self._read(
-            f"SELECT *, {LATEST_NAME} AS name FROM ratings WHERE variant = ?{where} "
+            f"SELECT *, {name} AS name FROM ratings WHERE variant = ?{where} "
             "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
-            (variant, *params, limit, offset),
+            (*named, variant, *params, limit, offset),
         )
         return [
             Standing(offset + number, row["user_id"], _rating(row), row["name"])
@@ -337,16 +342,17 @@ class RatingQueries(Database):
         )
         return Standing(ahead["n"] + 1, user_id, mine), size["n"]
 
-    async def archive_of(self, user_id: int, *, offset: int, limit: int) -> list[GameRow]:
-        """A player's archived games, newest first."""
+    async def archive_of(self, user_id: int, *, guild_id: int, offset: int, limit: int) -> list[GameRow]:
+        """A player's archived games in server ``guild_id``, newest first (a server never lists
+        another's games: their numbers, names and links are that server's)."""
         rows = await self._read(
             """
             SELECT * FROM (
-                SELECT * FROM games WHERE player_a = ? AND status != 'live'
-                UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live'
+                SELECT * FROM games WHERE player_a = ? AND status != 'live' AND guild_id = ?
+                UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live' AND guild_id = ?
             ) AS mine ORDER BY id DESC LIMIT ? OFFSET ?
             """,
-            (user_id, user_id, user_id, limit, offset),
+            (user_id, guild_id, user_id, user_id, guild_id, limit, offset),
         )
         return [GameRow.from_row(row) for row in rows]
 

@@ -32,6 +32,8 @@ log = logging.getLogger("cogs.wari")
 REFUSALS = {
     "active": N_("Game #{number} is being analysed already: {link}"),
     "yours": N_("Your analysis of game #{number} is still under way: one at a time, please. {link}"),
+    #: One at a time counts in every server, but another server's game is not named, nor linked, here.
+    "yours elsewhere": N_("Your analysis of a game of another server is still under way: one at a time, please."),
     "full": N_("I'm analysing too many games right now. Please try again in a few minutes."),
 }
 
@@ -56,12 +58,12 @@ class Analyses:
         self.messages: dict[tuple[int, str], tuple[int | None, int | None]] = {}
 
     async def analyse(self, interaction: discord.Interaction, number: int, quick: bool) -> None:
-        game = await self.records.game_to_study(interaction, number)
+        game = await self.records.game_of_this_server(interaction, number)
         await self.ask(interaction, game, "quick" if quick else "default")
 
     async def press(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Analyse button under a finished game."""
-        game = await self.records.game_to_study(interaction, game_id)
+        game = await self.records.game_of_this_server(interaction, game_id)
         await self.ask(interaction, game, "default")
 
     async def ask(self, interaction: discord.Interaction, game: GameRow, depth: str) -> None:
@@ -72,7 +74,7 @@ class Analyses:
             await self.presenter.announce(interaction, result_message(game, analysis, side_names(game)))
             return
         if queued.refusal is not None:
-            raise self.refusal(queued)
+            raise self.refusal(queued, interaction.guild_id)
         row = queued.row
         assert row is not None  # queued
         ahead = await self.service.ahead_of(row)
@@ -87,12 +89,16 @@ class Analyses:
         await self.service.store.set_analysis_message(row.game_id, row.depth, channel_id, message_id)
         self.start(row, channel_id, message_id)
 
-    def refusal(self, queued: Queued) -> Refusal:
+    def refusal(self, queued: Queued, guild_id: int | None) -> Refusal:
+        """Why ``queued`` was not queued, as the asker in server ``guild_id`` reads it."""
         row = queued.row
         number = row.game_id if row is not None else 0
         link = message_link(row.guild_id, row.channel_id, row.message_id) if row is not None else ""
-        assert queued.refusal is not None
-        return Refusal(REFUSALS[queued.refusal], number=number, link=link)
+        reason = queued.refusal
+        assert reason is not None
+        if reason == "yours" and row is not None and row.guild_id != guild_id:
+            reason = "yours elsewhere"
+        return Refusal(REFUSALS[reason], number=number, link=link)
 
     def start(self, row: AnalysisRow, channel_id: int | None, message_id: int | None) -> None:
         key = (row.game_id, row.depth)

@@ -20,7 +20,7 @@ from bot.analysis_chart import advantage_chart
 from bot.i18n import N_, _, n_
 from bot.storage import AnalysisRow, GameRow
 
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .presenter import Message
 
 ANALYSIS_COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -36,6 +36,8 @@ MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy")}
 class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:analyse:(?P<game>[0-9]+)"):
     """Under a finished game: anyone may ask for its analysis (shown in the channel)."""
 
+    BELONGS = ("board", "game")
+
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
@@ -48,7 +50,7 @@ class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:a
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> AnalyseButton:
-        return cls(int(match["game"]))
+        return cls(read_number(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "analyse", self.game_id)

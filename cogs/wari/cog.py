@@ -39,7 +39,7 @@ from discord.ext import commands, tasks
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
-from bot.service import Computer
+from bot.service import Computer, Refusal
 from bot.service.analyses import AnalysisService
 from bot.service.tournaments import TournamentService
 
@@ -179,12 +179,18 @@ class WariCog(commands.Cog, name="Wari"):
             **self.puzzles.handlers(press),
         }
         buttons.register(self.bot, handlers)
+        # Every slash command's failure is answered (a check, a cooldown, an option that cannot be
+        # read, a bug), wherever the command lives: the tree hears of them all, whereas the cog's
+        # own error handler would miss the commands of a sub-group (bound to the group, not the cog).
+        self._tree_on_error = self.bot.tree.on_error
+        self.bot.tree.error(self.presenter.report)
         await self.clocks.start()
         self._resuming = asyncio.get_running_loop().create_task(self.clocks.resume())
         await self.analyses.resume()
 
     async def cog_unload(self) -> None:
         buttons.unregister(self.bot)
+        self.bot.tree.error(self._tree_on_error)
         self.clocks.stop()
         self._resuming.cancel()
         self.analyses.stop()
@@ -214,26 +220,22 @@ class WariCog(commands.Cog, name="Wari"):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer the presses discord.py drops: a button a redraw removed between the click and
         its arrival (a double click, two players racing) is no longer on the message Discord
-        sends with the press, so no item is made for it. Every ``wari:`` press gets an answer."""
+        sends with the press, so no item is made for it; nor for an id that no button class
+        matches (an older version's, or a forged one). Every ``wari:`` press gets an answer, and
+        one whose id is not of the pressed message is refused (see :mod:`.buttons`)."""
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
         custom_id = str(interaction.data.get("custom_id", "")) if interaction.data is not None else ""
-        if not custom_id.startswith("wari:") or custom_id in buttons.custom_ids(interaction.message):
-            return  # not ours, or discord.py dispatches it
-        for button in BUTTONS:
-            match = button.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match is not None:
-                item = await button.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
-                await item.callback(interaction)
-                return
-        await self.presenter.tell(
-            interaction, N_("This button is from an older version of the bot and no longer works. Use `/wari board`.")
-        )
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await self.presenter.report(interaction, error)
+        if not custom_id.startswith("wari:"):
+            return  # not ours
+        if custom_id in buttons.custom_ids(interaction.message) and buttons.recognise(custom_id, BUTTONS):
+            return  # discord.py dispatches it
+        try:
+            item = await buttons.dropped_press(interaction, custom_id, BUTTONS)
+        except Refusal as refusal:
+            await self.presenter.report(interaction, refusal)
+            return
+        await item.callback(interaction)
 
     # -- /wari: starting games ------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from bot.i18n import N_, _
 from bot.names import markdown_name
 from bot.service import Refusal, Table, WariService
 
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .followup import Followup
 from .languages import Languages
 from .presenter import Message, Presenter, channel_of
@@ -27,6 +27,8 @@ from .views import mention, notify
 
 class SurrenderButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:surrender:(?P<game>[0-9]+)"):
     """On the private answer to ``/wari surrender``: give up game ``game`` for good."""
+
+    BELONGS = ("surrender", "game")
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -43,7 +45,7 @@ class SurrenderButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SurrenderButton:
-        return cls(int(match["game"]))
+        return cls(read_number(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "surrender", self.game_id)

@@ -14,6 +14,7 @@ from bot.render import rules_text
 from bot.service import Computer, Refusal, StaleBoard, WariService
 
 from .boards import Boards
+from .buttons import NOT_ON_THIS_MESSAGE
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
@@ -69,6 +70,8 @@ class Games:
         message = interaction.message
         assert message is not None  # a press comes from a message
         table = await self.service.table(channel_of(interaction))
+        if table is not None and table.row.id == game_id and not table.paced_by_button:
+            raise Refusal(NOT_ON_THIS_MESSAGE)  # a forged id: only an exhibition's board has the button
         if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != message.id:
             await self.boards.refuse_stale(interaction, StaleBoard(N_("This board is out of date."), table))
             return

@@ -45,6 +45,16 @@ UNEXPECTED = N_(
 )
 
 
+class Unexpected(Exception):
+    """A bug met by a feature whose user looks elsewhere than at a channel's game to see what
+    stands: answered with its ``words`` (English text, translated when told) instead of
+    :data:`UNEXPECTED`. The bug is its cause, logged with it."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
+
+
 class Keep(Enum):
     """A field a :class:`Message` leaves as it is when it edits a message."""
 
@@ -182,7 +192,7 @@ class Presenter:
             message, kind = N_("Wari is played in server channels, not in direct messages."), "refusal"
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-            message, kind = UNEXPECTED, "unexpected"
+            message, kind = error.words if isinstance(error, Unexpected) else UNEXPECTED, "unexpected"
         if (metrics := getattr(self.client, "metrics", None)) is not None:
             metrics.count_error(interaction, kind)
         await self.tell(interaction, message, **params)

@@ -22,7 +22,7 @@ from bot.render import describe_move, houses_of
 from bot.service.puzzles import Ended, Try, line_after, rating_of
 from bot.storage import shown_name
 
-from .buttons import dispatch
+from .buttons import dispatch, read_day, read_house, read_number, read_variant
 from .presenter import Message
 from .views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, position_lines
 
@@ -56,6 +56,8 @@ class PuzzleCupButton(
 ):
     """One cup of the solver, on the board of try ``attempt`` drawn after their move ``step``."""
 
+    BELONGS = ("puzzle try", "attempt")
+
     def __init__(self, attempt: int, step: int, house: int, *, seeds: int = 0, legal: bool = True, row: int = 0):
         super().__init__(
             discord.ui.Button(
@@ -72,7 +74,7 @@ class PuzzleCupButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PuzzleCupButton:
-        return cls(int(match["attempt"]), int(match["step"]), int(match["house"]))
+        return cls(read_number(match["attempt"]), read_number(match["step"]), read_house(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "puzzle", "move", self.attempt, self.step, self.house)
@@ -82,6 +84,8 @@ class SolutionButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):solution"
 ):
     """Give up a try and see its solution (the try fails)."""
+
+    BELONGS = ("puzzle try", "attempt")
 
     def __init__(self, attempt: int, step: int, *, row: int = 0) -> None:
         super().__init__(
@@ -99,7 +103,7 @@ class SolutionButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SolutionButton:
-        return cls(int(match["attempt"]), int(match["step"]))
+        return cls(read_number(match["attempt"]), read_number(match["step"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "puzzle", "solution", self.attempt, self.step)
@@ -107,6 +111,8 @@ class SolutionButton(
 
 class NextPuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:next:(?P<variant>[a-z]+)"):
     """A new puzzle of ``variant`` for whoever presses."""
+
+    BELONGS = ("next puzzle", "variant")
 
     def __init__(self, variant: str) -> None:
         super().__init__(
@@ -123,7 +129,7 @@ class NextPuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"war
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> NextPuzzleButton:
-        return cls(match["variant"])
+        return cls(read_variant(match["variant"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "puzzle", "next", self.variant)
@@ -133,6 +139,8 @@ class DailyTryButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:daily:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
 ):
     """On a server's daily puzzle post: a private try at it for whoever presses."""
+
+    BELONGS = ("daily puzzle", "day")
 
     def __init__(self, day: str) -> None:
         super().__init__(
@@ -146,7 +154,7 @@ class DailyTryButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DailyTryButton:
-        return cls(match["day"])
+        return cls(read_day(match["day"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "puzzle", "daily", self.day)

@@ -24,11 +24,12 @@ from bot.i18n import N_, _, speaking
 from bot.names import markdown_name
 from bot.service import Computer, Refusal
 from bot.service.puzzles import DAILY_VARIANT, Played, PuzzleService, Try, refutation_line
+from bot.storage import StorageError
 from bot.storage.puzzles import DailySetting, moves_text
 
 from .buttons import Handler
 from .languages import Languages
-from .presenter import Message, Presenter
+from .presenter import Message, Presenter, Unexpected
 from .puzzle_commands import PuzzleCommands, PuzzleModerationCommands
 from .puzzle_views import BUTTONS, daily_message, puzzle_message, solvers_line
 
@@ -41,6 +42,11 @@ __all__ = ["BUTTONS", "DailyPuzzles", "Puzzles", "install"]
 
 #: Seconds a refutation may take before the wrong move is shown without it.
 REFUTATION_TIMEOUT = 20
+#: The answer to a bug in a puzzle press: what it left undone is not known; the try shows it.
+PUZZLE_TROUBLE = N_(
+    "Something went wrong on my side. `/wari puzzle next` (or `/wari puzzle daily`) shows your try where it "
+    "stands; please try again."
+)
 RESUMED = N_("You have a puzzle under way: here it is again. Finish it, or press **Show the solution**.")
 
 
@@ -75,7 +81,16 @@ class Puzzles:
             await interaction.response.send_message(**fields, ephemeral=not public)
 
     async def press(self, interaction: discord.Interaction, action: str, *values: Any) -> None:
-        """A puzzle button: a cup, Show the solution, Next puzzle, or a daily post's Try it."""
+        """A puzzle button: a cup, Show the solution, Next puzzle, or a daily post's Try it. A bug
+        is answered with words that point at the try (`/wari board` shows a game, not a puzzle)."""
+        try:
+            await self._handle(interaction, action, *values)
+        except (Refusal, StorageError):
+            raise  # answered as they are
+        except Exception as error:
+            raise Unexpected(PUZZLE_TROUBLE) from error
+
+    async def _handle(self, interaction: discord.Interaction, action: str, *values: Any) -> None:
         if action == "move":
             await self.move(interaction, *values)
         elif action == "solution":

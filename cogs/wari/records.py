@@ -24,12 +24,12 @@ from bot.engine import Game
 from bot.engine.notation import from_record, parse_rules_code, record
 from bot.i18n import N_, _, n_
 from bot.render import describe_move, result_text
-from bot.service import Refusal, WariService
+from bot.service import WariService
 from bot.service.analyses import AnalysisService
 from bot.storage import GameRow
 
 from .analysis_views import better_text, evaluation_text
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .presenter import Message
 from .views import OVER_COLOUR, aborted_text, position_lines, side_names
 
@@ -53,6 +53,8 @@ class ReplayButton(
     """⏮ ◀ ▶ ⏭ under a replay: show game ``game`` after ``ply`` moves. ``way`` tells the four
     buttons apart (two of them may lead to the same move); ⏭ always goes to the latest move."""
 
+    BELONGS = ("replay", "game")
+
     def __init__(self, game_id: int, ply: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
@@ -68,7 +70,7 @@ class ReplayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["ply"]), match["way"])
+        return cls(read_number(match["game"]), read_number(match["ply"]), match["way"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "replay", self.game_id, self.ply, self.way)
@@ -203,29 +205,9 @@ class Records:
         self.analyses = analyses
 
     async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
-        """Game ``number`` if it was played in this server; else a refusal (that does not tell
-        another server's game from one that does not exist)."""
-        try:
-            row: GameRow | None = (await self.service.game(number)).row
-        except Refusal:
-            row = None
-        if row is None or row.guild_id != interaction.guild_id:
-            raise Refusal(
-                N_("There is no game #{number} in this server. `/wari history` lists the games of a player."),
-                number=number,
-            )
-        return row
-
-    async def game_to_study(self, interaction: discord.Interaction, number: int) -> GameRow:
-        """Game ``number`` if it was played in this server or the asker played it; else the same
-        refusal as :meth:`game_of_this_server`."""
-        try:
-            row: GameRow | None = (await self.service.game(number)).row
-        except Refusal:
-            row = None
-        if row is not None and interaction.user.id in row.players:
-            return row
-        return await self.game_of_this_server(interaction, number)
+        """Game ``number`` if it was played in this server; else a refusal (see
+        :meth:`bot.service.WariService.game_in_server`)."""
+        return (await self.service.game_in_server(number, interaction.guild_id)).row
 
     async def display_name(self, user_id: int, level: str | None) -> str:
         """How a record names a player: the computer with its level, a person by their Discord

@@ -21,7 +21,7 @@ from bot.service import SeekService, Table, WariService
 from bot.storage import SeekRow
 
 from .boards import Boards, where_shown
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
@@ -37,6 +37,8 @@ class CancelSeekButton(
 ):
     """Cancel on a wait's message: its player leaves the queue."""
 
+    BELONGS = ("seek", "seek")
+
     def __init__(self, seek_id: int, user_id: int) -> None:
         super().__init__(
             discord.ui.Button(
@@ -49,7 +51,7 @@ class CancelSeekButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CancelSeekButton:
-        return cls(int(match["seek"]), int(match["user"]))
+        return cls(read_number(match["seek"]), read_number(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "seek", self.seek_id, self.user_id)
@@ -166,7 +168,8 @@ class Seeks:
 
     async def cancel(self, interaction: discord.Interaction, seek_id: int, user_id: int) -> None:
         """Cancel on a wait's message."""
-        seek = await self.seeks.cancel(seek_id, user_id, interaction.user.id)
+        assert interaction.guild_id is not None  # a wait's message is in a server channel
+        seek = await self.seeks.cancel(seek_id, user_id, interaction.user.id, interaction.guild_id)
         closing = _("🔎 {name} stopped looking for a game.", name=seek.name)
         if not await self.presenter.update_pressed(interaction, seek_message(seek, closing)):
             await self.presenter.tell(interaction, N_("You left the queue."))

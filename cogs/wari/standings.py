@@ -23,7 +23,7 @@ from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
 from bot.storage.puzzles import PuzzleStanding
 
-from .buttons import dispatch
+from .buttons import NUMBER_MAX, ForgedId, dispatch, read_number, read_one_of, read_variant
 from .options import level_name
 from .presenter import Message
 from .views import board_link, side_names
@@ -42,6 +42,8 @@ class PageButton(
 ):
     """◀ or ▶ under a leaderboard (key: variant, scope and who asked) or a history (key: the player's id)."""
 
+    BELONGS = ("pages", "kind", "key")
+
     def __init__(self, kind: str, key: str, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
@@ -57,7 +59,25 @@ class PageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
-        return cls(match["kind"], match["key"], int(match["page"]), match["way"])
+        kind = match["kind"]
+        # A page's rows are read from (page × PAGE): that too must be a number the database holds.
+        page = read_number(match["page"], most=NUMBER_MAX // PAGE)
+        return cls(kind, cls.read_key(kind, match["key"]), page, match["way"])
+
+    @staticmethod
+    def read_key(kind: str, key: str) -> str:
+        """A key as :meth:`Standings.leaderboard` and :meth:`Standings.history` make them:
+        ``variant-scope-asker`` for a leaderboard, a player's id for a history."""
+        if kind == "history":
+            read_number(key)  # the player's id
+            return key
+        parts = key.split("-")
+        if len(parts) != 3:
+            raise ForgedId()
+        read_variant(parts[0])
+        read_one_of(parts[1], [str(choice.value) for choice in SCOPES])
+        read_number(parts[2])  # who asked
+        return key
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "page", self.kind, self.key, self.page)
@@ -246,13 +266,15 @@ class Standings:
 
     async def history(self, interaction: discord.Interaction, member: discord.User | None, public: bool) -> None:
         who = member or interaction.user
-        page = await self.history_page(str(who.id), 0)
+        page = await self.history_page(interaction, str(who.id), 0)
         await interaction.response.send_message(**page.for_send(), ephemeral=not public)
 
-    async def history_page(self, key: str, page: int) -> Message:
-        """One page of a player's archived games (``key``: the player's id), newest first."""
+    async def history_page(self, interaction: discord.Interaction, key: str, page: int) -> Message:
+        """One page of a player's archived games (``key``: the player's id), newest first: those
+        of the server it is shown in (the interaction's, at each press: never read from the key)."""
+        assert interaction.guild_id is not None  # guild_only, and the pages are on its messages
         user_id = int(key)
-        rows, more = await self.players.archive_page(user_id, page=page, size=PAGE)
+        rows, more = await self.players.archive_page(user_id, guild_id=interaction.guild_id, page=page, size=PAGE)
         lines = [self.history_line(row, user_id) for row in rows]
         embed = discord.Embed(
             title=_("🗂️ Latest games"),
@@ -295,5 +317,6 @@ class Standings:
 
     async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:
         """◀ or ▶ pressed: the same message shows the other page."""
-        shown = await (self.ranks_page(interaction, key, page) if kind == "ranks" else self.history_page(key, page))
+        pager = self.ranks_page if kind == "ranks" else self.history_page
+        shown = await pager(interaction, key, page)
         await interaction.response.edit_message(**shown.for_edit())

@@ -15,7 +15,7 @@ from bot.i18n import _
 from bot.names import markdown_name
 from bot.service import Computer, Table, WariService
 
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .followup import Followup
 from .presenter import Message, Presenter, mention_only
 from .views import OFFER_COLOUR, ChallengeButton
@@ -26,6 +26,8 @@ class TakebackButton(
     template=r"wari:takeback:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<side>[AB]):(?P<action>accept|decline)",
 ):
     """Accept or Decline the takeback ``side`` asked for after move ``ply`` (only the opponent may)."""
+
+    BELONGS = ("takeback request", "game", "ply", "side")
 
     STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
 
@@ -43,7 +45,7 @@ class TakebackButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TakebackButton:
-        return cls(int(match["game"]), int(match["ply"]), match["side"], match["action"])
+        return cls(read_number(match["game"]), read_number(match["ply"]), match["side"], match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "takeback", self.game_id, self.ply, self.side, self.action)

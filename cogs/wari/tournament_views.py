@@ -18,7 +18,7 @@ from bot.service.tournaments import Event
 from bot.storage import PairingRow, TournamentRow
 from bot.tournament import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, crosstable_text
 
-from .buttons import dispatch
+from .buttons import dispatch, read_number
 from .presenter import Message
 from .views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
 
@@ -47,6 +47,8 @@ class TournamentButton(
 ):
     """Join or Leave on a tournament's sign-up message."""
 
+    BELONGS = ("tournament", "id")
+
     LABELS = {"join": N_("Join"), "leave": N_("Leave")}
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary}
 
@@ -62,7 +64,7 @@ class TournamentButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TournamentButton:
-        return cls(int(match["id"]), match["action"])
+        return cls(read_number(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "tournament", self.tournament_id, self.action)

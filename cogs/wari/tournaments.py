@@ -59,7 +59,10 @@ class Tournaments:
         await self.presenter.tell(interaction, N_("You left **{name}**."), name=markdown_name(event.row.name))
 
     async def press(self, interaction: discord.Interaction, tournament_id: int, action: str) -> None:
-        """Join or Leave on the sign-up message: the message is redrawn as the answer."""
+        """Join or Leave on the sign-up message: the message is redrawn as the answer. The event
+        must be this server's: a custom id naming another's is refused as if it did not exist."""
+        assert interaction.guild_id is not None  # a sign-up message is in a server channel
+        await self.tournaments.in_server(interaction.guild_id, tournament_id)
         event = await (self._join if action == "join" else self._leave)(interaction, tournament_id)
         if not await self.presenter.update_pressed(interaction, signup_message(event)):
             await self.presenter.tell(interaction, N_("Done."))

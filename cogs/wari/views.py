@@ -24,7 +24,7 @@ from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
 from .analysis_views import AnalyseButton
-from .buttons import dispatch
+from .buttons import dispatch, read_house, read_number
 from .options import level_name
 from .presenter import Message, mention_only
 
@@ -40,6 +40,8 @@ class CupButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"
 ):
     """One cup (house) of the player to move, on the board drawn after move ``ply``."""
+
+    BELONGS = ("board", "game")
 
     def __init__(
         self, game_id: int, ply: int, house: int, *, seeds: int = 0, legal: bool = True, row: int | None = None
@@ -59,7 +61,7 @@ class CupButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CupButton:
-        return cls(int(match["game"]), int(match["ply"]), int(match["house"]))
+        return cls(read_number(match["game"]), read_number(match["ply"]), read_house(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "cup", self.game_id, self.ply, self.house)
@@ -67,6 +69,8 @@ class CupButton(
 
 class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
     """An exhibition's "Next move": anyone watching may ask the computer for the next move."""
+
+    BELONGS = ("board", "game")
 
     def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
@@ -83,7 +87,7 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> NextMoveButton:
-        return cls(int(match["game"]), int(match["ply"]))
+        return cls(read_number(match["game"]), read_number(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "next", self.game_id, self.ply)
@@ -91,6 +95,8 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:rematch:(?P<game>[0-9]+)"):
     """On a finished game's board: its players may ask to play again, sides swapped."""
+
+    BELONGS = ("board", "game")
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -104,7 +110,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:r
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> RematchButton:
-        return cls(int(match["game"]))
+        return cls(read_number(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "rematch", self.game_id)
@@ -115,6 +121,8 @@ class ChallengeButton(
     template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)",
 ):
     """Accept, Decline (the challenged member) or Withdraw (the challenger) one challenge."""
+
+    BELONGS = ("challenge", "id")
 
     STYLES = {
         "accept": discord.ButtonStyle.success,
@@ -137,7 +145,7 @@ class ChallengeButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChallengeButton:
-        return cls(int(match["id"]), match["action"])
+        return cls(read_number(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "challenge", self.challenge_id, self.action)
@@ -436,6 +444,8 @@ class DrawButton(
 ):
     """Accept or Decline a draw offered in game ``game`` after move ``ply`` (only the opponent may)."""
 
+    BELONGS = ("draw offer", "game", "ply")
+
     STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
 
     def __init__(self, game_id: int, ply: int, action: str) -> None:
@@ -452,7 +462,7 @@ class DrawButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DrawButton:
-        return cls(int(match["game"]), int(match["ply"]), match["action"])
+        return cls(read_number(match["game"]), read_number(match["ply"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await dispatch(interaction, "draw", self.game_id, self.ply, self.action)
