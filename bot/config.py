@@ -13,6 +13,9 @@ from typing import overload
 
 from dotenv import load_dotenv
 
+from .storage.database import scheme_of
+from .storage.postgres import url_problem
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "wari.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -87,15 +90,22 @@ def _environment(environ: dict[str, str] | None, env_file: Path | None) -> dict[
 
 
 def _database(environ: dict[str, str]) -> Path | str:
-    """``DATABASE_URL`` (``postgresql://...`` or ``sqlite:///path``), else ``DATABASE_PATH``."""
+    """``DATABASE_URL`` (``postgresql://...`` or ``sqlite:///path``), else ``DATABASE_PATH``.
+
+    A malformed URL is named by what is wrong with it, never quoted: it may hold a password."""
     url = environ.get("DATABASE_URL", "").strip()
     if url.startswith(("postgresql://", "postgres://")):
+        if (problem := url_problem(url)) is not None:
+            raise SettingsError(f"DATABASE_URL {problem}")
         return url
     if url.startswith("sqlite:///"):
         return Path(url.removeprefix("sqlite:///"))
     if url:
-        scheme = url.partition("://")[0] if "://" in url else url[:12] + "..."
-        raise SettingsError(f"DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme!r}")
+        scheme = scheme_of(url)
+        if scheme == "sqlite":
+            raise SettingsError("DATABASE_URL for SQLite must be sqlite:///relative/path or sqlite:////absolute/path")
+        found = f"not {scheme}://" if scheme else "and it has no scheme:// at its start"
+        raise SettingsError(f"DATABASE_URL must start with postgresql:// or sqlite:///, {found}")
     path = environ.get("DATABASE_PATH", "").strip()
     return Path(path) if path else DEFAULT_DATABASE
 

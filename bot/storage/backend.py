@@ -98,6 +98,7 @@ def sqlite_path(target: str | Path) -> Path:
     """The file a SQLite setting names: a path, or ``sqlite:///relative`` / ``sqlite:////absolute``."""
     if isinstance(target, str) and target.startswith("sqlite:"):
         if not target.startswith("sqlite:///"):
-            raise StorageError(f"a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path, not {target!r}")
+            # Not quoted: a URL written wrong may hold a password.
+            raise StorageError("a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path")
         return Path(target.removeprefix("sqlite:///"))
     return Path(target)

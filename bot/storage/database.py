@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -46,6 +47,13 @@ def when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+def scheme_of(url: str) -> str | None:
+    """The scheme ``url`` starts with (``mysql`` of ``mysql://...``), if it has one: ``None`` for
+    text before ``://`` that is no scheme name, which may be anything, a password included."""
+    scheme, separator, _rest = url.partition("://")
+    return scheme if separator and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]{0,31}", scheme) else None
+
+
 async def open_backend(target: str | Path, **options):
     """The back end ``target`` names: a ``postgresql://`` URL, else a SQLite file or URL.
 
@@ -55,9 +63,8 @@ async def open_backend(target: str | Path, **options):
 
         return await PostgresBackend.open(target, **options)
     if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
-        raise StorageError(
-            f"unknown database URL scheme in {target.split('://')[0]!r}: use postgresql:// or sqlite:///"
-        )
+        named = f" {scheme}://" if (scheme := scheme_of(target)) else ""
+        raise StorageError(f"unknown database URL scheme{named}: use postgresql:// or sqlite:///")
     return await SQLiteBackend.open(sqlite_path(target))
 
 

@@ -41,7 +41,8 @@ hangs leaves it unknown whether it took. The migrations have no time limit
 (:data:`MIGRATION_TIMEOUT`): on a large database one may take minutes, and the processes starting
 meanwhile wait for it.
 
-A URL's password never shows: :func:`without_password` masks it in every message and log line.
+A URL's password never shows: :func:`without_password` masks it in every message and log line, and
+:func:`url_problem` refuses, without quoting it, a URL that a password written wrong broke apart.
 """
 
 from __future__ import annotations
@@ -106,6 +107,76 @@ def postgres_schema(migration: str) -> str:
     sql = re.sub(r"\bINTEGER\b", "BIGINT", sql)
     sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
     return sql.replace(") WITHOUT ROWID", ")")
+
+
+#: What a port must be, as a message says it.
+PORT_RANGE = "a number from 1 to 65535"
+#: Where a password goes, for the messages of a URL whose password broke it.
+PASSWORD_PLACE = "a password goes after the user name and ':', and ends with the '@' before the host"
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with ``url``, a ``postgresql://`` (or ``postgres://``) URL, or ``None`` if
+    asyncpg reads it as it is written.
+
+    Worded without quoting any of it: a password with an ``@``, ``/``, ``?`` or ``#`` left
+    unencoded breaks the URL apart, and its pieces land in the host, the port, the database or
+    the options, where any quote would show them. So the URL must read one way only: at most
+    one ``@`` (the user part's end), none after it, no ``#``, ports that are numbers, options
+    that are ``name=value`` pairs.
+
+    >>> url_problem("postgresql://wari:s3cret@db.example:5432/wari?sslmode=require") is None
+    True
+    >>> url_problem("postgresql://wari:s3c@ret@db.example/wari")
+    "has more than one '@' before its host: write an '@' in the user name or password as %40"
+    """
+    rest = url.partition("://")[2]
+    if "#" in rest:
+        return "has a '#', which ends a URL: write a '#' in the password as %23"
+    address = re.split(r"[/?]", rest, maxsplit=1)[0]  # the user part and the hosts
+    after = rest[len(address) :]
+    if address.count("@") > 1:
+        return "has more than one '@' before its host: write an '@' in the user name or password as %40"
+    if "@" in after:
+        return "has an '@' after its host: write a '/', '?' or '@' in the user name or password as %2F, %3F or %40"
+    hosts = address.rpartition("@")[2]
+    for host in hosts.split(",") if hosts else ():
+        if problem := _host_problem(host):
+            return problem
+    return _options_problem(after.partition("?")[2])
+
+
+def _host_problem(host: str) -> str | None:
+    """What is wrong with one host of a URL's list (``name``, ``name:port``, ``[IPv6]:port``)."""
+    if host.startswith("["):
+        bracketed = re.fullmatch(r"\[[^\]]+\](?::(.*))?", host)
+        if bracketed is None:
+            return "has an IPv6 host that is not written [address] or [address]:port, with its ']'"
+        port = bracketed.group(1) or ""
+    elif not host:
+        return "has an empty host in its list of hosts"
+    else:
+        port = host.partition(":")[2]
+    if port and not _is_port(port):
+        return f"has a port that is not {PORT_RANGE} ({PASSWORD_PLACE})"
+    return None
+
+
+def _options_problem(query: str) -> str | None:
+    """What is wrong with a URL's options (after ``?``): asyncpg reads them strictly."""
+    if not query:
+        return None
+    fields = [field.partition("=") for field in query.split("&")]
+    if any(not equals for _name, equals, _value in fields):
+        return "has options after '?' that are not name=value pairs joined by '&'"
+    ports = [value for name, _equals, value in fields if unquote(name) == "port"]
+    if any(not _is_port(port) for value in ports for port in unquote(value).split(",")):
+        return f"has a port option that is not {PORT_RANGE}"
+    return None
+
+
+def _is_port(text: str) -> bool:
+    return re.fullmatch(r"[0-9]{1,5}", text) is not None and 1 <= int(text) <= 65535
 
 
 def _secrets(url: str) -> list[str]:
@@ -266,7 +337,14 @@ class PostgresBackend:
 
     dialect = "postgresql"
     integrity_errors: tuple[type[Exception], ...] = (asyncpg.IntegrityConstraintViolationError,)
-    errors: tuple[type[Exception], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+    #: asyncpg's InternalClientError too: a connection the server ended (an outage, a restart, a
+    #: failover) can fail with it, asyncpg's protocol caught in the middle (asyncpg issue #1069).
+    errors: tuple[type[Exception], ...] = (
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        asyncpg.exceptions.InternalClientError,
+        OSError,
+    )
     #: No file: backups and integrity checks are PostgreSQL's own (pg_dump, its WAL).
     path = None
 
@@ -284,6 +362,8 @@ class PostgresBackend:
 
         :raises StorageError: if the server cannot be reached or refuses the connection.
         """
+        if (problem := url_problem(url)) is not None:
+            raise StorageError(f"cannot connect to the database: its URL {problem}")
         label = without_password(url)
         # No connection kept open for its own sake (min_size 0): asyncpg would otherwise retry a
         # server that is away from a task of its own, a traceback in the log each time; the
@@ -303,12 +383,15 @@ class PostgresBackend:
             async with pool.acquire(timeout=CONNECT_TIMEOUT):
                 pass
         # A URL asyncpg cannot read fails with ValueError (a port that is no number), OverflowError
-        # (a port too large) or asyncpg's ClientConfigurationError (an InterfaceError).
+        # (a port too large) or asyncpg's ClientConfigurationError (an InterfaceError): url_problem
+        # finds those first; one it missed is not quoted, since what asyncpg quotes is a piece of the URL.
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, OverflowError) as exc:
             with contextlib.suppress(asyncpg.InterfaceError):  # a pool that never started
                 pool.terminate()
             if isinstance(exc, TimeoutError):
                 reason = f"no answer within {CONNECT_TIMEOUT:g} s"
+            elif isinstance(exc, ValueError | OverflowError):
+                reason = f"asyncpg cannot read its URL ({type(exc).__name__}: check its ports and options)"
             else:
                 reason = masked(str(exc), url) or type(exc).__name__
             raise StorageError(f"cannot connect to the database {label}: {reason}") from exc

@@ -16,13 +16,20 @@ import discord
 
 from bot.board_image import board_png
 from bot.i18n import N_, Text
-from bot.service import PlayerService, StaleBoard, Table, WariService
+from bot.service import PlayerService, Refusal, StaleBoard, Table, WariService
+from bot.storage import StorageError
 
 from .languages import Languages
 from .presenter import Message, Presenter
 from .views import board_message, board_url, replaced_board, side_names
 
 log = logging.getLogger("cogs.wari")
+
+#: A game was stored, but not where its first board is: the board was taken back.
+BOARD_NOT_SAVED = N_(
+    "Game #{number} has started, but I can't reach my game database to save its board, so I took the "
+    "board back. `/wari board` shows it again once I can (in a moment)."
+)
 
 
 def pressed_id(interaction: discord.Interaction) -> str:
@@ -117,7 +124,9 @@ class Boards:
     ) -> Table | None:
         """Post the board as a new message (the answer, or in ``where``): the game's board from
         now on. If Discord refuses the answer, the board is posted in the channel instead;
-        ``None`` if Discord refused that too (the game's board did not change)."""
+        ``None`` if Discord refused that too (the game's board did not change). If the database
+        cannot record the new board, the new message is deleted: a game that had a board keeps
+        it (the :class:`StorageError` is raised), a new game is refused with :data:`BOARD_NOT_SAVED`."""
         try:
             message = await self.presenter.respond(interaction, where, await self.message(table))
         except discord.HTTPException as exc:
@@ -134,7 +143,17 @@ class Boards:
                     url=board_url(posted.row),
                 )
             return posted
-        current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
+        try:
+            current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
+        except StorageError as error:
+            # A board whose place is not saved would refuse every press: it is taken back. A game
+            # that had a board keeps it, live, so "nothing was changed" is true; a new game has
+            # none yet, and its players are told so, not that nothing changed.
+            await self.presenter.delete(message.channel.id, message.id)
+            if table.row.message_id is not None:
+                raise
+            log.error("game %s started, but its board could not be saved: %s", table.row.id, error)
+            raise Refusal(BOARD_NOT_SAVED, number=table.row.id) from error
         moved = current.game.ply != table.game.ply  # the computer moved while we were posting
         if not moved or await self.presenter.edit(message.channel.id, message.id, await self.message(current)):
             await self.service.shown(current)
@@ -164,7 +183,8 @@ class Boards:
         pressed_game = game_of(interaction)
         table = stale.table if stale.table is not None and stale.table.row.id == pressed_game else None
         if table is None:  # the game ended: the pressed board shows its end, if it is its board
-            table = await self.service.game(pressed_game)
+            # (a forged id of another server's game is refused: nothing of it is shown here)
+            table = await self.service.game_in_server(pressed_game, interaction.guild_id)
         assert interaction.message is not None  # a press comes from a message
         if table.row.message_id == interaction.message.id:
             message, text = await self.message(table), stale_reason(table, interaction, table.row.board_behind)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 from typing import TypeVar
 
 import discord
@@ -125,17 +126,24 @@ def posts_publicly(interaction: discord.Interaction) -> bool:
     return bool(getattr(interaction.namespace, "public", parameter.default))
 
 
+@dataclass(frozen=True)
+class Spending:
+    """The check of a limited command (:func:`limited`): it spends ``budgets`` for the member, the
+    server and the channel, or raises if one is empty. A class, so that a command's limits can be
+    found among its checks (a test walks the command tree for them)."""
+
+    budgets: tuple[str, ...]
+
+    def __call__(self, interaction: discord.Interaction) -> bool:
+        charge(interaction, *[b for b in self.budgets if b != "post" or posts_publicly(interaction)])
+        return True
+
+
 def limited(*budgets: str) -> Callable[[T], T]:
     """A command that spends each of ``budgets`` (names of :data:`LIMITS`) each time it runs;
-    ``"post"`` only when it posts (:func:`posts_publicly`). A check, so a refusal reaches the
-    cog's error handler before the command does anything."""
+    ``"post"`` only when it posts (:func:`posts_publicly`). A check, so a refusal is answered
+    (by the command tree's error handler, the presenter's report) before the command does anything."""
     for budget in budgets:
         if budget not in LIMITS:
             raise ValueError(f"no cooldown budget named {budget!r}")
-
-    def predicate(interaction: discord.Interaction) -> bool:
-        spent = [b for b in budgets if b != "post" or posts_publicly(interaction)]
-        charge(interaction, *spent)
-        return True
-
-    return app_commands.check(predicate)
+    return app_commands.check(Spending(budgets))

@@ -4,6 +4,8 @@ asker's recent games offered as they type a game's number (``/wari record``, ``/
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 
@@ -11,11 +13,13 @@ from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, speaking
 from bot.names import plain_name
 from bot.service import PlayerService
-from bot.storage import GameRow
+from bot.storage import GameRow, StorageError
 
 from .languages import Languages
 from .options import level_name
 from .standings import result_for
+
+log = logging.getLogger("cogs.wari")
 
 #: How many recent games the game number's suggestions offer (Discord shows at most 25).
 SUGGESTED_GAMES = 10
@@ -93,8 +97,18 @@ class Guide:
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def game_numbers(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
-        """The asker's latest finished games whose number starts with what they typed."""
-        rows, _more = await self.players.archive_page(interaction.user.id, page=0, size=SUGGESTED_GAMES * 3)
+        """The asker's latest finished games of this server whose number starts with what they
+        typed (another server's are not this server's to show, nor to record, replay or analyse)."""
+        if interaction.guild_id is None:  # the commands are guild-only: nothing to suggest elsewhere
+            return []
+        try:
+            rows, _more = await self.players.archive_page(
+                interaction.user.id, guild_id=interaction.guild_id, page=0, size=SUGGESTED_GAMES * 3
+            )
+            language = await self.languages.of_reader(interaction)
+        except StorageError as error:  # suggestions are a help, not an answer: none while the database is away
+            log.warning("no game numbers to suggest: %s", error)
+            return []
         rows = [row for row in rows if str(row.id).startswith(typed.strip().lstrip("#"))][:SUGGESTED_GAMES]
-        with speaking(await self.languages.of_reader(interaction)):
+        with speaking(language):
             return [game_choice(row, interaction.user.id) for row in rows]

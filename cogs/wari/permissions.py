@@ -34,6 +34,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import N_, _
+from bot.storage import StorageError
 
 log = logging.getLogger("cogs.wari")
 
@@ -91,10 +92,19 @@ async def check_can_host(interaction: discord.Interaction[Any]) -> None:
 
 def hosting() -> Callable[[T], T]:
     """A command that hosts a game in its channel: a check (:func:`check_can_host`), so a
-    missing permission is answered before the command does anything."""
+    missing permission is answered before the command does anything.
+
+    The check reads the server's board style, which a server's first command finds in the
+    database: if it cannot be read, the failure goes on as the command's own (a check that
+    raised anything but an ``AppCommandError`` would reach no error handler, and the command
+    would never be answered)."""
 
     async def predicate(interaction: discord.Interaction[Any]) -> bool:
-        await check_can_host(interaction)
+        try:
+            await check_can_host(interaction)
+        except StorageError as error:
+            assert interaction.command is not None  # a check runs for a command
+            raise app_commands.CommandInvokeError(interaction.command, error) from error
         return True
 
     return app_commands.check(predicate)

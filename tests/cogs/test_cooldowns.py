@@ -4,14 +4,17 @@ nothing is posted."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from discord import app_commands
 
 from bot import limits
 from bot.limits import Budget, Limit
+from tests.cogs.command_tree import required_options, slash_commands
 from tests.helpers import press, start_game, surrender, told
 
 WHEN = re.compile(r"<t:(\d+):R>")
@@ -38,7 +41,7 @@ def held_back(result) -> str:
 @pytest.fixture(autouse=True)
 def cooldowns_only(world):
     """SimCord counts every error a command raises, handled or not: the cooldowns' own (answered
-    by the cog) are expected here, and nothing else."""
+    by the presenter) are expected here, and nothing else."""
     yield
     assert all(isinstance(error, app_commands.CommandOnCooldown) for error in world.env.errors)
 
@@ -175,3 +178,51 @@ async def test_the_answer_is_in_the_readers_language(world, small):
     text = held_back(await world.alice.slash(world.channel, "wari stats"))
     assert "<t:" in text and "Please try again" not in text
     assert text.startswith("Vous utilisez beaucoup ces commandes")
+
+
+async def test_a_member_flooding_puzzle_next_is_answered_every_time_and_told_when_to_try_again(world):
+    rate, per = limits.LIMITS["look"].user.rate, limits.LIMITS["look"].user.per
+    start = world.env.now()
+    results = [await world.alice.slash(world.channel, "wari puzzle next") for _ in range(30)]
+    assert all(result.response is not None for result in results)  # never "The application did not respond"
+    for result in results[:rate]:  # her puzzle, shown again while it is under way
+        assert result.ephemeral and result.response.components
+    for result in results[rate:]:
+        text = held_back(result)
+        assert text.startswith("You are using these commands a lot. Please try again <t:")
+        assert again_at(text) == int((start + timedelta(seconds=per)).timestamp())
+    assert posted(world.channel) == []
+
+
+def loaded_cooldowns():
+    """The cooldowns module of the bot's cog as loaded now: each load of the extension (a bot of an
+    earlier test, a restart) imports the cog's modules afresh, with buckets and classes of their own."""
+    return importlib.import_module("cogs.wari.cooldowns")
+
+
+def limited_commands(bot) -> list[tuple[app_commands.Command, Any]]:
+    """Every slash command with a cooldown, wherever it lives in the tree, and its budgets."""
+    spending = loaded_cooldowns().Spending
+    return [
+        (command, check) for command in slash_commands(bot) for check in command.checks if isinstance(check, spending)
+    ]
+
+
+async def test_every_command_with_a_cooldown_answers_a_member_who_used_it_up(world):
+    commands = limited_commands(world.env.bot)
+    names = {command.qualified_name for command, _check in commands}
+    assert {"wari stats", "wari board", "wari puzzle next", "wari puzzle daily", "wari tournament standings"} <= names
+    now = world.env.now()
+    for command, spending in commands:
+        channel = world.guild.create_text_channel(command.qualified_name.replace(" ", "-"))
+        for budget in spending.budgets:  # her budgets here, each used up
+            with pytest.raises(app_commands.CommandOnCooldown):
+                for _ in range(1000):
+                    ids = {"user_id": world.alice.id, "guild_id": world.guild.id, "channel_id": channel.id}
+                    loaded_cooldowns().spend(world.env.bot, [budget], **ids, now=now.timestamp())
+        result = await world.alice.slash(
+            channel, command.qualified_name, **required_options(command, member=world.bob, channel=channel)
+        )
+        text = held_back(result)
+        assert text.startswith("You are using these commands a lot. Please try again <t:"), command.qualified_name
+        assert posted(channel) == [], command.qualified_name

@@ -275,3 +275,19 @@ async def test_the_bots_backups_into_a_full_folder_say_so_once_and_the_bot_plays
         (made,) = backups_of(world.database)
         assert inspect(made).ok
         await close_bot(world.env.bot)  # before its backup folder is unmounted
+
+
+async def test_a_board_shown_again_on_a_full_disk_is_taken_back_and_the_game_keeps_its_board(world, disk):
+    board = await start_game(world)
+    await press(world.alice, board, 3)
+    before = [message.id for message in world.channel.history()]
+    filler = fill(disk)
+
+    result = await world.carol.slash(world.channel, "wari board")
+    assert [(m.content, m.ephemeral) for m in told(result)] == [(FULL, True)]
+    assert [message.id for message in world.channel.history()] == before  # nothing was changed, truly
+    assert await stored(world, "message_id") == board.id
+
+    filler.unlink()
+    await press(world.bob, board, 9)  # the game's board is the one it had, and it plays
+    assert board.embeds[0].footer.text == "Move 2"

@@ -110,6 +110,11 @@ async def test_the_server_crashes_and_comes_back_and_the_same_bot_carries_on(ser
         assert only_told(await world.carol.slash(world.channel, "wari board")) == TROUBLE
         assert only_told(await world.alice.slash(blitz, "wari challenge", opponent=world.bob)) == TROUBLE
         assert only_told(await press(world.mod, blitz_board, 9)) == TROUBLE
+        club = world.env.create_guild("New Club")  # a server the bot has not seen: nothing of it is known
+        newcomer, friend = (club.add_member(world.env.create_user(name)) for name in ("newcomer", "friend"))
+        assert only_told(await newcomer.slash(club.create_text_channel("play"), "wari challenge", opponent=friend)) == (
+            TROUBLE
+        )
         # Due meanwhile: the moderator's time-out (in half a minute) and Bob's ping (in a minute).
         await world.env.advance_time(90)
         assert "could not" in caplog.text  # the sweeps tried, and said so
@@ -351,9 +356,7 @@ def refused_logins(server, name: str) -> list[tuple[str, str]]:
         (server.url(name, user="wari") + f"&password={WRONG}", wrong),  # the password as a parameter
         (server.url(name, user="nobody", password=WRONG), 'password authentication failed for user "nobody"'),
         (server.url("nowhere", user="wari", password=SECRET), 'database "nowhere" does not exist'),
-        (f"postgresql://wari:{WRONG}/{name}", "invalid literal for int()"),  # no host: the password reads as a port
-        (f"postgresql://wari:{WRONG}@127.0.0.1:99999/{name}", "port must be 0-65535"),  # not a traceback
-    ]
+    ]  # and URLs that cannot be read (a port that is no number): tests/bot/test_database_url.py
 
 
 def shows_no_password(text: str) -> bool:
@@ -419,3 +422,25 @@ async def test_a_long_database_outage_costs_nobody_the_game_on_time(server, url)
         assert "while the bot was offline" in board.embeds[0].description
         await press(world.bob, board, 8)  # and he plays on
         assert board.embeds[0].footer.text == "Move 2"
+
+
+async def test_connections_the_server_ends_fail_as_database_errors_and_the_next_reads_work(server, url):
+    """An administrator's command, a failover or a restart ends the pool's connections: a read
+    that meets one fails as a StorageError (asyncpg says so in several ways, one of them its
+    InternalClientError, which would otherwise reach the cogs as a bug), and new connections follow."""
+    store = await Store.open(url)
+    name = url.partition("?")[0].rpartition("/")[2]
+    try:
+        for _ in range(10):
+            await asyncio.gather(*(store.get_meta("board") for _ in range(5)))  # several connections in the pool
+            server.sql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+            failures = []
+            for _ in range(8):
+                try:
+                    await store.get_meta("board")
+                except StorageError as failure:
+                    failures.append(failure)
+            assert len(failures) <= 5  # one at most for each connection the server ended
+        assert await store.get_meta("board") is None
+    finally:
+        await store.close()
