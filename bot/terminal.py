@@ -39,14 +39,18 @@ True
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import io
 import os
 import random
 import re
+import select
+import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from .ai import DEFAULT_LEVEL, LEVELS, Strategy, make_player
 from .engine import VARIANTS, Game, Outcome, Player, Rules, rules_for
@@ -86,6 +90,69 @@ class _EndOfInput(Exception):
     """The input stream ended (Ctrl-D): leave quietly."""
 
 
+class Lines(Protocol):
+    """Where the session reads what is typed: a text stream, or a :class:`Keyboard`."""
+
+    def readline(self) -> str: ...
+
+
+class Keyboard:
+    """The lines typed on a file descriptor, waited for so that Ctrl-C is never missed.
+
+    Python answers SIGINT in two steps: its C handler notes the signal at once, and the main
+    thread raises KeyboardInterrupt at its next bytecode. A plain ``readline`` blocks in ``read()``;
+    a signal noted after Python's last look but before that ``read()`` starts (or on another
+    thread) interrupts nothing, and the game would answer Ctrl-C only after the next Enter. So the
+    wait is in ``select()`` on the keyboard *and* on the signals' wake-up pipe, which the C handler
+    writes to: a signal at any moment, even just before the wait, ends it, and KeyboardInterrupt
+    is raised as soon as Python runs again. Reads happen only once ``select()`` says they will not
+    block, so no read can hide a signal either.
+    """
+
+    def __init__(self, fd: int, wakeup: int, encoding: str) -> None:
+        self.fd, self.wakeup = fd, wakeup
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.pending = ""
+        self.ended = False
+
+    def readline(self) -> str:
+        """The next line with its newline, the last one without it, ``""`` at the end of input."""
+        while "\n" not in self.pending and not self.ended:
+            ready, _, _ = select.select([self.fd, self.wakeup], [], [])
+            if self.wakeup in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self.wakeup, 512)  # a signal's byte: its exception, if any, is raised here
+            if self.fd in ready:
+                chunk = os.read(self.fd, 4096)
+                self.ended = not chunk
+                self.pending += self.decoder.decode(chunk, final=self.ended)
+        line, newline, self.pending = self.pending.partition("\n")
+        return line + newline
+
+
+@contextlib.contextmanager
+def keyboard(stream: TextIO) -> Iterator[Lines]:
+    """``stream`` read through a :class:`Keyboard` while the block runs, with a wake-up pipe of its
+    own for the signals; ``stream`` itself where it has no file descriptor (a test's StringIO)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last two
+        yield stream
+        return
+    wakeup_read, wakeup_write = os.pipe()
+    try:
+        for end in (wakeup_read, wakeup_write):
+            os.set_blocking(end, False)  # the C handler must never block on a full pipe
+        previous = signal.set_wakeup_fd(wakeup_write, warn_on_full_buffer=False)
+        try:
+            yield Keyboard(fd, wakeup_read, stream.encoding)
+        finally:
+            signal.set_wakeup_fd(previous)
+    finally:
+        os.close(wakeup_read)
+        os.close(wakeup_write)
+
+
 class TerminalGame:
     """One session of the text game, reading ``stdin`` and writing ``stdout``.
 
@@ -95,7 +162,7 @@ class TerminalGame:
 
     def __init__(
         self,
-        stdin: TextIO,
+        stdin: Lines,
         stdout: TextIO,
         options: Options,
         *,
@@ -334,7 +401,7 @@ _UNFINISHED = {
 }
 
 
-def replay(text: str, stdin: TextIO, stdout: TextIO, *, step: bool = False) -> int:
+def replay(text: str, stdin: Lines, stdout: TextIO, *, step: bool = False) -> int:
     """Show the game record ``text`` move by move on ``stdout``; return the exit status.
 
     With ``step``, wait for a line from ``stdin`` before each move (``q`` or end of input stops).
@@ -412,8 +479,8 @@ def _wait(session: TerminalGame) -> bool:
     return answer.lower() not in _QUIT
 
 
-def _replay_file(path: str) -> int:
-    """``wari --replay FILE``: read the record, then :func:`replay` it (stepping on a terminal)."""
+def _replay_file(path: str, keys: Lines) -> int:
+    """``wari --replay FILE``: read the record, then :func:`replay` it (stepping on a terminal, on ``keys``)."""
     try:
         if path == "-":
             text, step = sys.stdin.read(), False
@@ -425,7 +492,7 @@ def _replay_file(path: str) -> int:
         print(f"wari: cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
         return 1
     try:
-        return replay(text.lstrip("\ufeff"), sys.stdin, sys.stdout, step=step)
+        return replay(text.lstrip("\ufeff"), keys, sys.stdout, step=step)
     except NotationError as exc:
         print(f"wari: {path} is not a valid game record: {exc}", file=sys.stderr)
         return 1
@@ -517,7 +584,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
 
 
 def play(
-    stdin: TextIO, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None
+    stdin: Lines, stdout: TextIO, options: Options | None = None, *, echo: bool = False, game: Game | None = None
 ) -> int:
     """Play one session on these streams and return the exit status (see the module docstring)."""
     return TerminalGame(stdin, stdout, options or parse_args([]), echo=echo, game=game).run()
@@ -545,9 +612,10 @@ def _main(argv: list[str] | None) -> int:
                 stream.reconfigure(errors="replace")
     echo = not sys.stdin.isatty()
     try:
-        if options.replay is not None:
-            return _replay_file(options.replay)
-        return play(sys.stdin, sys.stdout, options, echo=echo)
+        with keyboard(sys.stdin) as keys:
+            if options.replay is not None:
+                return _replay_file(options.replay, keys)
+            return play(keys, sys.stdout, options, echo=echo)
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): nothing more can be shown.
         with contextlib.suppress(OSError):  # stdout is replaced for the rest of the process: no context to close it in

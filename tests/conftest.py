@@ -7,6 +7,7 @@ database of a real server that :mod:`tests.postgres` starts for the session.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -18,8 +19,32 @@ from simcord import ChannelHandle, Env, GuildHandle, MemberActor
 from simcord.builders import UserHandle
 
 from bot import create_bot
+from bot.engine import core
 
 pytest_plugins = ["tests.postgres"]
+
+#: The marker of a test that needs the compiled core (``bot/engine/_core.c``).
+COMPILED_CORE = "compiled_core"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        f"{COMPILED_CORE}: the test needs the compiled core (bot/engine/_core.c); "
+        "skipped where it was not built, failed in CI (CI set), which builds it",
+    )
+
+
+def pytest_runtest_setup(item):
+    """A test marked ``compiled_core`` is skipped on a machine without a C compiler, saying why;
+    CI builds the core, so there a missing one fails the test instead of hiding it."""
+    if item.get_closest_marker(COMPILED_CORE) is None or core._core is not None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail("the compiled core was not built (CI builds it: pip install -e .)", pytrace=False)
+    pytest.skip("the compiled core was not built on this machine (pip install -e . with a C compiler builds it)")
+
+
 #: The back ends the story tests run on.
 BACKENDS = ("sqlite", "postgresql")
 

@@ -7,7 +7,6 @@ the small wari tables of :mod:`tests.analysis_games` in a temporary folder.
 from __future__ import annotations
 
 import math
-import os
 import random
 
 import pytest
@@ -32,7 +31,6 @@ from bot.ai.expert import ExpertPlayer
 from bot.ai.tables import best_move
 from bot.ai.worker import analyse_position
 from bot.engine import Game, rules_for
-from bot.engine.core import _core
 from bot.engine.notation import from_position, record
 from tests.analysis_games import PROVEN_BLUNDERS, SEEDS_LOST, blundering_record, build_small_tables
 
@@ -51,7 +49,7 @@ def play(game: Game, players: dict, plies: int) -> Game:
 # -- the blunder the tables prove ------------------------------------------------------------------
 
 
-@pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core")
+@pytest.mark.compiled_core  # the tables are built by the compiled core
 def test_a_blunder_the_tables_prove_is_marked_with_the_better_move(small_tables):
     text = blundering_record()
     ply, _mark, better = PROVEN_BLUNDERS[0]
@@ -68,7 +66,7 @@ def test_a_blunder_the_tables_prove_is_marked_with_the_better_move(small_tables)
     assert analysis.advantage[-1] == 0.0  # B won: A's expected score is 0 at the end
 
 
-@pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core")
+@pytest.mark.compiled_core  # as above
 def test_the_workers_judgements_assemble_to_the_same_analysis(small_tables):
     text = blundering_record()
     judged = [analyse_position(text, ply, "quick") for ply in range(5)]
@@ -82,6 +80,7 @@ def test_the_workers_judgements_assemble_to_the_same_analysis(small_tables):
 # -- verdicts -------------------------------------------------------------------------------------
 
 
+@pytest.mark.compiled_core  # its bounds were measured on the compiled search: the Python one plays other moves
 def test_a_quiet_game_has_few_marks_and_a_wild_one_many():
     expert = ExpertPlayer(1, max_nodes=20_000)  # weaker than the judge: its moves differ, a little
     quiet = analyse_game(play(Game("wari"), {0: expert, 1: expert}, 24), "quick")

@@ -1,7 +1,5 @@
 """The opening book: the shipped books load, cover what they say, and the expert plays from them."""
 
-import os
-
 import pytest
 
 from bot.ai import book as book_module
@@ -9,12 +7,6 @@ from bot.ai.book import Book, BookMove, key
 from bot.ai.book.__main__ import main, opening_positions
 from bot.ai.expert import ExpertPlayer
 from bot.engine import Game
-from bot.engine.core import _core
-
-# Skipped only on a developer's machine without a C compiler: CI builds the core, and fails here without it.
-compiled = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="the book is searched by the compiled core"
-)
 
 
 @pytest.mark.parametrize("variant", ["oware", "wari"])
@@ -67,7 +59,7 @@ def test_a_broken_book_line_is_a_clear_error(tmp_path):
         Book.read(path, "oware")
 
 
-@compiled
+@pytest.mark.compiled_core  # the book is searched by the compiled core
 def test_the_build_command_writes_the_same_book_twice_with_the_experts_own_moves(tmp_path, capsys):
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     for out in (first, second):

@@ -3,7 +3,6 @@ deeper search than the generator's screening (and under small endgame tables), a
 Discord side calls (check, refutation, pick, daily) behave."""
 
 import io
-import os
 import random
 import subprocess
 import sys
@@ -31,12 +30,9 @@ from bot.ai.puzzles.solver import move_values, unique_best
 from bot.ai.tables import Table
 from bot.ai.tables import build as build_tables
 from bot.engine import VARIANTS
-from bot.engine.core import _core
 from bot.engine.notation import from_position, position
 
-pytestmark = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="puzzles are searched by the compiled core"
-)
+pytestmark = pytest.mark.compiled_core  # puzzles are searched by the compiled core
 
 #: The re-verifying search: 15 times the generator's screening budget for each move.
 RECHECK_NODES = 15 * SCREEN_NODES

@@ -1,19 +1,13 @@
 """The compiled search's techniques (killers, history, reductions, the kept table): they change
 how much the search looks at, never what it proves."""
 
-import os
-
 import pytest
 
 from bot.ai.expert import OPTIONAL, TECHNIQUES, ExpertPlayer
 from bot.engine import Game
-from bot.engine.core import _core
 from bot.engine.notation import from_position
 
-# Skipped only on a developer's machine without a C compiler: CI builds the core, and fails here without it.
-pytestmark = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="the techniques are the compiled search's"
-)
+pytestmark = pytest.mark.compiled_core  # the techniques are the compiled search's
 
 EVERY_CHOICE = [frozenset(), frozenset(TECHNIQUES), *(frozenset({name}) for name in TECHNIQUES)]
 

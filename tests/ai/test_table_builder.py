@@ -16,11 +16,8 @@ import pytest
 
 from bot.ai.tables import Table, largest_on_disk
 from bot.ai.tables.background import TableBuilder, missing
-from bot.engine.core import _core
 
-pytestmark = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core"
-)
+pytestmark = pytest.mark.compiled_core  # the tables are built by the compiled core
 VARIANTS = ["wari", "oware", "awari", "ouril"]
 
 

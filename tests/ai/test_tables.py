@@ -10,7 +10,6 @@ a draw); the expert must answer every position of known value with a move that k
 """
 
 import io
-import os
 import random
 import subprocess
 import sys
@@ -20,13 +19,9 @@ import pytest
 from bot.ai.expert import ExpertPlayer
 from bot.ai.tables import Table, best_move, build
 from bot.engine import Game, rules_for
-from bot.engine.core import _core, machine_for
+from bot.engine.core import machine_for
 
-# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails
-# here if it did not.
-pytestmark = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core"
-)
+pytestmark = pytest.mark.compiled_core  # the tables are built by the compiled core
 
 SEEDS = 4
 INFINITE = 10**6

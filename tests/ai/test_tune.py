@@ -1,7 +1,6 @@
 """The expert's evaluation weights: the file, its use by both searches, and the tune command."""
 
 import json
-import os
 import random
 
 import pytest
@@ -10,12 +9,6 @@ from bot.ai import expert, tune
 from bot.ai.expert import FEATURES, WEIGHT_ONE, ExpertPlayer, _Search, features, load_weights, weighted, weights_for
 from bot.engine import Game, Player, rules_for
 from bot.engine.core import Machine, _core, machine_for
-
-# Skipped only on a developer's machine without a C compiler: CI builds the core, and fails here without it.
-compiled = pytest.mark.skipif(
-    (_core is None or not hasattr(_core, "features")) and not os.environ.get("CI"),
-    reason="the compiled core was not built",
-)
 
 
 def write(path, default="tuned", **sets):
@@ -65,12 +58,10 @@ def position() -> Game:
     return game
 
 
-@pytest.mark.parametrize("pure", [False, True])
+@pytest.mark.parametrize("pure", [pytest.param(False, marks=pytest.mark.compiled_core), True])
 def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure):
     if pure:
         monkeypatch.setenv("WARI_PURE_PYTHON", "1")
-    elif _core is None and not os.environ.get("CI"):
-        pytest.skip("the compiled core was not built")
     game = position()
 
     def score(**sets) -> float:
@@ -89,7 +80,7 @@ def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure
     )
 
 
-@compiled
+@pytest.mark.compiled_core
 @pytest.mark.parametrize("variant", ["wari", "oware", "awari", "ouril"])
 def test_compiled_and_python_evaluations_agree_on_random_positions(variant):
     rules = rules_for(variant)

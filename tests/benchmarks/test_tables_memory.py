@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.ai.tables import build
-from bot.engine.core import _core
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.skipif(_core is None and not os.environ.get("CI"), reason="the tables are built by the compiled core")
+@pytest.mark.compiled_core  # the tables are built by the compiled core
 def test_the_tables_are_mapped_not_copied(tmp_path):
     for variant in ("wari", "oware"):
         build(variant, 10, tmp_path, out=io.StringIO())  # 6.3 MiB each

@@ -10,8 +10,11 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from bot.engine import Game
 from bot.engine.notation import from_position
@@ -358,6 +361,60 @@ def test_real_process_ctrl_c_exits_cleanly():
             stream.close()
     assert seen.decode().endswith("quit: \nInterrupted. Goodbye.\n")
     assert err == b""
+
+
+def asleep_in_a_system_call(thread: int) -> bool:
+    """Whether the thread (its native id) of this process sleeps in the kernel, other than on a lock
+    such as the GIL: here, the game waiting for the keyboard. Without Linux's /proc, say yes."""
+    task = Path(f"/proc/self/task/{thread}")
+    try:
+        state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state == "S" and "futex" not in (task / "wchan").read_text()
+    except OSError:
+        return True
+
+
+def test_ctrl_c_noted_while_the_game_waits_for_the_keyboard_ends_it_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python answers SIGINT in two steps: its C handler notes the signal at once, and the main
+    thread raises KeyboardInterrupt at its next bytecode. A read of the keyboard that starts just
+    after the note (or one the signal does not interrupt) never learns of it: Ctrl-C would wait for
+    Enter. Here the note is made for certain: the signal is handled on another thread once the game
+    waits for a real keyboard pipe, as the real process's race does once in a while."""
+    keys_read, keys_write = os.pipe()
+    screen_read, screen_write = os.pipe()
+    answered = threading.Event()
+    pressed: list[float] = []
+    game_thread = threading.get_native_id()
+
+    def press_ctrl_c_at_the_prompt() -> None:
+        read_until(screen_read, lambda seen: seen.endswith(b"[q] quit: "), 60)
+        deadline = time.monotonic() + 60
+        while not asleep_in_a_system_call(game_thread) and time.monotonic() < deadline:
+            time.sleep(0.001)  # the game is on its way to wait for the keyboard
+        pressed.append(time.monotonic())
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # handled here, not on the game's thread
+        if not answered.wait(5):  # the game missed it: Enter lets it go on (and notice it)
+            os.write(keys_write, b"\n")
+
+    presser = threading.Thread(target=press_ctrl_c_at_the_prompt)
+    try:
+        with open(keys_read, encoding="utf-8") as keys, open(screen_write, "w", encoding="utf-8") as screen_out:
+            monkeypatch.setattr(sys, "stdin", keys)
+            monkeypatch.setattr(sys, "stdout", screen_out)
+            with sigint_at_default():
+                presser.start()
+                status = main(["--opponent", "human"])
+            answered.set()
+        took = time.monotonic() - pressed[0]
+        screen = read_until(screen_read, lambda seen: False, 10).decode()
+    finally:
+        answered.set()
+        presser.join()
+        for fd in (keys_write, screen_read):
+            os.close(fd)
+    assert status == EXIT_INTERRUPTED
+    assert screen == "\nInterrupted. Goodbye.\n"  # after the prompt, which the presser read
+    assert took < 2, f"Ctrl-C was answered only {took:.1f} s later, after Enter"
 
 
 def test_ctrl_c_while_setting_up_exits_with_130_and_no_traceback(monkeypatch, capsys):

@@ -5,19 +5,14 @@ every position both engines must offer the same legal moves, and every move must
 state and the same effect (captures, grand slam, extra turn, last house).
 """
 
-import os
 import random
 
 import pytest
 
-from bot.engine.core import _core, machine_for
+from bot.engine.core import machine_for
 from bot.engine.rules import VARIANTS, rules_for
 
-# Skipped only on a developer's machine without a C compiler: CI (CI=true) builds the core, and fails
-# here if it did not.
-pytestmark = pytest.mark.skipif(
-    _core is None and not os.environ.get("CI"), reason="the compiled core was not built on this machine"
-)
+pytestmark = pytest.mark.compiled_core
 
 RULE_SETS = [rules_for(name) for name in VARIANTS if name != "kalah"] + [
     rules_for("kalah", houses, seeds) for houses in (1, 2, 6, 10) for seeds in (1, 4, 10)

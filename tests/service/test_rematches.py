@@ -1,0 +1,43 @@
+"""Which finished game a rematch replays, and who may ask for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import rules_for
+from bot.service import Refusal
+
+from .players import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, T0, game_between
+
+
+async def test_a_rematch_is_of_a_finished_game_of_this_server_asked_by_one_of_its_players(games):
+    table = await game_between(games)
+    with pytest.raises(Refusal, match="Only a finished game can be played again"):
+        await games.rematch_of(table.row.id, ALICE, GUILD)
+    await games.surrender(CHANNEL, BOB, T0)
+    with pytest.raises(Refusal, match="Only the players of this game can ask for a rematch"):
+        await games.rematch_of(table.row.id, CAROL, GUILD)
+    with pytest.raises(Refusal, match="Only a finished game"):  # another server's game is not told apart
+        await games.rematch_of(table.row.id, ALICE, OTHER_GUILD)
+    with pytest.raises(Refusal, match="Only a finished game"):
+        await games.rematch_of(table.row.id + 1, ALICE, GUILD)
+    for player in (ALICE, BOB):
+        again = await games.rematch_of(table.row.id, player, GUILD)
+        assert again.row.id == table.row.id and again.row.result == "A"
+
+
+async def test_the_computers_side_never_asks_for_a_rematch(games):
+    table = await games.play_computer(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        human_id=ALICE,
+        computer_id=CAROL,  # the bot's own user
+        level="random",
+        rules=rules_for("wari"),
+        first="me",
+        now=T0,
+    )
+    await games.surrender(CHANNEL, ALICE, T0)
+    assert (await games.rematch_of(table.row.id, ALICE, GUILD)).row.players == (ALICE, CAROL)
+    with pytest.raises(Refusal, match="Only the players of this game"):
+        await games.rematch_of(table.row.id, CAROL, GUILD)
