@@ -46,7 +46,7 @@ screenshots: $(VENV)/.installed-dev
 # After changing a text the bot shows: collect the texts, add the new ones to each language's
 # catalogue (bot/locales/LANG.po), then translate what is empty (tests/cogs/test_languages.py says what).
 translations: $(VENV)/.installed-dev
-	$(BIN)/pybabel extract -F babel.cfg -k n_:1,2 -k N_ --no-location --sort-output --omit-header \
+	$(BIN)/pybabel extract -F babel.cfg -k n_:1,2 -k N_ -k Variant:2 --no-location --sort-output --omit-header \
 		-o bot/locales/messages.pot .
 	for lang in fr pt; do \
 		$(BIN)/pybabel update -i bot/locales/messages.pot -o bot/locales/$$lang.po -l $$lang \

@@ -9,18 +9,21 @@ A(5,4)
 """
 
 from .game import Game, IllegalMoveError, MoveRecord, Outcome, Player, Termination
-from .rules import DEFAULT_VARIANT, VARIANTS, GrandSlam, Rules, rules_for
+from .rules import DEFAULT_VARIANT, REGISTRY, VARIANTS, GrandSlam, Mechanics, Rules, Variant, rules_for
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "REGISTRY",
     "VARIANTS",
     "Game",
     "GrandSlam",
     "IllegalMoveError",
+    "Mechanics",
     "MoveRecord",
     "Outcome",
     "Player",
     "Rules",
     "Termination",
+    "Variant",
     "rules_for",
 ]

@@ -6,7 +6,10 @@
  *
  *     (house_0, ..., house_2n-1, store_A, store_B, to_move, extra)
  *
- * and a variant code: 0 wari, 1 oware, 2 awari, 3 ouril, 4 kalah (plus houses for Kalah).
+ * and a rules code, houses and seeds. The code is not a variant's number: it packs the variant's
+ * mechanics (bot/engine/rules.py's Mechanics, packed by core.py's compiled_code), so this file
+ * names no variant and a new variant made of known mechanics needs no C. mechanics(code) says
+ * what make_rules read, for tests/engine/test_registry.py to compare with the registry.
  * Seeds fit in a byte (Kalah 10x10 has 200 seeds in all), so a state is a small byte array.
  */
 #define PY_SSIZE_T_CLEAN
@@ -16,7 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-enum { WARI, OWARE, AWARI, OURIL, KALAH };
+/* A rules code: what a grand slam does in its low bits (GrandSlam's members, in their order),
+ * then one bit for each other mechanic. */
+enum { SLAM_FORBIDDEN, SLAM_NO_CAPTURE, SLAM_FORCED_ONLY, SLAM_CAPTURE_AND_REPLAY, SLAM_NOT_APPLICABLE, SLAM_KINDS };
+static const char *const SLAM_NAMES[SLAM_KINDS] = {
+    "forbidden", "no capture", "only when forced", "captures, then an extra move", "not applicable"};
+enum { SLAM_BITS = 7, SINGLE_SEED = 8, STRANDED_TO_OPPONENT = 16, STORES_ON_PATH = 32, RULE_BITS = 63 };
 #define MAXW 24        /* 20 houses, two stores, the turn, the extra-move flag */
 #define MAXDEPTH 200   /* iterative deepening stops here (depths are kept in a byte) */
 #define WIN 1000
@@ -42,7 +50,8 @@ typedef uint64_t u64;
 
 /* One rule set with its precomputed sowing paths. */
 typedef struct {
-    int variant, n, pits, width, half, lap;
+    int code, slam, single_seed, stranded_to_opponent, on_path;  /* the rules code, unpacked */
+    int n, pits, width, half, lap;
     int store[2], turn, extra;
     u8 path[20][22];      /* slots seeds from house i fall into, in order, for one lap */
     u8 fed[20][23];       /* houses of the opponent's row among the first r slots of path[i] */
@@ -53,11 +62,16 @@ typedef struct { u8 s[MAXW]; } State;
 /* ---------------------------------------------------------------------------------------- */
 /* rules                                                                                      */
 
-static int make_rules(Rules *r, int variant, int houses, int seeds)
+static int make_rules(Rules *r, int code, int houses, int seeds)
 {
-    if (variant < WARI || variant > KALAH || houses < 1 || houses > 10 || (long)houses * 2 * seeds > 255)
+    if (code < 0 || (code & ~RULE_BITS) || (code & SLAM_BITS) >= SLAM_KINDS || houses < 1 || houses > 10
+        || (long)houses * 2 * seeds > 255)
         return -1;
-    r->variant = variant;
+    r->code = code;
+    r->slam = code & SLAM_BITS;
+    r->single_seed = !!(code & SINGLE_SEED);
+    r->stranded_to_opponent = !!(code & STRANDED_TO_OPPONENT);
+    r->on_path = !!(code & STORES_ON_PATH);
     r->n = houses;
     r->pits = 2 * houses;
     r->width = r->pits + 4;
@@ -66,10 +80,10 @@ static int make_rules(Rules *r, int variant, int houses, int seeds)
     r->turn = r->pits + 2;
     r->extra = r->pits + 3;
     r->half = houses * seeds;  /* total // 2 */
-    r->lap = variant == KALAH ? r->pits + 1 : r->pits - 1;
+    r->lap = r->on_path ? r->pits + 1 : r->pits - 1;
     for (int i = 0; i < r->pits; i++) {
         int mover = i < houses ? 0 : 1, k = 0;
-        if (variant == KALAH) {
+        if (r->on_path) {
             /* own row, own store, the opponent's row; starting after house i, ending on it */
             int lap[21], m = 0, start = 0;
             for (int j = 0; j < houses; j++) lap[m++] = mover * houses + j;
@@ -139,7 +153,7 @@ static void play(const Rules *r, const u8 *s, int i, u8 *out, Effect *e)
     int mover = s[r->turn], opponent = 1 - mover;
     int last = sow(r, s, i, out);
     if (e) { e->count = 0; e->taken = 0; e->slam = 0; e->replay = 0; e->last = last; e->first = 0; }
-    if (r->variant == KALAH) {
+    if (r->on_path) {
         if (last == r->store[mover]) {
             if (e) { e->replay = 1; e->last = -1; }
             return;  /* the turn stays */
@@ -158,7 +172,7 @@ static void play(const Rules *r, const u8 *s, int i, u8 *out, Effect *e)
     if (in_row(r, last, opponent)) count = chain(r, out, last, opponent, &first, &taken);
     int slam = count && taken == row_sum(r, out, opponent);
     if (e) e->slam = slam;
-    if (slam && r->variant == OWARE) count = 0;
+    if (slam && r->slam == SLAM_NO_CAPTURE) count = 0;
     if (!count && !s[r->extra]) return;
     if (e) { e->first = first; e->count = count; e->taken = count ? taken : 0; }
     if (count) {
@@ -166,7 +180,7 @@ static void play(const Rules *r, const u8 *s, int i, u8 *out, Effect *e)
         out[r->store[mover]] += (u8)taken;
     }
     out[r->extra] = 0;
-    if (slam && r->variant == OURIL && out[r->store[mover]] <= r->half) {
+    if (slam && r->slam == SLAM_CAPTURE_AND_REPLAY && out[r->store[mover]] <= r->half) {
         out[r->turn] = (u8)mover;
         out[r->extra] = 1;
         if (e) e->replay = 1;
@@ -194,20 +208,20 @@ static int legal(const Rules *r, const u8 *s, int *moves)
         if (s[j]) moves[count++] = j;
         if (s[j] > most) most = s[j];
     }
-    if (r->variant == KALAH || !count) return count;
-    if (r->variant == OURIL && most > 1) {
+    if (r->on_path || !count) return count;
+    if (r->single_seed && most > 1) {
         int kept = 0;
         for (int m = 0; m < count; m++) if (s[moves[m]] > 1) moves[kept++] = moves[m];
         count = kept;
     }
     int waiting = row_sum(r, s, 1 - mover), kept = 0;
-    if (r->variant == OWARE || (r->variant == OURIL && !s[r->extra])) {
+    if (r->slam == SLAM_NO_CAPTURE || (r->slam == SLAM_CAPTURE_AND_REPLAY && !s[r->extra])) {
         if (waiting) return count;
         for (int m = 0; m < count; m++) if (fed_by(r, s, moves[m])) moves[kept++] = moves[m];
         return kept;
     }
     for (int m = 0; m < count; m++) if (leaves_seeds(r, s, moves[m], waiting)) moves[kept++] = moves[m];
-    if (!kept && r->variant == AWARI) return count;
+    if (!kept && r->slam == SLAM_FORCED_ONLY) return count;
     return kept;
 }
 
@@ -229,7 +243,7 @@ static void share_rows(const Rules *r, const u8 *s, u8 *out)
 /* The final state when the player to move cannot move (Awari: all to the opponent). */
 static void settle(const Rules *r, const u8 *s, u8 *out)
 {
-    if (r->variant != AWARI) { share_rows(r, s, out); return; }
+    if (!r->stranded_to_opponent) { share_rows(r, s, out); return; }
     memcpy(out, s, (size_t)r->width);
     out[r->store[1 - s[r->turn]]] += (u8)(row_sum(r, s, 0) + row_sum(r, s, 1));
     memset(out, 0, (size_t)r->pits);
@@ -302,7 +316,7 @@ static unsigned long long perft(const Rules *r, const u8 *s, int depth, Path *se
         u8 child[MAXW];
         play(r, s, moves[m], child, NULL);
         if (majority(r, child)) continue;
-        if (r->variant != KALAH) {
+        if (!r->on_path) {
             u64 h = hash_of(r, child);
             if (path_has(seen, r, child, h)) continue;
             if (path_push(seen, r, child, h)) return total;  /* out of memory: a short count */
@@ -464,7 +478,7 @@ static uint8_t kept_age;
 static u64 salt_of(const Rules *r, const int *weights, int table_seeds)
 {
     u64 salt = 0x6A09E667F3BCC909ULL;
-    int values[4 + FEATURES] = {r->variant, r->n, r->half, table_seeds};
+    int values[4 + FEATURES] = {r->code, r->n, r->half, table_seeds};
     if (weights) memcpy(values + 4, weights, sizeof(int) * FEATURES);
     for (int k = 0; k < 4 + FEATURES; k++) {
         u64 x = salt + (u64)(uint32_t)values[k] + 0x9E3779B97F4A7C15ULL;
@@ -645,7 +659,7 @@ static int evaluate(const Rules *r, const u8 *s, int nmoves, const int *w)
     int mover = s[r->turn], other = 1 - mover;
     int margin = s[r->store[mover]] - s[r->store[other]];
     int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
-    if (w && r->variant != KALAH) {
+    if (w && !r->on_path) {
         int f[FEATURES];
         long sum = 0;
         features(r, s, nmoves, f);
@@ -660,7 +674,7 @@ static int evaluate(const Rules *r, const u8 *s, int nmoves, const int *w)
             kroo -= s[j] >= 12;
             weak += s[j] > 0 && s[j] < 3;
         }
-        if (r->variant == KALAH)
+        if (r->on_path)
             value = 4 * margin + 2 * (own - theirs) + nmoves;
         else
             value = 4 * margin + floor_half(own - theirs) + 2 * kroo + weak + nmoves / 2;
@@ -677,7 +691,7 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
     u8 final[MAXW];
     int mover = s[r->turn];
     if (majority(r, s)) { *score = final_score(r, s, mover); return 1; }
-    if (r->variant != KALAH && path_has(&z->path, r, s, hash)) {
+    if (!r->on_path && path_has(&z->path, r, s, hash)) {
         share_rows(r, s, final);
         *score = final_score(r, final, mover);
         return 1;
@@ -969,7 +983,7 @@ static void cached_bounds(const Tables *t, const u8 *board, int seeds, int own, 
     if (!moves->count) {
         int mine = 0;
         for (int j = 0; j < 6; j++) mine += board[j];
-        if (r->variant == AWARI) *lo = *hi = own - theirs - seeds;
+        if (r->stranded_to_opponent) *lo = *hi = own - theirs - seeds;
         else *lo = *hi = own + mine - theirs - (seeds - mine);
         return;
     }
@@ -1072,7 +1086,7 @@ static int solve_layer(Tables *t, int seeds)
                 if (!queued[j]) { queued[j] = 1; queue[tail++ % positions] = (int32_t)j; }
             }
         }
-        if (r->variant != OURIL) break;  /* every dependency was listed */
+        if (r->slam != SLAM_CAPTURE_AND_REPLAY) break;  /* every dependency was listed */
     }
 out:
     free(first);
@@ -1087,9 +1101,9 @@ out:
 /* ---------------------------------------------------------------------------------------- */
 /* Python bindings                                                                            */
 
-static int parse_rules(Rules *r, int variant, int houses, int seeds)
+static int parse_rules(Rules *r, int code, int houses, int seeds)
 {
-    if (make_rules(r, variant, houses, seeds)) {
+    if (make_rules(r, code, houses, seeds)) {
         PyErr_SetString(PyExc_ValueError, "unsupported rules");
         return -1;
     }
@@ -1125,12 +1139,12 @@ static PyObject *state_tuple(const Rules *r, const u8 *s)
 
 static PyObject *py_legal(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, moves[10];
+    int code, houses, seeds, moves[10];
     PyObject *tuple;
     Rules r;
     u8 s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiO", &variant, &houses, &seeds, &tuple)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiO", &code, &houses, &seeds, &tuple)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     int count = legal(&r, s, moves);
     PyObject *list = PyList_New(count);
     if (!list) return NULL;
@@ -1138,16 +1152,16 @@ static PyObject *py_legal(PyObject *self, PyObject *args)
     return list;
 }
 
-/* play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last) */
+/* play(code, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last) */
 static PyObject *py_play(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, i;
+    int code, houses, seeds, i;
     PyObject *tuple;
     Rules r;
     u8 s[MAXW], out[MAXW];
     Effect e;
-    if (!PyArg_ParseTuple(args, "iiiOi", &variant, &houses, &seeds, &tuple, &i)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiOi", &code, &houses, &seeds, &tuple, &i)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     if (i < 0 || i >= r.pits || !s[i]) {
         PyErr_SetString(PyExc_ValueError, "not a house with seeds");
         return NULL;
@@ -1157,7 +1171,7 @@ static PyObject *py_play(PyObject *self, PyObject *args)
     if (!captures) return NULL;
     for (int c = 0; c < e.count; c++) {
         int house, taken;
-        if (variant == KALAH) {
+        if (r.on_path) {
             int lo = e.kalah_pair[0] < e.kalah_pair[1] ? 0 : 1;
             house = e.kalah_pair[c == 0 ? lo : 1 - lo];
             u8 sown[MAXW];
@@ -1178,12 +1192,12 @@ static PyObject *py_play(PyObject *self, PyObject *args)
 
 static PyObject *py_perft(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, depth;
+    int code, houses, seeds, depth;
     PyObject *tuple;
     Rules r;
     u8 s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOi", &variant, &houses, &seeds, &tuple, &depth)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiOi", &code, &houses, &seeds, &tuple, &depth)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     if (depth <= 0) return PyLong_FromLong(1);
     Path seen = {0};
     unsigned long long count;
@@ -1221,27 +1235,27 @@ static int parse_weights(PyObject *weights, int *out)
     return 0;
 }
 
-/* evaluate(variant, houses, seeds, state, weights) -> the static evaluation the search uses */
+/* evaluate(code, houses, seeds, state, weights) -> the static evaluation the search uses */
 static PyObject *py_evaluate(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, moves[10], w[FEATURES];
+    int code, houses, seeds, moves[10], w[FEATURES];
     PyObject *tuple, *weights;
     Rules r;
     u8 s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOO", &variant, &houses, &seeds, &tuple, &weights)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s) || parse_weights(weights, w)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiOO", &code, &houses, &seeds, &tuple, &weights)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s) || parse_weights(weights, w)) return NULL;
     return PyLong_FromLong(evaluate(&r, s, legal(&r, s, moves), weights == Py_None ? NULL : w));
 }
 
-/* features(variant, houses, seeds, state) -> the evaluation's features, for the player to move */
+/* features(code, houses, seeds, state) -> the evaluation's features, for the player to move */
 static PyObject *py_features(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, moves[10], f[FEATURES];
+    int code, houses, seeds, moves[10], f[FEATURES];
     PyObject *tuple;
     Rules r;
     u8 s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiO", &variant, &houses, &seeds, &tuple)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiO", &code, &houses, &seeds, &tuple)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     features(&r, s, legal(&r, s, moves), f);
     PyObject *out = PyTuple_New(FEATURES);
     if (!out) return NULL;
@@ -1306,7 +1320,7 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
     return tuple;
 }
 
-/* search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights, techniques])
+/* search(code, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights, techniques])
  *   -> (house index, depth, score, pv, nodes, exact)
  * With an endgame table (bytes or a memory map, and its N), positions in it are not searched.
  * weights: the evaluation's (parse_weights), None for the hand-set one. techniques: which of
@@ -1315,7 +1329,7 @@ static PyObject *principal_variation(Search *z, const u8 *root, int first)
  * line of it met the horizon, so its score is the game's exact value, margin included. */
 static PyObject *py_search(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, max_depth;
+    int code, houses, seeds, max_depth;
     long long max_nodes;
     double seconds;
     int table_seeds = -1, techniques = ALL_TECHNIQUES;
@@ -1323,17 +1337,17 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     Py_buffer known = {0};
     Rules r;
     u8 root[MAXW], s[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*iOi", &variant, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
+    if (!PyArg_ParseTuple(args, "iiiOOdLiO|z*iOi", &code, &houses, &seeds, &tuple, &history, &seconds, &max_nodes, &max_depth, &progress,
                           &known, &table_seeds, &weights, &techniques))
         return NULL;
     Search z = {0};
     z.techniques = techniques & ALL_TECHNIQUES;
     memset(z.killer, -1, sizeof z.killer);
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, root)) { PyBuffer_Release(&known); return NULL; }
     if (parse_weights(weights, z.weight)) { PyBuffer_Release(&known); return NULL; }
     if (weights != Py_None) z.weights = z.weight;
     if (max_depth > MAXDEPTH) max_depth = MAXDEPTH;
-    if (known.buf && variant != KALAH && table_seeds >= 0 && table_seeds <= MAXSEEDS) {
+    if (known.buf && !r.on_path && table_seeds >= 0 && table_seeds <= MAXSEEDS) {
         layout(&z.tables, &r, table_seeds);
         if (known.len == z.tables.offset[table_seeds + 1]) z.known = known.buf;
     }
@@ -1392,18 +1406,18 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiiNLO)", best_move, best_depth, best_score, pv, z.nodes, exact ? Py_True : Py_False);
 }
 
-/* playout(variant, houses, seeds, state, seen, seed, limit) -> (store A, store B) at the end of
+/* playout(code, houses, seeds, state, seen, seed, limit) -> (store A, store B) at the end of
  * a game played on at random from state (MCTS's simulation). seen: the positions so far, for
  * the repetition ending. After `limit` moves the stores are returned as they stand. */
 static PyObject *py_playout(PyObject *self, PyObject *args)
 {
-    int variant, houses, seeds, limit;
+    int code, houses, seeds, limit;
     unsigned long long x;
     PyObject *tuple, *history;
     Rules r;
     u8 s[MAXW], next[MAXW];
-    if (!PyArg_ParseTuple(args, "iiiOOKi", &variant, &houses, &seeds, &tuple, &history, &x, &limit)) return NULL;
-    if (parse_rules(&r, variant, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiiOOKi", &code, &houses, &seeds, &tuple, &history, &x, &limit)) return NULL;
+    if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     Path seen = {0};
     int captured = s[r.store[0]] + s[r.store[1]];
     PyObject *iterator = PyObject_GetIter(history), *item;
@@ -1424,32 +1438,33 @@ static PyObject *py_playout(PyObject *self, PyObject *args)
         memcpy(s, next, (size_t)r.width);
         if (majority(&r, s)) break;
         u64 h = hash_of(&r, s);
-        if (variant != KALAH && path_has(&seen, &r, s, h)) { share_rows(&r, s, next); memcpy(s, next, (size_t)r.width); break; }
+        if (!r.on_path && path_has(&seen, &r, s, h)) { share_rows(&r, s, next); memcpy(s, next, (size_t)r.width); break; }
         path_push(&seen, &r, s, h);
     }
     free(seen.items);
     return Py_BuildValue("(ii)", s[r.store[0]], s[r.store[1]]);
 }
 
-static int table_rules(Rules *r, int variant)
+static int table_rules(Rules *r, int code)
 {
-    if (variant == KALAH) {
+    if (parse_rules(r, code, 6, 4)) return -1;
+    if (r->on_path) {
         PyErr_SetString(PyExc_ValueError, "Kalah has no endgame tables here (its stores are on the path)");
         return -1;
     }
-    return parse_rules(r, variant, 6, 4);
+    return 0;
 }
 
-/* build_tables(variant, N, report) -> bytes: one signed byte a position (see table_code).
+/* build_tables(code, N, report) -> bytes: one signed byte a position (see table_code).
  * report(seeds, positions, exact, sweeps, decided) is called after each layer. */
 static PyObject *py_build_tables(PyObject *self, PyObject *args)
 {
-    int variant, N;
+    int code, N;
     PyObject *report;
     Rules r;
     Tables t;
-    if (!PyArg_ParseTuple(args, "iiO", &variant, &N, &report)) return NULL;
-    if (table_rules(&r, variant)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiO", &code, &N, &report)) return NULL;
+    if (table_rules(&r, code)) return NULL;
     if (N < 0 || N > MAXSEEDS) return PyErr_Format(PyExc_ValueError, "seeds on board: 0..%d", MAXSEEDS);
     layout(&t, &r, N);
     size_t size = (size_t)t.offset[N + 1];
@@ -1480,20 +1495,20 @@ static PyObject *py_build_tables(PyObject *self, PyObject *args)
     return result;
 }
 
-/* probe(variant, N, table, state[, bounds]) -> the exact value for the player to move, or None;
+/* probe(code, N, table, state[, bounds]) -> the exact value for the player to move, or None;
  * with bounds true, (lo, hi): the least and the most the mover can end with (None: no bound). */
 static PyObject *py_probe(PyObject *self, PyObject *args)
 {
-    int variant, N;
+    int code, N;
     Py_buffer table;
     PyObject *tuple;
     Rules r;
     Tables t;
     u8 s[MAXW];
     int bounds = 0;
-    if (!PyArg_ParseTuple(args, "iiy*O|p", &variant, &N, &table, &tuple, &bounds)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiy*O|p", &code, &N, &table, &tuple, &bounds)) return NULL;
     PyObject *result = NULL;
-    if (table_rules(&r, variant) || parse_state(&r, tuple, s)) goto done;
+    if (table_rules(&r, code) || parse_state(&r, tuple, s)) goto done;
     if (N < 0 || N > MAXSEEDS) { PyErr_SetString(PyExc_ValueError, "bad N"); goto done; }
     layout(&t, &r, N);
     if (table.len != t.offset[N + 1]) { PyErr_SetString(PyExc_ValueError, "the table's size does not match its seeds"); goto done; }
@@ -1509,24 +1524,37 @@ done:
     return result;
 }
 
+/* mechanics(code) -> the mechanics make_rules reads in a rules code, named as in rules.py's Mechanics */
+static PyObject *py_mechanics(PyObject *self, PyObject *args)
+{
+    int code;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "i", &code) || parse_rules(&r, code, 6, 4)) return NULL;
+    return Py_BuildValue("{s:s,s:O,s:O,s:O}", "grand_slam", SLAM_NAMES[r.slam],
+                         "single_seed_rule", r.single_seed ? Py_True : Py_False,
+                         "stranded_seeds_to_opponent", r.stranded_to_opponent ? Py_True : Py_False,
+                         "stores_on_path", r.on_path ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
-    {"legal", py_legal, METH_VARARGS, "legal(variant, houses, seeds, state) -> house indices the player to move may empty"},
-    {"play", py_play, METH_VARARGS, "play(variant, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last)"},
-    {"perft", py_perft, METH_VARARGS, "perft(variant, houses, seeds, state, depth) -> move sequences of length depth"},
+    {"mechanics", py_mechanics, METH_VARARGS, "mechanics(code) -> the mechanics the other functions read in a rules code"},
+    {"legal", py_legal, METH_VARARGS, "legal(code, houses, seeds, state) -> house indices the player to move may empty"},
+    {"play", py_play, METH_VARARGS, "play(code, houses, seeds, state, i) -> (state, captures, grand_slam, extra_turn, last)"},
+    {"perft", py_perft, METH_VARARGS, "perft(code, houses, seeds, state, depth) -> move sequences of length depth"},
     {"search", py_search, METH_VARARGS,
-     "search(variant, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights]) -> (move, depth, score, pv, nodes, exact)"},
-    {"evaluate", py_evaluate, METH_VARARGS, "evaluate(variant, houses, seeds, state, weights) -> the search's static evaluation (weights None: hand-set)"},
-    {"features", py_features, METH_VARARGS, "features(variant, houses, seeds, state) -> the evaluation's features for the player to move"},
-    {"playout", py_playout, METH_VARARGS, "playout(variant, houses, seeds, state, seen, seed, limit) -> the stores at the end of a random game"},
-    {"build_tables", py_build_tables, METH_VARARGS, "build_tables(variant, N, report) -> bytes: the endgame table of positions with at most N seeds on board"},
-    {"probe", py_probe, METH_VARARGS, "probe(variant, N, table, state[, bounds]) -> the exact value (final margin) for the player to move, or None; with bounds, (lo, hi)"},
+     "search(code, houses, seeds, state, history, seconds, max_nodes, max_depth, progress[, table, N, weights]) -> (move, depth, score, pv, nodes, exact)"},
+    {"evaluate", py_evaluate, METH_VARARGS, "evaluate(code, houses, seeds, state, weights) -> the search's static evaluation (weights None: hand-set)"},
+    {"features", py_features, METH_VARARGS, "features(code, houses, seeds, state) -> the evaluation's features for the player to move"},
+    {"playout", py_playout, METH_VARARGS, "playout(code, houses, seeds, state, seen, seed, limit) -> the stores at the end of a random game"},
+    {"build_tables", py_build_tables, METH_VARARGS, "build_tables(code, N, report) -> bytes: the endgame table of positions with at most N seeds on board"},
+    {"probe", py_probe, METH_VARARGS, "probe(code, N, table, state[, bounds]) -> the exact value (final margin) for the player to move, or None; with bounds, (lo, hi)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled rules and search (see bot/engine/_core.c).", -1, methods};
 
 /* Raised whenever a function's signature changes: bot/engine/core.py ignores a stale build. */
-#define INTERFACE 3  /* 2: search takes the techniques; 3: BUCKETS among them */
+#define INTERFACE 4  /* 2: search takes the techniques; 3: BUCKETS among them; 4: rules codes, mechanics() */
 
 PyMODINIT_FUNC PyInit__core(void)
 {

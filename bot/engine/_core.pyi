@@ -1,5 +1,7 @@
 """Types of the compiled rules and search (``bot/engine/_core.c``), which carries none of its own.
 
+``code`` is a rules code, the variant's mechanics packed by :func:`bot.engine.core.compiled_code`.
+
 Keep in step with the ``methods`` table of ``_core.c`` (and its ``INTERFACE``).
 """
 
@@ -9,13 +11,14 @@ from typing import Literal, overload
 
 INTERFACE: int
 
-def legal(variant: int, houses: int, seeds: int, state: tuple[int, ...], /) -> list[int]: ...
+def mechanics(code: int, /) -> dict[str, str | bool]: ...
+def legal(code: int, houses: int, seeds: int, state: tuple[int, ...], /) -> list[int]: ...
 def play(
-    variant: int, houses: int, seeds: int, state: tuple[int, ...], i: int, /
+    code: int, houses: int, seeds: int, state: tuple[int, ...], i: int, /
 ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], bool, bool, int]: ...
-def perft(variant: int, houses: int, seeds: int, state: tuple[int, ...], depth: int, /) -> int: ...
+def perft(code: int, houses: int, seeds: int, state: tuple[int, ...], depth: int, /) -> int: ...
 def search(
-    variant: int,
+    code: int,
     houses: int,
     seeds: int,
     state: tuple[int, ...],
@@ -30,12 +33,10 @@ def search(
     techniques: int = ...,
     /,
 ) -> tuple[int, int, int, tuple[int, ...], int, bool]: ...
-def evaluate(
-    variant: int, houses: int, seeds: int, state: tuple[int, ...], weights: tuple[int, ...] | None, /
-) -> int: ...
-def features(variant: int, houses: int, seeds: int, state: tuple[int, ...], /) -> tuple[int, ...]: ...
+def evaluate(code: int, houses: int, seeds: int, state: tuple[int, ...], weights: tuple[int, ...] | None, /) -> int: ...
+def features(code: int, houses: int, seeds: int, state: tuple[int, ...], /) -> tuple[int, ...]: ...
 def playout(
-    variant: int,
+    code: int,
     houses: int,
     seeds: int,
     state: tuple[int, ...],
@@ -44,12 +45,12 @@ def playout(
     limit: int,
     /,
 ) -> tuple[int, int]: ...
-def build_tables(variant: int, seeds: int, report: Callable[[int, int, int, int, int], object] | None, /) -> bytes: ...
+def build_tables(code: int, seeds: int, report: Callable[[int, int, int, int, int], object] | None, /) -> bytes: ...
 @overload
 def probe(
-    variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[False] = ..., /
+    code: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[False] = ..., /
 ) -> int | None: ...
 @overload
 def probe(
-    variant: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[True], /
+    code: int, seeds: int, table: bytes | mmap, state: tuple[int, ...], bounds: Literal[True], /
 ) -> tuple[int | None, int | None]: ...

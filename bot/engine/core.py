@@ -31,10 +31,10 @@ from operator import add
 from types import ModuleType
 from typing import NamedTuple
 
-from .rules import GrandSlam, Rules
+from .rules import GrandSlam, Mechanics, Rules
 
 #: The interface of ``_core.c`` this module speaks (its ``INTERFACE``).
-INTERFACE = 3
+INTERFACE = 4
 
 #: The compiled core (its types: ``_core.pyi``), or ``None`` where it was not built.
 _core: ModuleType | None
@@ -49,7 +49,7 @@ if _core is not None and getattr(_core, "INTERFACE", None) != INTERFACE:
     )
     _core = None
 
-__all__ = ["BACKENDS", "CompiledMachine", "Effect", "Machine", "default_backend", "machine_for"]
+__all__ = ["BACKENDS", "CompiledMachine", "Effect", "Machine", "compiled_code", "default_backend", "machine_for"]
 
 #: Where the rules run: ``"compiled"`` (the C extension) or ``"python"`` (this module).
 BACKENDS = ("compiled", "python")
@@ -288,19 +288,36 @@ class Machine:
         return total
 
 
+def compiled_code(mechanics: Mechanics) -> int:
+    """A variant's :class:`~bot.engine.rules.Mechanics` in the one number ``_core.c`` reads.
+
+    What a grand slam does (its place in :class:`GrandSlam`) in the low three bits, then one bit
+    each for the single-seed rule, stranded seeds going to the opponent and stores on the path:
+    ``make_rules`` in ``_core.c`` unpacks them, and its ``mechanics`` says what it read
+    (``tests/engine/test_registry.py`` compares that with the registry, variant by variant).
+
+    >>> from .rules import REGISTRY
+    >>> [compiled_code(variant.mechanics) for variant in REGISTRY]  # wari, oware, awari, ouril, kalah
+    [0, 1, 18, 11, 36]
+    """
+    return (
+        list(GrandSlam).index(mechanics.grand_slam)
+        | mechanics.single_seed_rule << 3
+        | mechanics.stranded_seeds_to_opponent << 4
+        | mechanics.stores_on_path << 5
+    )
+
+
 class CompiledMachine(Machine):
     """A :class:`Machine` whose move generation, sowing and perft run in the C extension.
 
     Same answers, same types: the tests run the rules and perft against both and compare.
     """
 
-    #: The variant codes of ``_core.c``.
-    CODES = {"wari": 0, "oware": 1, "awari": 2, "ouril": 3, "kalah": 4}
-
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         #: The leading arguments of every ``_core`` call for these rules.
-        self.key = (self.CODES[rules.name], rules.houses, rules.seeds)
+        self.key = (compiled_code(rules.mechanics), rules.houses, rules.seeds)
 
     def legal(self, state: State) -> list[int]:
         assert _core is not None  # machine_for makes a CompiledMachine only where the core was built

@@ -39,7 +39,7 @@ import re
 
 from .core import machine_for
 from .game import Game, IllegalMoveError, MoveRecord, Outcome, Player, Termination
-from .rules import Rules, rules_for
+from .rules import GrandSlam, Rules, rules_for
 
 __all__ = [
     "POSITION_VERSION",
@@ -117,7 +117,7 @@ def from_position(text: str) -> Game:
             f"bad position string {text!r}: the player to move is A or B, with ! for an owed extra move"
         )
     opponent_row = houses[rules.houses * (1 - mover) : rules.houses * (2 - mover)]
-    if owed and (rules.name != "ouril" or any(opponent_row)):
+    if owed and (rules.grand_slam is not GrandSlam.CAPTURE_AND_REPLAY or any(opponent_row)):
         raise NotationError(
             f"bad position string {text!r}: only an Ouril player whose opponent has no seed can owe an extra move"
         )

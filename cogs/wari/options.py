@@ -8,18 +8,12 @@ from discord import app_commands
 
 from bot.ai import LEVELS
 from bot.clock import CLOCKS, DEFAULT_CLOCK, Clock
-from bot.engine import VARIANTS, Rules, rules_for
+from bot.engine import REGISTRY, Rules, rules_for
 from bot.i18n import N_, _, labelled
 from bot.service import FIRST_CHOICES, Refusal
 
-VARIANT_CHOICES = [
-    app_commands.Choice(name=N_("Wari (default)"), value="wari"),
-    app_commands.Choice(name=N_("Oware Abapa"), value="oware"),
-    app_commands.Choice(name=N_("Awari (Computer Olympiad rules)"), value="awari"),
-    app_commands.Choice(name=N_("Ouril (Cabo Verde)"), value="ouril"),
-    app_commands.Choice(name=N_("Kalah (Mancala)"), value="kalah"),
-]
-assert [choice.value for choice in VARIANT_CHOICES] == list(VARIANTS)
+#: One choice a variant of the engine's registry, in its order (the default first).
+VARIANT_CHOICES = [app_commands.Choice(name=variant.choice_name, value=variant.name) for variant in REGISTRY]
 FIRST_NAMES = {"random": N_("Random"), "me": N_("Me"), "opponent": N_("My opponent")}
 FIRST_CHOICE_LIST = [app_commands.Choice(name=FIRST_NAMES[value], value=value) for value in FIRST_CHOICES]
 #: Each level's one name, everywhere a player meets it (the choices, boards, stats), easy to hard

@@ -19,7 +19,9 @@ from cogs.wari.settings import PINGS_ON
 from tests.helpers import buttons, cup_id, enabled_houses, press, told
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
+#: As the Makefile's ``translations`` extracts them: a rule set's name for Discord's list is the
+#: second argument of its ``Variant`` entry (the engine imports nothing to mark it).
+KEYWORDS = {"_": None, "N_": None, "n_": (1, 2), "Variant": (2,)}
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 

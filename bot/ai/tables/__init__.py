@@ -1,10 +1,11 @@
 """Endgame tables: the exact value of every position with few seeds left, and the move that keeps it.
 
-``python -m bot.ai.tables build --seeds N`` solves every position of wari, oware, awari and
-ouril with at most ``N`` seeds on the board (any split of the captured seeds that leaves the game
-going) by retrograde analysis in the compiled core, and writes one file a variant under
-``data/tables/`` (``oware-14.bin``: one signed byte a position). The expert looks a position up
-before it searches; without the files (or without the compiled core) it simply searches.
+``python -m bot.ai.tables build --seeds N`` solves every position of each capture variant
+(:data:`VARIANTS`: wari, oware, awari, ouril) with at most ``N`` seeds on the board (any split of
+the captured seeds that leaves the game going) by retrograde analysis in the compiled core, and
+writes one file a variant under ``data/tables/`` (``oware-14.bin``: one signed byte a position).
+The expert looks a position up before it searches; without the files (or without the compiled
+core) it simply searches.
 
 What a value is: the final margin, the mover's seeds minus the opponent's when the game ends,
 under best play by both (best result, then best margin). Kalah has no tables here.
@@ -30,14 +31,16 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+from bot.engine import VARIANTS as ALL_VARIANTS
 from bot.engine import Game, rules_for
-from bot.engine.core import CompiledMachine, _core, machine_for
+from bot.engine.core import _core, compiled_code, machine_for
 
 from ..base import Decision
 from ..search import WIN
 
-#: The variants with tables (Kalah's stores on the path make them a different problem).
-VARIANTS = ("wari", "oware", "awari", "ouril")
+#: The variants with tables: the registry's capture games, on the traditional board (Kalah's stores
+#: on the path make it a different problem).
+VARIANTS = tuple(name for name in ALL_VARIANTS if not rules_for(name).stores_on_path)
 #: Where tables are looked for and written; ``WARI_TABLES`` overrides it.
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "data" / "tables"
 
@@ -52,7 +55,7 @@ class Table:
     def __init__(self, variant: str, seeds: int, data: bytes | mmap.mmap) -> None:
         self.variant = variant
         self.seeds = seeds
-        self.code = CompiledMachine.CODES[variant]
+        self.code = compiled_code(rules_for(variant).mechanics)
         self.data = data
 
     @classmethod
@@ -181,7 +184,7 @@ def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
             flush=True,
         )
 
-    data = _core.build_tables(CompiledMachine.CODES[variant], seeds, report)
+    data = _core.build_tables(compiled_code(rules_for(variant).mechanics), seeds, report)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{variant}-{seeds}.bin"
     partial = path.with_suffix(f".{os.getpid()}.part")  # two processes building at once never mix

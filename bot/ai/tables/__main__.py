@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="seeds on board, 0..24 (12 takes about 30 s a variant, 14 about 3 minutes and 1 GB)",
     )
-    b.add_argument("--variant", action="append", choices=VARIANTS, help="one variant (repeatable); all four by default")
+    b.add_argument("--variant", action="append", choices=VARIANTS, help="one variant (repeatable); all by default")
     b.add_argument("--dir", type=Path, default=None, help=f"where to write (default {DEFAULT_DIR}, or $WARI_TABLES)")
     b.add_argument("--nice", type=int, default=0, help="lower this process's CPU priority by this much (0..19)")
     b.add_argument("--parent", type=int, default=None, metavar="PID", help="stop when process PID (the parent) stops")
