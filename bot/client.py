@@ -1,4 +1,6 @@
-"""The bot itself: a ``commands.Bot`` that opens the database and loads the cogs in ``setup_hook``."""
+"""The bot itself: a ``commands.Bot`` whose ``setup_hook`` is the composition root: it opens the
+database, builds every service once (:func:`bot.service.services.build_services`) and loads the
+cog, which receives them."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from discord.ext import commands, tasks
 
 from .ai.tables.background import TableBuilder
 from .metrics import Metrics, MetricsServer
-from .service import PlayerService, SeekService, WariService
+from .service import SeekService, WariService
+from .service.services import Services, build_services
 from .storage import ShardScope, Store
 from .storage.backup import AutomaticBackups
 
@@ -31,9 +34,8 @@ class WariBot(commands.Bot):
     """Hosts Wari games. Build it with :func:`create_bot`; nothing connects until it is started."""
 
     store: Store
-    service: WariService
-    players: PlayerService
-    seeks: SeekService
+    #: Every service, built once in :meth:`setup_hook`; the cog is given them.
+    services: Services
 
     def __init__(
         self,
@@ -97,9 +99,9 @@ class WariBot(commands.Bot):
             self.metrics.instrument(self)
         if not hasattr(self, "store"):
             self.store = await Store.open(self.database, shards=self.shard_scope)
-        self.service = WariService(self.store, challenge_timeout=self.challenge_timeout, rng=self.rng)
-        self.players = PlayerService(self.store)
-        self.seeks = SeekService(self.store)
+        self.services = build_services(
+            self.store, clock=discord.utils.utcnow, challenge_timeout=self.challenge_timeout, rng=self.rng
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.syncs_commands:
@@ -116,6 +118,17 @@ class WariBot(commands.Bot):
             await self.metrics_server.start()
         if self.tables is not None:
             self.tables.start()
+
+    @property
+    def service(self) -> WariService:
+        """The games' service (:attr:`services`), for the tools that look inside the bot: the
+        sandbox and the tests."""
+        return self.services.games
+
+    @property
+    def seeks(self) -> SeekService:
+        """The seeks' service (:attr:`services`), for the tests."""
+        return self.services.seeks
 
     async def stop_metrics(self) -> None:
         """Stop serving ``/metrics`` and ``/healthz`` (at :meth:`close`)."""
@@ -183,7 +196,9 @@ class WariBot(commands.Bot):
         if self.tables is not None:
             await self.tables.stop()
         await self.stop_metrics()
-        await super().close()
+        await super().close()  # unloads the cog first: it stops the computer's searches, whose moves it shows
+        if hasattr(self, "services"):
+            self.services.close()
         if hasattr(self, "store"):
             await self.store.close()
 

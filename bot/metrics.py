@@ -20,15 +20,13 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 from aiohttp import web
+from discord.ext.commands import Bot
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-
-if TYPE_CHECKING:
-    from .client import WariBot
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +119,7 @@ class Metrics:
         trace.on_request_end.append(on_request_end)
         return trace
 
-    def instrument(self, bot: WariBot) -> None:
+    def instrument(self, bot: Bot) -> None:
         """Wrap where ``bot`` sends REST calls and handles interactions. Called from ``setup_hook``:
         by then ``bot.http`` is the client that will be used (a simulation installs its own first)."""
         http = bot.http
@@ -182,7 +180,7 @@ class Metrics:
 
     # -- reading the state ------------------------------------------------------------------
 
-    async def probe(self, bot: WariBot) -> tuple[bool, bool]:
+    async def probe(self, bot: Bot) -> tuple[bool, bool]:
         """Read what is read at each scrape (live games, the database's and the gateway's
         latencies) into the gauges: whether the database answered, and the gateway is connected."""
         database = await self._probe_database(bot)
@@ -193,24 +191,21 @@ class Metrics:
             self.gateway_seconds.labels(str(shard)).set(latency)
         return database, connected
 
-    async def _probe_database(self, bot: WariBot) -> bool:
+    async def _probe_database(self, bot: Bot) -> bool:
         store = getattr(bot, "store", None)
         if store is None:
             self.database_up.set(0)
             return False
-        mine, params = store._own_shards()
         start = time.perf_counter()
         try:
-            rows = await asyncio.wait_for(
-                store._read(f"SELECT COUNT(*) AS n FROM games WHERE status = 'live'{mine}", params), DATABASE_TIMEOUT
-            )
+            live = await asyncio.wait_for(store.count_live_games(), DATABASE_TIMEOUT)
         except Exception as exc:  # whatever it is, the database is not answering
             log.warning("the database did not answer the health probe: %s: %s", type(exc).__name__, exc)
             self.database_up.set(0)
             return False
         self.database_seconds.set(time.perf_counter() - start)
         self.database_up.set(1)
-        self.live_games.set(rows[0]["n"])
+        self.live_games.set(live)
         return True
 
 
@@ -245,7 +240,7 @@ class MetricsServer:
     """The HTTP server of ``/metrics`` and ``/healthz`` (on every interface: a scraper in another
     container must reach it; keep the port off the public internet)."""
 
-    def __init__(self, bot: WariBot, metrics: Metrics, port: int, host: str = "0.0.0.0") -> None:  # noqa: S104
+    def __init__(self, bot: Bot, metrics: Metrics, port: int, host: str = "0.0.0.0") -> None:  # noqa: S104
         self.bot, self.metrics, self.port, self.host = bot, metrics, port, host
         app = web.Application()
         app.router.add_get("/metrics", self.serve_metrics)

@@ -26,13 +26,19 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from aiohttp import web
 from simcord.preview._server import PreviewServer
 
-if TYPE_CHECKING:
-    from .sandbox import Sandbox
+
+class Sandbox(Protocol):
+    """What the page asks of the sandbox that serves it (:class:`bot.sandbox.Sandbox`)."""
+
+    async def show_channel(self, channel_id: int) -> bool: ...
+
+    async def page_state(self) -> dict[str, Any]: ...
+
 
 log = logging.getLogger("bot.sandbox")
 

@@ -157,7 +157,7 @@ def _take_away_guard(race: str) -> None:
         raise ValueError(f"no control for the {race} race")
 
 
-async def _attempt(service: WariService, race: str, racer: int, round_: int) -> str:
+async def _attempt(store: Store, service: WariService, race: str, racer: int, round_: int) -> str:
     """One racer's try in one round, and what came of it."""
     where = channel(round_)
     try:
@@ -176,7 +176,7 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
             )
             return f"moved {move}"
         if race == "accept":
-            challenge = await service.store.challenge_in(where)
+            challenge = await store.challenge_in(where)
             if challenge is None:
                 return "gone"
             table = await service.accept(challenge.id, OPPONENT, where, T0)
@@ -208,7 +208,7 @@ async def _attempt(service: WariService, race: str, racer: int, round_: int) -> 
             expired = await service.expire_due(expiry_time(round_) + timedelta(milliseconds=500))
             return " ".join(f"expired {challenge.id}" for challenge in expired) or "none"
         if race == "round":  # two processes' sweeps find the same tournament due to start
-            step = await TournamentService(service.store).advance(round_ + 1, T0 + timedelta(minutes=1))
+            step = await TournamentService(store).advance(round_ + 1, T0 + timedelta(minutes=1))
             return "started" if step.new_round else "none"
         if race == "timeout":  # two clock sweeps find the same game past its deadline
             table = await service.table(where)
@@ -237,7 +237,7 @@ def racer(url: str, race: str, rounds: int, number: int, barrier, results, ungua
         try:
             for round_ in range(rounds):
                 await asyncio.to_thread(barrier.wait)
-                outcomes.append(await _attempt(service, race, number, round_))
+                outcomes.append(await _attempt(store, service, race, number, round_))
         finally:
             await store.close()
         return outcomes

@@ -47,8 +47,10 @@ class Games(Protocol):
     async def computer_games(self) -> list[Table]: ...
 
 
-async def _nothing(table: Table) -> None:
-    """No one to show a move to (a computer without :attr:`Computer.on_move`)."""
+#: What to do with each move the computer plays on its own: show it. Given by whoever asks the
+#: computer to think (:meth:`Computer.schedule`), which is what shows games: the computer itself
+#: knows nothing above the service, and nobody has to tell it later whom to tell.
+ShowMove = Callable[[Table], Awaitable[None]]
 
 
 class Computer:
@@ -60,9 +62,6 @@ class Computer:
         self.games = games
         #: The time of a move (the caller's clock: Discord's, which a simulated Discord may run).
         self.clock = clock or (lambda: datetime.now(UTC))
-        #: Called with the game after each move the computer plays on its own (to show it): set by
-        #: whoever shows games, which in turn schedules the computer (so it cannot be given here).
-        self.on_move: Callable[[Table], Awaitable[None]] = _nothing
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.pool = self._new_pool()
         self.capacity = 4 * self.workers
@@ -76,14 +75,16 @@ class Computer:
         if len(self.tasks) >= self.capacity and channel_id not in self.tasks:
             raise Refusal(N_("I'm thinking in too many games right now. Try again in a minute, or challenge a friend!"))
 
-    def schedule(self, table: Table) -> None:
-        """Start thinking if it is the bot's turn against a person (and it is not thinking already).
+    def schedule(self, table: Table, show: ShowMove) -> None:
+        """Start thinking if it is the bot's turn against a person (and it is not thinking already);
+        each move it then plays is handed to ``show``.
 
         A task already running for the channel re-reads the game after each move, so a turn
         that comes up while it finishes is not lost.
         """
-        if table.computer_to_move and not table.paced_by_button and table.row.channel_id not in self.tasks:
-            self._start(table.row.channel_id, self._play_turns(table.row.channel_id, table.row.id))
+        channel_id = table.row.channel_id
+        if table.computer_to_move and not table.paced_by_button and channel_id not in self.tasks:
+            self._start(channel_id, self._play_turns(channel_id, table.row.id, show))
 
     async def play_one(self, table: Table) -> Table | None:
         """One move of an exhibition; ``None`` if the game ended or moved on meanwhile."""
@@ -172,7 +173,7 @@ class Computer:
             self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=tie_to_parent
         )
 
-    async def _play_turns(self, channel_id: int, game_id: int) -> None:
+    async def _play_turns(self, channel_id: int, game_id: int, show: ShowMove) -> None:
         """Think and move while it is the bot's turn; retry after failures, with a growing pause."""
         pause = RETRY_PAUSE
         while True:
@@ -184,7 +185,7 @@ class Computer:
                     await asyncio.sleep(EXHIBITION_PACE)  # let the watchers follow each move
                 moved = await self._move(table)
                 if moved is not None:
-                    await self.on_move(moved)
+                    await show(moved)
                 pause = RETRY_PAUSE
             except asyncio.CancelledError:
                 raise
@@ -193,12 +194,18 @@ class Computer:
                 await asyncio.sleep(pause)
                 pause = min(2 * pause, MAX_RETRY_PAUSE)
 
-    async def resume(self) -> None:
-        """After a restart: think again where it is the bot's turn (not in button-paced exhibitions)."""
+    async def resume(self, show: ShowMove) -> None:
+        """After a restart: think again where it is the bot's turn (not in button-paced
+        exhibitions), handing each move to ``show``."""
         for table in await self.games.computer_games():
-            self.schedule(table)
+            self.schedule(table, show)
 
-    def close(self) -> None:
+    def stop_thinking(self) -> None:
+        """Cancel every search under way (what shows the moves is going); the workers stay."""
         for task in list(self.tasks.values()):
             task.cancel()
+
+    def close(self) -> None:
+        """Stop thinking and end the worker processes: the bot is closing."""
+        self.stop_thinking()
         self.pool.shutdown(wait=False, cancel_futures=True)

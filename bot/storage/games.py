@@ -143,6 +143,12 @@ class GameQueries(RatingQueries):
                 raise Conflict("the channel has an open challenge")
             return await self._insert_game(columns)
 
+    async def count_live_games(self) -> int:
+        """How many games are live on this process's shards (the metrics' gauge)."""
+        mine, params = self._own_shards()
+        rows = await self._read(f"SELECT COUNT(*) AS n FROM games WHERE status = 'live'{mine}", params)
+        return int(rows[0]["n"])
+
     async def live_computer_games(self) -> list[GameRow]:
         """Every live game the bot plays in (on this process's shards), to resume its thinking after a restart."""
         mine, params = self._own_shards()

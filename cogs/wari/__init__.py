@@ -14,7 +14,7 @@ __all__ = ["WariCog", "setup", "teardown"]
 
 
 async def setup(bot: WariBot) -> None:
-    await bot.add_cog(WariCog(bot))
+    await bot.add_cog(WariCog(bot, bot.services))
     bot.add_dynamic_items(*BUTTONS)
     await bot.tree.set_translator(CatalogTranslator())
 

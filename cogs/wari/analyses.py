@@ -86,7 +86,7 @@ class Analyses:
             log.warning("could not show the analysis of game %s: %s", row.game_id, exc)
             await self.presenter.tell(interaction, N_("🔬 Game #{number} is being analysed."), number=row.game_id)
         message_id = shown.id if shown is not None else None
-        await self.service.store.set_analysis_message(row.game_id, row.depth, channel_id, message_id)
+        await self.service.set_message(row, channel_id, message_id)
         self.start(row, channel_id, message_id)
 
     def refusal(self, queued: Queued, guild_id: int | None) -> Refusal:
@@ -126,7 +126,7 @@ class Analyses:
 
     async def _run(self, row: AnalysisRow) -> None:
         analysis = await self.service.run(row, self._show_progress)
-        game = await self.service.store.get_game(row.game_id)
+        game = await self.service.game_of(row)
         async with self.languages.public(row.guild_id):
             if analysis is not None and game is not None:
                 message = result_message(game, analysis, side_names(game))
@@ -149,4 +149,4 @@ class Analyses:
             return
         posted = await self.presenter.post(channel_id, message)
         if posted is not None:
-            await self.service.store.set_analysis_message(row.game_id, row.depth, channel_id, posted.id)
+            await self.service.set_message(row, channel_id, posted.id)

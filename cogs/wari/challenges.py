@@ -1,5 +1,5 @@
 """Challenges: ``/wari challenge`` (to a member, or open to anyone here), the Accept/Decline/
-Withdraw buttons, expiry, rematches, and a thread per game when asked."""
+Withdraw buttons, rematches, and a thread per game when asked (expiry: :mod:`.challenge_expiry`)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from bot.service import Refusal, WariService
 from bot.storage import ANYONE, ChallengeRow, StorageError
 
 from .boards import Boards, where_shown
+from .challenge_expiry import ChallengeExpiry
 from .computer_games import ComputerGames
 from .cooldowns import charge
 from .followup import Followup
-from .languages import Languages
 from .options import GameOptions
-from .permissions import check_can_host
+from .permissions import Hosting
 from .presenter import Presenter
 from .threads import GameThreads
 from .views import challenge_message
@@ -36,28 +36,31 @@ MESSAGE_ID_RETRIES = (2, 8, 20)
 
 
 class Challenges:
-    """Challenges and their answers, expiry and rematches (games against the computer start in
-    :mod:`.computer_games`)."""
+    """Challenges and their answers, and rematches (games against the computer start in
+    :mod:`.computer_games`; challenges past their time are closed by :mod:`.challenge_expiry`)."""
 
     def __init__(
         self,
         client: discord.Client,
         service: WariService,
         presenter: Presenter,
-        languages: Languages,
         boards: Boards,
         followup: Followup,
         computer_games: ComputerGames,
         threads: GameThreads,
+        expiry: ChallengeExpiry,
+        hosting: Hosting,
     ) -> None:
         self.client = client
         self.service = service
         self.presenter = presenter
-        self.languages = languages
         self.boards = boards
         self.followup = followup
         self.computer_games = computer_games
         self.threads = threads
+        self.expiry = expiry
+        #: A rematch hosts a game, as the commands marked ``hosting`` do: it checks the same.
+        self.hosting = hosting
 
     async def challenge(
         self,
@@ -67,7 +70,7 @@ class Challenges:
         rating_within: int | None = None,
     ) -> None:
         rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
-        await self.close_expired()  # an expired one must not block the channel
+        await self.expiry.close_expired()  # an expired one must not block the channel
         if opponent is None:
             await self.open_challenge(interaction, options, rating_within)
             return
@@ -208,25 +211,16 @@ class Challenges:
         if challenge.thread:
             await self.presenter.archive_thread(challenge.channel_id)
 
-    async def close_expired(self) -> None:
-        """Remove the challenges past their time and say so on their messages."""
-        for challenge in await self.service.expire_due(now()):
-            async with self.languages.public(challenge.guild_id):
-                fields = challenge_message(challenge, _("⌛ This challenge expired without an answer."))
-            await self.presenter.edit(challenge.channel_id, challenge.message_id, fields)
-            if challenge.thread:
-                await self.presenter.archive_thread(challenge.channel_id)
-
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
         old = await self.service.rematch_of(game_id, interaction.user.id, interaction.guild_id)
-        await check_can_host(interaction)
+        await self.hosting.check(interaction)
         charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)
         assert side is not None  # rematch_of refuses anyone but a player of the game
         first = "me" if side is Player.B else "opponent"  # the old B moves first now
         clock, rules, channel = old.row.clock or DEFAULT_CLOCK, old.game.rules, old.row.channel_id
-        await self.close_expired()
+        await self.expiry.close_expired()
         level = old.level(side.other)
         if level is not None:
             self.computer_games.computer.check_capacity(channel)

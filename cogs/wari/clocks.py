@@ -82,7 +82,7 @@ class Clocks:
                 log.exception("could not redraw game %s after the outage", table.row.id)
         await self.redraw_boards_behind()
         try:
-            await self.computer.resume()
+            await self.computer.resume(self.followup.board_changed)
         except StorageError as exc:
             log.error("could not resume the computer's games: %s", exc)
 

@@ -2,9 +2,10 @@
 feature that does it.
 
 The cog is only the seam: it declares every command's name, options and descriptions (discord.py
-reads them from here), builds the features with what each may use, and hands each command and
-each button press to its feature through :class:`cogs.wari.answering.Answering`, which makes sure
-it is answered. To find what a command does, read the method it names here.
+reads them from here), builds the features with what each may use of the services the bot built
+(:class:`bot.service.services.Services`) and of each other, and hands each command and each
+button press to its feature through :class:`cogs.wari.answering.Answering`, which makes sure it
+is answered. To find what a command does, read the method it names here.
 
 ======================  ==========================================
 feature                 commands and buttons
@@ -23,7 +24,8 @@ feature                 commands and buttons
                         Next puzzle, Try it; the daily post (sweep)
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.guide`           help; the game numbers suggested as they are typed
-:mod:`.clocks`          the sweep: pings, reminders, time-outs, outages
+:mod:`.clocks`          the sweep: pings, reminders, time-outs, outages; challenges past their time
+                        (:mod:`.challenge_expiry`)
 ======================  ==========================================
 """
 
@@ -39,29 +41,31 @@ from discord.ext import commands, tasks
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
-from bot.service import Computer, Refusal
-from bot.service.analyses import AnalysisService
-from bot.service.tournaments import TournamentService
+from bot.service import Refusal
+from bot.service.services import Services
 
-from . import buttons, puzzles, records, standings
+from . import buttons, puzzle_views, records, standings
 from .analyses import Analyses
 from .analysis_views import AnalyseButton
 from .answering import Answering
 from .boards import Boards
+from .challenge_expiry import ChallengeExpiry
 from .challenges import Challenges
 from .clocks import Clocks
 from .computer_games import ComputerGames
 from .cooldowns import limited
 from .draws import Draws
 from .endings import Endings, SurrenderButton
-from .followup import Followup
+from .followup import Followup, Notices
 from .games import Games
 from .guide import Guide
 from .languages import Languages
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, GameOptions
-from .permissions import hosting
+from .permissions import Hosting, hosting, hosts_games
 from .pings import Pings
 from .presenter import Presenter
+from .puzzle_commands import PuzzleCommands, PuzzleModerationCommands
+from .puzzles import DailyPuzzles, Puzzles
 from .records import Records
 from .seeks import CancelSeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
@@ -90,7 +94,7 @@ BUTTONS = (
     TakebackButton,
     TournamentButton,
     AnalyseButton,
-    *puzzles.BUTTONS,
+    *puzzle_views.BUTTONS,
     *records.BUTTONS,
     *standings.BUTTONS,
 )
@@ -115,49 +119,46 @@ class WariCog(commands.Cog, name="Wari"):
         default_permissions=discord.Permissions(manage_messages=True),
     )
 
-    def __init__(self, bot: WariBot) -> None:
+    def __init__(self, bot: WariBot, services: Services) -> None:
         self.bot = bot
-        service, players = bot.service, bot.players
+        games, players, events = services.games, services.players, services.tournaments
+        #: The services' computer: the bot closes it; the cog stops its searches when it goes.
+        self.computer = computer = services.computer
         languages = Languages(bot, players)
-        presenter = Presenter(bot, languages)
-        boards = Boards(bot, service, players, presenter, languages)
-        self.computer = Computer(service, clock=discord.utils.utcnow)
-        pings = Pings(service, presenter, languages)
-        followup = Followup(presenter, languages, boards, pings, self.computer)
-        self.computer.on_move = followup.board_changed  # the computer's moves are shown like any change
-        self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
-        self.presenter = presenter
+        self.presenter = presenter = Presenter(bot, languages)
+        boards = Boards(bot, games, players, presenter, languages)
+        pings = Pings(games, presenter, languages)
+        notices = Notices(presenter, pings)
         threads = GameThreads(presenter)
-        self.computer_games = ComputerGames(
-            bot, service, presenter, boards, followup, self.computer, threads, lambda: self.challenges.close_expired()
+        expiry = ChallengeExpiry(games, presenter, languages)
+        self.hosting = hosting = Hosting(players)
+        runner = TournamentRunner(bot, games, events, presenter, languages, boards, notices, players)
+        self.followup = followup = Followup(notices, presenter, languages, boards, computer, on_end=runner.on_game_end)
+        self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
+        self.computer_games = ComputerGames(bot, games, presenter, boards, followup, computer, threads, expiry)
+        self.challenges = Challenges(
+            bot, games, presenter, boards, followup, self.computer_games, threads, expiry, hosting
         )
-        self.challenges = Challenges(bot, service, presenter, languages, boards, followup, self.computer_games, threads)
-        self.games = Games(service, presenter, languages, boards, followup, self.computer)
-        self.endings = Endings(service, presenter, languages, followup)
-        self.takebacks = Takebacks(service, presenter, followup, self.computer)
-        self.draws = Draws(bot, service, presenter, followup, self.computer)
+        self.games = Games(games, presenter, languages, boards, followup, computer)
+        self.endings = Endings(games, presenter, languages, followup)
+        self.takebacks = Takebacks(games, presenter, followup, computer)
+        self.draws = Draws(bot, games, presenter, followup, computer)
         self.standings = Standings(players)
-        analyses = AnalysisService(bot.store, self.computer, clock=discord.utils.utcnow)
-        self.records = Records(bot, service, analyses)
-        self.analyses = Analyses(analyses, self.records, presenter, languages)
+        self.records = Records(bot, games, services.analyses)
+        self.analyses = Analyses(services.analyses, self.records, presenter, languages)
         self.settings = Settings(players, presenter, languages)
         self.guide = Guide(players, languages)
-        self.seeks = Seeks(bot.seeks, service, presenter, languages, boards, followup, threads)
-        events = TournamentService(bot.store)
-        runner = TournamentRunner(bot, service, events, presenter, languages, boards, followup, players)
-        followup.on_end = runner.on_game_end
+        self.seeks = Seeks(services.seeks, games, presenter, languages, boards, followup, threads)
         self.tournaments = Tournaments(events, runner, presenter)
-        moderation = TournamentModeration(service, events, runner, self.tournaments, presenter)
+        moderation = TournamentModeration(games, events, runner, self.tournaments, presenter, followup)
+        dailies = DailyPuzzles(services.puzzles, presenter, languages)
+        self.puzzles = Puzzles(services.puzzles, presenter, computer, dailies)
         self.wari.add_command(TournamentCommands(self.answering, self.tournaments))
+        self.wari.add_command(PuzzleCommands(self.answering, self.puzzles, dailies))
         self.wari_mod.add_command(TournamentModerationCommands(self.answering, moderation))
-        self.puzzles = puzzles.install(self)
-        closers = (
-            self.challenges.close_expired,
-            self.seeks.close_expired,
-            runner.run_due,
-            self.puzzles.post_due_dailies,
-        )
-        self.clocks = Clocks(bot, service, boards, pings, followup, self.computer, closers)
+        self.wari_mod.add_command(PuzzleModerationCommands(self.answering, dailies))
+        closers = (expiry.close_expired, self.seeks.close_expired, runner.run_due, dailies.post_due)
+        self.clocks = Clocks(bot, games, boards, pings, followup, computer, closers)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
 
@@ -176,7 +177,7 @@ class WariCog(commands.Cog, name="Wari"):
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
             "analyse": lambda i, *args: press(i, self.analyses.press, *args),
-            **self.puzzles.handlers(press),
+            "puzzle": lambda i, *args: press(i, self.puzzles.press, *args),
         }
         buttons.register(self.bot, handlers)
         # Every slash command's failure is answered (a check, a cooldown, an option that cannot be
@@ -194,7 +195,14 @@ class WariCog(commands.Cog, name="Wari"):
         self.clocks.stop()
         self._resuming.cancel()
         self.analyses.stop()
-        self.computer.close()
+        self.computer.stop_thinking()  # its workers are the services': the bot closes them
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Before any command's own checks (a cooldown): a command marked ``hosting`` first
+        checks that the bot may host a game in the channel."""
+        if hosts_games(interaction.command):
+            await self.hosting.check_command(interaction)
+        return True
 
     @property
     def sweep(self) -> tasks.Loop:

@@ -3,8 +3,6 @@ and the first board of a game that starts at once."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
@@ -13,6 +11,7 @@ from bot.i18n import N_
 from bot.service import Computer, Table, WariService
 
 from .boards import Boards, where_shown
+from .challenge_expiry import ChallengeExpiry
 from .followup import Followup
 from .options import GameOptions, level_name, rules_of
 from .presenter import Presenter
@@ -31,7 +30,7 @@ class ComputerGames:
         followup: Followup,
         computer: Computer,
         threads: GameThreads,
-        close_expired: Callable[[], Awaitable[None]],
+        expiry: ChallengeExpiry,
     ) -> None:
         self.client = client
         self.service = service
@@ -41,7 +40,7 @@ class ComputerGames:
         self.computer = computer
         self.threads = threads
         #: Ends the challenges past their time (one must not block a channel a game starts in).
-        self.close_expired = close_expired
+        self.expiry = expiry
 
     async def play(self, interaction: discord.Interaction, level: str, options: GameOptions) -> None:
         rules = options.rules()
@@ -53,7 +52,7 @@ class ComputerGames:
         # Its commands are guild_only (from a server channel).
         assert interaction.guild_id is not None and interaction.channel_id is not None
         self.computer.check_capacity(interaction.channel_id)
-        await self.close_expired()
+        await self.expiry.close_expired()
         players = (interaction.user.display_name, f"{self.me.display_name} ({level_name(level)})")
         where = await self.threads.open(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")

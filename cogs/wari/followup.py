@@ -1,7 +1,13 @@
 """What follows every change of a game, whoever made it (a press, a command, the computer, a
 sweep): the board redrawn, a draw offer a move made lapse closed, the person to move pinged, the
 computer set thinking if it is its turn; a game that ended loses its last ping, archives its
-thread and stops the computer."""
+thread, lets its tournament move on and stops the computer.
+
+Two layers, so that each is built with all it uses: :class:`Notices`, the messages a change calls
+for, which is all a tournament's new game needs (:class:`cogs.wari.tournament_runs.TournamentRunner`);
+and :class:`Followup`, the notices and the computer, and the end of a game told to the runner.
+The computer is handed :meth:`Followup.board_changed` each time it is set thinking, to show the
+moves it plays on its own."""
 
 from __future__ import annotations
 
@@ -34,26 +40,18 @@ def time_out_text(table: Table) -> str:
     )
 
 
-class Followup:
-    """Runs what follows a change of a game (see the module's documentation)."""
+class Notices:
+    """The messages a change of a game calls for besides its board: a draw offer the change made
+    lapse closed; for a game still on, the player to move pinged (and the passed turn's ping taken
+    back); for a game that just ended, its last ping taken back and its thread archived."""
 
-    def __init__(
-        self, presenter: Presenter, languages: Languages, boards: Boards, pings: Pings, computer: Computer
-    ) -> None:
+    def __init__(self, presenter: Presenter, pings: Pings) -> None:
         self.presenter = presenter
-        self.languages = languages
-        self.boards = boards
         self.pings = pings
-        self.computer = computer
-        #: Called once a game has ended (a tournament moves on), after what follows any end.
-        self.on_end: Callable[[Table], Awaitable[None]] | None = None
 
     async def game_changed(self, table: Table) -> None:
-        """What follows any change of a game besides redrawing its board.
-
-        The change itself is saved (and drawn) already: a failure here is logged, never
-        reported to the user as if nothing had happened; the sweep retries a ping.
-        """
+        """The notices of a change already saved (and drawn): a failure here is logged, never
+        reported to the user as if nothing had happened; the sweep retries a ping."""
         row = table.row
         try:
             if table.lapsed_offer is not None and row.reason != "agreement":
@@ -63,15 +61,50 @@ class Followup:
                     lapsed = _("This draw offer lapsed: the game is over.")
                 await self.presenter.edit(row.channel_id, table.lapsed_offer, offer_closed(lapsed))
             if row.live:
-                self.computer.schedule(table)
                 await self.pings.deliver(row.id, row.channel_id)
                 await self.pings.take_back_passed(table)
             elif table.just_ended:
                 await self.pings.forget(table)
                 if row.thread:
                     await self.presenter.archive_thread(row.channel_id)
-                if self.on_end is not None:
-                    await self.on_end(table)
+        except Exception:
+            log.exception("game %s changed, but its notices failed", row.id)
+
+
+class Followup:
+    """Runs what follows a change of a game (see the module's documentation)."""
+
+    def __init__(
+        self,
+        notices: Notices,
+        presenter: Presenter,
+        languages: Languages,
+        boards: Boards,
+        computer: Computer,
+        *,
+        on_end: Callable[[Table], Awaitable[None]],
+    ) -> None:
+        self.notices = notices
+        self.presenter = presenter
+        self.languages = languages
+        self.boards = boards
+        self.computer = computer
+        #: Called once a game has ended (a tournament moves on), after its notices.
+        self.on_end = on_end
+
+    async def game_changed(self, table: Table) -> None:
+        """What follows any change of a game besides redrawing its board.
+
+        The change itself is saved (and drawn) already: a failure here is logged, never
+        reported to the user as if nothing had happened.
+        """
+        row = table.row
+        try:
+            if row.live:
+                self.computer.schedule(table, self.board_changed)
+            await self.notices.game_changed(table)
+            if table.just_ended:
+                await self.on_end(table)
                 self.computer.cancel(row.channel_id)  # last: this may be the computer's own task
         except Exception:
             log.exception("game %s changed, but what follows failed", row.id)

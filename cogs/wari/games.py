@@ -102,7 +102,7 @@ class Games:
         posted = await self.boards.post(interaction, table)
         if posted is None:
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
-        self.computer.schedule(posted)
+        self.computer.schedule(posted, self.followup.board_changed)
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         """The rules of ``variant``, else of the channel's game, else of wari: only the asker sees them."""

@@ -7,7 +7,7 @@ game lost on time, a board posted again. Without the permission each of those wo
 in silence, where nobody asked. So the commands that start a game (challenge, play, seek,
 exhibition, the Rematch button) and ``/wari board`` first read the bot's permissions in the
 channel, which Discord sends with every interaction (``app_permissions``), and a missing one
-is one clear answer naming it (:meth:`Presenter.report`) and one log line.
+is one clear answer naming it (:meth:`Presenter.report`) and one log line (:class:`Hosting`).
 
 =============================  ==================================================================
 permission                     what needs it
@@ -34,6 +34,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import N_, _
+from bot.service import PlayerService
 from bot.storage import StorageError
 
 log = logging.getLogger("cogs.wari")
@@ -49,6 +50,8 @@ PERMISSION_NAMES = {
     "attach_files": N_("Attach Files"),
 }
 THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+#: The mark :func:`hosting` leaves on a command's callback.
+HOSTS_GAMES = "__wari_hosts_games__"
 
 
 class PermissionList:
@@ -61,50 +64,67 @@ class PermissionList:
         return ", ".join(f"**{_(PERMISSION_NAMES.get(name, name))}**" for name in self.names)
 
 
-async def missing_to_host(interaction: discord.Interaction[Any]) -> list[str]:
-    """The permissions (``discord.Permissions`` attribute names) the bot lacks in the channel of
-    ``interaction`` to host a game there."""
-    channel = interaction.channel
-    in_thread = getattr(channel, "type", None) in THREADS
-    wanted = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "embed_links"]
-    players = getattr(interaction.client, "players", None)
-    if interaction.guild_id is not None and players is not None:
-        _language, style = await players.server_settings(interaction.guild_id)
-        if style == "image":
-            wanted.append("attach_files")
-    granted = interaction.app_permissions
-    return [name for name in wanted if not getattr(granted, name)]
+class Hosting:
+    """Whether the bot may host a game in an interaction's channel: the permissions above, with
+    Attach Files where the server's boards are pictures (its board style, from the players'
+    service)."""
 
+    def __init__(self, players: PlayerService) -> None:
+        self.players = players
 
-async def check_can_host(interaction: discord.Interaction[Any]) -> None:
-    """:raises app_commands.BotMissingPermissions: naming what the bot lacks to host a game here."""
-    missing = await missing_to_host(interaction)
-    if missing:
-        log.warning(
-            "missing permissions %s in channel %s of server %s: told %s",
-            ", ".join(missing),
-            interaction.channel_id,
-            interaction.guild_id,
-            interaction.user.id,
-        )
-        raise app_commands.BotMissingPermissions(missing)
+    async def missing(self, interaction: discord.Interaction[Any]) -> list[str]:
+        """The permissions (``discord.Permissions`` attribute names) the bot lacks in the channel
+        of ``interaction`` to host a game there."""
+        channel = interaction.channel
+        in_thread = getattr(channel, "type", None) in THREADS
+        wanted = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "embed_links"]
+        if interaction.guild_id is not None:
+            _language, style = await self.players.server_settings(interaction.guild_id)
+            if style == "image":
+                wanted.append("attach_files")
+        granted = interaction.app_permissions
+        return [name for name in wanted if not getattr(granted, name)]
 
+    async def check(self, interaction: discord.Interaction[Any]) -> None:
+        """:raises app_commands.BotMissingPermissions: naming what the bot lacks to host a game here."""
+        missing = await self.missing(interaction)
+        if missing:
+            log.warning(
+                "missing permissions %s in channel %s of server %s: told %s",
+                ", ".join(missing),
+                interaction.channel_id,
+                interaction.guild_id,
+                interaction.user.id,
+            )
+            raise app_commands.BotMissingPermissions(missing)
 
-def hosting() -> Callable[[T], T]:
-    """A command that hosts a game in its channel: a check (:func:`check_can_host`), so a
-    missing permission is answered before the command does anything.
+    async def check_command(self, interaction: discord.Interaction[Any]) -> None:
+        """:meth:`check` before a command marked :func:`hosting` does anything.
 
-    The check reads the server's board style, which a server's first command finds in the
-    database: if it cannot be read, the failure goes on as the command's own (a check that
-    raised anything but an ``AppCommandError`` would reach no error handler, and the command
-    would never be answered)."""
-
-    async def predicate(interaction: discord.Interaction[Any]) -> bool:
+        The check reads the server's board style, which a server's first command finds in the
+        database: if it cannot be read, the failure goes on as the command's own (a check that
+        raised anything but an ``AppCommandError`` would reach no error handler, and the command
+        would never be answered)."""
         try:
-            await check_can_host(interaction)
+            await self.check(interaction)
         except StorageError as error:
             assert interaction.command is not None  # a check runs for a command
             raise app_commands.CommandInvokeError(interaction.command, error) from error
-        return True
 
-    return app_commands.check(predicate)
+
+def hosting() -> Callable[[T], T]:
+    """Mark a command that hosts a game in its channel: the cog checks first
+    (:meth:`Hosting.check_command`, in its ``interaction_check``, which runs before the command's
+    own checks), so a missing permission is answered before the command does anything, even
+    spend a cooldown."""
+
+    def mark(callback: T) -> T:
+        setattr(callback, HOSTS_GAMES, True)
+        return callback
+
+    return mark
+
+
+def hosts_games(command: object) -> bool:
+    """Whether ``command`` (an interaction's) is marked :func:`hosting`."""
+    return bool(getattr(getattr(command, "callback", None), HOSTS_GAMES, False))

@@ -1,10 +1,8 @@
 """The puzzle commands: ``/wari puzzle next|daily`` for everyone and ``/wari-mod puzzle daily``
-for moderators, two sub-groups added to the cog's groups (:func:`cogs.wari.puzzles.install`).
+for moderators, two sub-groups the cog adds to its groups.
 Each hands its options to its feature through :class:`Answering`."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,9 +12,7 @@ from bot.i18n import N_
 from .answering import Answering
 from .cooldowns import limited
 from .options import VARIANT_CHOICES
-
-if TYPE_CHECKING:
-    from .puzzles import DailyPuzzles, Puzzles
+from .puzzles import DailyPuzzles, Puzzles
 
 
 class PuzzleCommands(app_commands.Group):

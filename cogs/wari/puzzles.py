@@ -5,8 +5,10 @@
 A try is stored move by move (:mod:`bot.service.puzzles`), so its buttons work after a restart;
 a wrong move is answered with its refutation, searched in the computer's worker processes.
 
-:func:`install` wires the feature into the cog: its commands, its button handler (kind
-``puzzle``) and its part of the sweep.
+The cog builds :class:`DailyPuzzles` first, then :class:`Puzzles` with it (a daily try's buttons
+are a puzzle's, and its end redraws the server's post); their commands are
+:mod:`.puzzle_commands`, their button handler is of kind ``puzzle``, and
+:meth:`DailyPuzzles.post_due` is a part of the sweep.
 """
 
 from __future__ import annotations
@@ -14,31 +16,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
-from bot.ai.puzzles import daily, puzzle_by_id
+from bot.ai.puzzles import puzzle_by_id
 from bot.i18n import N_, _, speaking
 from bot.names import markdown_name
 from bot.service import Computer, Refusal
-from bot.service.puzzles import DAILY_VARIANT, Played, PuzzleService, Try, refutation_line
+from bot.service.puzzles import Played, PuzzleService, Try, refutation_line
 from bot.storage import StorageError
 from bot.storage.puzzles import DailySetting, moves_text
 
-from .buttons import Handler
 from .languages import Languages
 from .presenter import Message, Presenter, Unexpected
-from .puzzle_commands import PuzzleCommands, PuzzleModerationCommands
-from .puzzle_views import BUTTONS, daily_message, puzzle_message, solvers_line
-
-if TYPE_CHECKING:
-    from .cog import WariCog
+from .puzzle_views import daily_message, puzzle_message, solvers_line
 
 log = logging.getLogger("cogs.wari")
 
-__all__ = ["BUTTONS", "DailyPuzzles", "Puzzles", "install"]
+__all__ = ["DailyPuzzles", "Puzzles"]
 
 #: Seconds a refutation may take before the wrong move is shown without it.
 REFUTATION_TIMEOUT = 20
@@ -50,35 +47,36 @@ PUZZLE_TROUBLE = N_(
 RESUMED = N_("You have a puzzle under way: here it is again. Finish it, or press **Show the solution**.")
 
 
+async def show_try(interaction: discord.Interaction, message: Message, public: bool, note: str = "") -> None:
+    """A try's board as the answer: private unless ``public``."""
+    fields = message.for_send()
+    if note:
+        fields["content"] = f"{note}\n{fields.get('content', '')}"
+    if interaction.response.is_done():
+        await interaction.followup.send(**fields, ephemeral=not public)
+    else:
+        await interaction.response.send_message(**fields, ephemeral=not public)
+
+
 class Puzzles:
     """Tries at puzzles: starting one, its moves, giving up, the next one."""
 
-    def __init__(self, service: PuzzleService, presenter: Presenter, computer: Computer) -> None:
+    def __init__(self, service: PuzzleService, presenter: Presenter, computer: Computer, dailies: DailyPuzzles) -> None:
         self.service = service
         self.presenter = presenter
         self.computer = computer
-        #: Told when a daily try ends (its server's post shows who solved it).
-        self.dailies: DailyPuzzles | None = None
+        #: The daily tries: a Try it press is theirs, and the end of one redraws its server's post.
+        self.dailies = dailies
 
     async def next(self, interaction: discord.Interaction, variant: str, public: bool) -> None:
         """``/wari puzzle next``: the try under way again, else a new puzzle near the player's rating."""
         solver = markdown_name(interaction.user.display_name)
         attempt = await self.service.open_try(interaction.user.id)
         if attempt is not None:
-            await self.show(interaction, puzzle_message(attempt, solver), public, note=_(RESUMED))
+            await show_try(interaction, puzzle_message(attempt, solver), public, note=_(RESUMED))
             return
         attempt = await self.service.start(interaction.user.id, interaction.guild_id, variant, now())
-        await self.show(interaction, puzzle_message(attempt, solver), public)
-
-    async def show(self, interaction: discord.Interaction, message: Message, public: bool, note: str = "") -> None:
-        """A try's board as the answer: private unless ``public``."""
-        fields = message.for_send()
-        if note:
-            fields["content"] = f"{note}\n{fields.get('content', '')}"
-        if interaction.response.is_done():
-            await interaction.followup.send(**fields, ephemeral=not public)
-        else:
-            await interaction.response.send_message(**fields, ephemeral=not public)
+        await show_try(interaction, puzzle_message(attempt, solver), public)
 
     async def press(self, interaction: discord.Interaction, action: str, *values: Any) -> None:
         """A puzzle button: a cup, Show the solution, Next puzzle, or a daily post's Try it. A bug
@@ -98,7 +96,7 @@ class Puzzles:
         elif action == "next":
             public = interaction.message is not None and not interaction.message.flags.ephemeral
             await self.next(interaction, values[0], public)
-        elif action == "daily" and self.dailies is not None:
+        elif action == "daily":
             await self.dailies.press(interaction, values[0])
 
     async def move(self, interaction: discord.Interaction, attempt_id: int, step: int, house: int) -> None:
@@ -118,8 +116,8 @@ class Puzzles:
         solver = markdown_name(interaction.user.display_name)
         message = puzzle_message(attempt, solver, played.ended, refutation)
         if not await self.presenter.update_pressed(interaction, message):
-            await self.show(interaction, message, public=False)
-        if played.ended is not None and attempt.row.daily is not None and self.dailies is not None:
+            await show_try(interaction, message, public=False)
+        if played.ended is not None and attempt.row.daily is not None:
             await self.dailies.redraw_post(attempt.row.guild_id, attempt.row.daily)
 
     async def refute(self, attempt: Try) -> tuple[int, ...] | None:
@@ -136,9 +134,8 @@ class Puzzles:
 class DailyPuzzles:
     """Each server's puzzle of the day: a try at it, its post and the moderators' setting."""
 
-    def __init__(self, service: PuzzleService, puzzles: Puzzles, presenter: Presenter, languages: Languages) -> None:
+    def __init__(self, service: PuzzleService, presenter: Presenter, languages: Languages) -> None:
         self.service = service
-        self.puzzles = puzzles
         self.presenter = presenter
         self.languages = languages
 
@@ -154,7 +151,7 @@ class DailyPuzzles:
         elif not new:
             solvers, tried = await self.service.daily_results(guild_id, attempt.row.daily or "")
             note = _("You have had your try at today's puzzle.") + "\n" + solvers_line(solvers, tried)
-        await self.puzzles.show(interaction, puzzle_message(attempt, solver), public=False, note=note)
+        await show_try(interaction, puzzle_message(attempt, solver), public=False, note=note)
 
     async def press(self, interaction: discord.Interaction, day: str) -> None:
         """**Try it** on a post: the presser's private try, in their language."""
@@ -173,7 +170,7 @@ class DailyPuzzles:
         """The server's post of ``day``, if there is one, with who solved it now."""
         if guild_id is None:
             return
-        row = await self.service.store.daily_puzzle(guild_id, day, daily(DAILY_VARIANT, date.fromisoformat(day)).id)
+        row = await self.service.daily_post(guild_id, date.fromisoformat(day))
         puzzle = puzzle_by_id(row.puzzle_id)
         if row.channel_id is None or row.message_id is None or puzzle is None:
             return
@@ -187,17 +184,13 @@ class DailyPuzzles:
     ) -> None:
         """``/wari-mod puzzle daily``: where and at which UTC hour the day's puzzle is posted."""
         guild_id = self.guild_of(interaction)
-        store = self.service.store
-        current = await store.daily_setting(guild_id)
-        if channel is not None or hour is not None or off:
-            if not interaction.permissions.manage_guild:
-                raise Refusal(N_("Only members with the Manage Server permission can change this server's settings."))
-            chosen = None if off else channel.id if channel is not None else current.channel_id
-            if chosen is None and not off:
-                raise Refusal(N_("Choose the channel the daily puzzle is posted in: `channel`."))
-            hour = None if off else hour if hour is not None else current.hour if current.hour is not None else 12
-            await store.set_daily_setting(guild_id, chosen, hour)
-            current = DailySetting(guild_id, chosen, hour)
+        if channel is None and hour is None and not off:
+            current = await self.service.daily_setting(guild_id)
+        elif not interaction.permissions.manage_guild:
+            raise Refusal(N_("Only members with the Manage Server permission can change this server's settings."))
+        else:
+            chosen = channel.id if channel is not None else None
+            current = await self.service.change_daily_setting(guild_id, channel_id=chosen, hour=hour, off=off)
         await self.presenter.tell(interaction, self.setting_words(current))
 
     @staticmethod
@@ -217,51 +210,20 @@ class DailyPuzzles:
     async def post_due(self) -> None:
         """The sweep's part: post each server's puzzle of the day once its hour has come."""
         moment = now()
-        day = moment.date()
-        for setting in await self.service.store.dailies_due(day.isoformat(), moment.hour):
+        for setting in await self.service.dailies_due(moment):
             try:
-                await self.post(setting, day)
+                await self.post(setting, moment.date())
             except Exception:
                 log.exception("could not post the daily puzzle of server %s", setting.guild_id)
 
     async def post(self, setting: DailySetting, day: date) -> None:
-        store = self.service.store
-        assert setting.channel_id is not None  # a due setting has its channel
-        claimed = await store.claim_daily_post(
-            setting.guild_id, day.isoformat(), daily(DAILY_VARIANT, day).id, setting.channel_id, now()
-        )
-        puzzle = puzzle_by_id(claimed.puzzle_id) if claimed is not None else None
+        puzzle = await self.service.claim_daily_post(setting, day, now())
         if puzzle is None:
             return  # posted by another process already, or its puzzle is gone
+        assert setting.channel_id is not None  # a due setting has its channel
         solvers, tried = await self.service.daily_results(setting.guild_id, day.isoformat())
         async with self.languages.public(setting.guild_id):
             message = daily_message(puzzle, day, solvers, tried)
         posted = await self.presenter.post(setting.channel_id, message)
         if posted is not None:  # else the claim stands: one failed post a day, logged, not one a sweep
-            await store.set_daily_message(setting.guild_id, day.isoformat(), posted.id)
-
-
-class PuzzleFeature:
-    """What :func:`install` gives the cog: the features, their button handler and sweep part."""
-
-    def __init__(self, puzzles: Puzzles, dailies: DailyPuzzles) -> None:
-        self.puzzles = puzzles
-        self.dailies = dailies
-        #: The sweep's part (a closer of :class:`cogs.wari.clocks.Clocks`).
-        self.post_due_dailies = dailies.post_due
-
-    def handlers(self, press: Any) -> dict[str, Handler]:
-        """The button handler of kind ``puzzle``, run through the cog's :meth:`Answering.press`."""
-        return {"puzzle": lambda interaction, *args: press(interaction, self.puzzles.press, *args)}
-
-
-def install(cog: WariCog) -> PuzzleFeature:
-    """Build the puzzles for ``cog`` and add their commands to ``/wari`` and ``/wari-mod``."""
-    service = PuzzleService(cog.bot.store, rng=getattr(cog.bot, "rng", None))
-    languages = cog.presenter.languages
-    puzzles = Puzzles(service, cog.presenter, cog.computer)
-    dailies = DailyPuzzles(service, puzzles, cog.presenter, languages)
-    puzzles.dailies = dailies
-    cog.wari.add_command(PuzzleCommands(cog.answering, puzzles, dailies))
-    cog.wari_mod.add_command(PuzzleModerationCommands(cog.answering, dailies))
-    return PuzzleFeature(puzzles, dailies)
+            await self.service.set_daily_message(setting.guild_id, day, posted.id)

@@ -12,6 +12,7 @@ from bot.names import markdown_name
 from bot.service import Refusal, WariService
 from bot.service.tournaments import Event, TournamentService
 
+from .followup import Followup
 from .presenter import Message, Presenter
 from .tournament_runs import TournamentRunner
 from .tournament_views import signup_message
@@ -31,12 +32,14 @@ class TournamentModeration:
         runner: TournamentRunner,
         players: Tournaments,
         presenter: Presenter,
+        followup: Followup,
     ) -> None:
         self.service = service
         self.tournaments = tournaments
         self.runner = runner
         self.players = players
         self.presenter = presenter
+        self.followup = followup
 
     @staticmethod
     def check(interaction: discord.Interaction) -> None:
@@ -97,7 +100,7 @@ class TournamentModeration:
         table = await self.service.game(game_id) if game_id is not None else None
         if table is not None and table.row.live:
             aborted = await self.service.abort(table.row.channel_id, now())
-            await self.runner.followup.board_changed(aborted)
+            await self.followup.board_changed(aborted)  # its end moves the event on, as any end does
 
     async def set_status(self, interaction: discord.Interaction, number: int | None, action: str) -> None:
         """``pause``, ``resume`` or ``cancel``."""

@@ -31,7 +31,7 @@ from bot.service.tournaments import Advance, Event, TournamentService
 from bot.storage import GameRow, PairingRow
 
 from .boards import Boards
-from .followup import Followup
+from .followup import Notices
 from .languages import Languages
 from .presenter import Message, Presenter
 from .threads import THREAD_ARCHIVE_MINUTES
@@ -52,7 +52,7 @@ class TournamentRunner:
         presenter: Presenter,
         languages: Languages,
         boards: Boards,
-        followup: Followup,
+        notices: Notices,
         players: PlayerService,
     ) -> None:
         self.client = client
@@ -62,7 +62,9 @@ class TournamentRunner:
         self.presenter = presenter
         self.languages = languages
         self.boards = boards
-        self.followup = followup
+        #: What follows a new game's board: a tournament game is between people, so its notices
+        #: (its first ping) are all (the games' ends come back through :meth:`on_game_end`).
+        self.notices = notices
         #: One step at a time per event in this process (a sweep and a game's end may meet).
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -170,7 +172,7 @@ class TournamentRunner:
         await self.service.shown(shown)
         if row.message_id is not None:  # a board shown with its clock waiting (`/wari board`) must not look live
             await self.presenter.edit(row.channel_id, row.message_id, replaced_board(shown))
-        await self.followup.game_changed(shown)
+        await self.notices.game_changed(shown)
         return True
 
     async def links(self, event: Event) -> dict[int, str]:

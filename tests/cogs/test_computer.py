@@ -170,7 +170,7 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
         return await search(*args)
 
     monkeypatch.setattr(cog.computer, "_search", search_in_view)
-    cog.computer.schedule(table)
+    cog.computer.schedule(table, cog.followup.board_changed)
     task = cog.computer.tasks[world.channel.id]
     await asyncio.wait_for(searching.wait(), 5)  # the bot is thinking when she surrenders
     await service.surrender(world.channel.id, world.alice.id, discord_now())
@@ -214,7 +214,8 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
         return await saving(*args, **changes)
 
     monkeypatch.setattr(store, "update_game", update_game)
-    world.env.bot.get_cog("Wari").computer.schedule(await service.table(world.channel.id))
+    cog = world.env.bot.get_cog("Wari")
+    cog.computer.schedule(await service.table(world.channel.id), cog.followup.board_changed)
 
     async def until(condition):
         for _ in range(200):

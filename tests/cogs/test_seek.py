@@ -78,7 +78,8 @@ async def test_two_processes_never_pair_one_wait_twice(world):
     from bot.storage import Store
 
     first = world.env.bot.seeks
-    other = SeekService(await Store.open(world.database))
+    other_store = await Store.open(world.database)
+    other = SeekService(other_store)
     try:
         await first.seek(
             guild_id=1,
@@ -106,7 +107,7 @@ async def test_two_processes_never_pair_one_wait_twice(world):
             )
         )
     finally:
-        await other.store.close()
+        await other_store.close()
     claimed = [theirs for theirs, _mine in results if theirs is not None]
     assert len(claimed) == 1 and claimed[0].user_id == 10
     (left,) = await world.env.bot.store._read("SELECT user_id FROM seeks")

@@ -122,7 +122,7 @@ async def test_two_processes_repairing_the_same_game_at_once_leave_one_board(wor
         mine.presenter,
         mine.languages,
         mine.boards,
-        mine.followup,
+        mine.notices,
         mine.players,
     )
     both_posted, recorded = asyncio.Barrier(2), []
