@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # The install builds the compiled core (bot/engine/_core.c): a change to it installs again.
 PIP_INSTALL := PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet
 
-.PHONY: run test bench sandbox screenshots translations clean
+.PHONY: run test docs bench sandbox screenshots translations clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,12 +28,19 @@ $(VENV)/.installed-sandbox: pyproject.toml bot/engine/_core.c | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python -m bot
 
-# Lint, format and type checks first (fast), then the whole suite.
+# Lint, format and type checks first (fast), then the documentation site (into site/, git-ignored:
+# --strict fails on a broken link or anchor; not --quiet, which hides the warnings --strict counts;
+# NO_MKDOCS_2_WARNING quiets Material's banner about its end of life), then the whole suite.
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	$(BIN)/python -m pytest
+
+# The documentation site (docs/, mkdocs.yml), served at http://127.0.0.1:8000; it reloads as pages change.
+docs: $(VENV)/.installed-dev
+	$(BIN)/mkdocs serve
 
 sandbox: $(VENV)/.installed-sandbox
 	$(BIN)/python -m bot.sandbox
