@@ -102,7 +102,7 @@ def in_processes(database: str | Path, games: int, processes: int) -> list[tuple
 async def finished_games(database: str | Path) -> tuple[int, int]:
     store = await Store.open(database)
     try:
-        (row,) = await store._read(
+        (row,) = await store.database.read(
             "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS done FROM games"
         )
         return row["n"], row["done"] or 0

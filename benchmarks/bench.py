@@ -133,7 +133,7 @@ async def _open_games(
     bot = env.bot
     if not isinstance(bot, WariBot):
         raise TypeError(f"the benchmark plays against the Wari bot, not {bot!r}")
-    await bot.store.set_board_style(guild.id, board)
+    await bot.store.settings.set_board_style(guild.id, board)
     games: list[LiveGame] = []
     for index in range(1, count + 1):
         channel = guild.create_text_channel(f"game-{index}")

@@ -1,7 +1,7 @@
 """How long the image board takes to draw, and how big it is, against the text board.
 
 For wari and Kalah 10x10, a position from the middle of a game is drawn N times (default 300)
-as a PNG (:func:`bot.board_image.board_png`, with its last move highlighted) and as text
+as a PNG (:func:`bot.pictures.board.board_png`, with its last move highlighted) and as text
 (:func:`bot.render.board_text`) in the same run; prints p50/p99 of each, their ratio and the
 PNG's size in bytes::
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.board_image import board_png  # noqa: E402
 from bot.engine import Game, rules_for  # noqa: E402
+from bot.pictures.board import board_png  # noqa: E402
 from bot.render import board_text  # noqa: E402
 
 

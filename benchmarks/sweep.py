@@ -81,16 +81,16 @@ async def create(path: Path) -> None:
 async def sweep_reads(store: Store, *, scan: bool) -> int:
     """The reads of one sweep; with ``scan``, the same queries forced to read every row."""
     if not scan:
-        await store.credit_downtime(NOW, longer_than=OUTAGE, note_every=HEARTBEAT)
-        await store.due_challenges(NOW)
-        return len(await store.games_past_deadline(NOW)) + len(await store.games_due_a_ping(NOW))
+        await store.clocks.credit_downtime(NOW, longer_than=OUTAGE, note_every=HEARTBEAT)
+        await store.games.due_challenges(NOW)
+        return len(await store.clocks.games_past_deadline(NOW)) + len(await store.clocks.games_due_a_ping(NOW))
     moment = (time_text(NOW),)
     await store.get_meta("alive_at")
-    await store._read("SELECT * FROM challenges WHERE expires_at <= ?", moment)
-    late = await store._read(
+    await store.database.read("SELECT * FROM challenges WHERE expires_at <= ?", moment)
+    late = await store.database.read(
         "SELECT * FROM games NOT INDEXED WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?", moment
     )
-    pings = await store._read(
+    pings = await store.database.read(
         "SELECT * FROM games NOT INDEXED WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?", moment
     )
     return len(late) + len(pings)

@@ -63,7 +63,7 @@ async def _tournament_games(env: simcord.Env, count: int) -> list[LiveGame]:
     for pairing in event.round_pairings(1):
         if pairing.game_id is None or pairing.second_id is None:
             continue
-        row = await env.bot.store.get_game(pairing.game_id)  # type: ignore[attr-defined]
+        row = await env.bot.store.games.get_game(pairing.game_id)  # type: ignore[attr-defined]
         board = simcord.ResponseMessage(env, env.backend.get_message(row.channel_id, row.message_id))
         players = {m.name: m for m in (members[pairing.first_id], members[pairing.second_id])}
         games.append(LiveGame(channel, board, players, row.id))

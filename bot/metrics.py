@@ -198,7 +198,7 @@ class Metrics:
             return False
         start = time.perf_counter()
         try:
-            live = await asyncio.wait_for(store.count_live_games(), DATABASE_TIMEOUT)
+            live = await asyncio.wait_for(store.games.count_live_games(), DATABASE_TIMEOUT)
         except Exception as exc:  # whatever it is, the database is not answering
             log.warning("the database did not answer the health probe: %s: %s", type(exc).__name__, exc)
             self.database_up.set(0)

@@ -70,7 +70,7 @@ def pinged(world, message) -> set[int]:
 async def stored(world, column: str, game_id: int = 1):
     """One column of one game, read straight from the database (through the running bot's
     store, so on either back end)."""
-    (row,) = await world.env.bot.store._read(f"SELECT {column} AS value FROM games WHERE id = ?", (game_id,))
+    (row,) = await world.env.bot.store.database.read(f"SELECT {column} AS value FROM games WHERE id = ?", (game_id,))
     return row["value"]
 
 

@@ -22,6 +22,7 @@ from bot.service import Refusal, WariService
 from bot.service.tournaments import TournamentService
 from bot.storage import Store
 from bot.storage.database import Database
+from bot.storage.games import GameQueries
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 GUILD = 1 << 22
@@ -83,7 +84,7 @@ ENTRANTS = (101, 102, 103, 104)
 
 async def _tournament_due(store: Store) -> None:
     """An open Swiss of four players whose start has come (the round race's sweeps start it)."""
-    event = await store.create_tournament(
+    event = await store.tournaments.create_tournament(
         now=T0,
         guild_id=GUILD,
         channel_id=GUILD,
@@ -100,7 +101,7 @@ async def _tournament_due(store: Store) -> None:
         created_by=CHALLENGER,
     )
     for user in ENTRANTS:
-        await store.join_tournament(event.id, user_id=user, name=str(user), rating=1500.0 + user, now=T0)
+        await store.tournaments.join_tournament(event.id, user_id=user, name=str(user), rating=1500.0 + user, now=T0)
 
 
 #: Seconds a racer's write waits after its reads: a press (or an accept) that takes this long
@@ -112,13 +113,13 @@ WRITE_DELAY = 0.003
 
 def _slow_writes() -> None:
     for name in ("update_game", "start_game"):
-        write = getattr(Store, name)
+        write = getattr(GameQueries, name)
 
         async def slow(self, *args, _write=write, **changes):
             await asyncio.sleep(WRITE_DELAY)
             return await _write(self, *args, **changes)
 
-        setattr(Store, name, slow)
+        setattr(GameQueries, name, slow)
 
 
 def _replace(owner: type, name: str, method: Callable[..., Any]) -> None:
@@ -138,21 +139,21 @@ def _take_away_guard(race: str) -> None:
 
             return run
 
-        _replace(Database, "_rows", unguarded(Database._rows))  # a save inside a transaction (a game's end)
-        _replace(Database, "_write_one", unguarded(Database._write_one))  # a save on its own (a move)
+        _replace(Database, "rows", unguarded(Database.rows))  # a save inside a transaction (a game's end)
+        _replace(Database, "write_one", unguarded(Database.write_one))  # a save on its own (a move)
     elif race == "expiry":  # the deletion's count not looked at: whoever tried, expired it
 
         async def unguarded_delete(self, challenge_id):
-            await self._write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
+            await self._db.write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
             return True
 
-        _replace(Store, "delete_challenge", unguarded_delete)
+        _replace(GameQueries, "delete_challenge", unguarded_delete)
     elif race == "challenge_vs_game":  # no channel lock between the check and the insert
 
         async def no_lock(self, *keys):
             await asyncio.sleep(0.001)  # the window the lock closes, made visible
 
-        _replace(Store, "_lock", no_lock)
+        _replace(Database, "lock", no_lock)
     else:
         raise ValueError(f"no control for the {race} race")
 
@@ -176,7 +177,7 @@ async def _attempt(store: Store, service: WariService, race: str, racer: int, ro
             )
             return f"moved {move}"
         if race == "accept":
-            challenge = await store.challenge_in(where)
+            challenge = await store.games.challenge_in(where)
             if challenge is None:
                 return "gone"
             table = await service.accept(challenge.id, OPPONENT, where, T0)

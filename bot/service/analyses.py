@@ -61,10 +61,10 @@ class AnalysisService:
         total = sowing_count(replayed)
         if total == 0:
             raise Refusal(N_("Game #{number} has no moves to analyse."), number=game.id)
-        deeper = await self._store.finished_analysis(game.id)
+        deeper = await self._store.analyses.finished_analysis(game.id)
         if deeper is not None and deeper.depth in (depth, "default"):
             return Queued(deeper, "done")  # a full analysis answers a quick question too
-        return await self._store.request_analysis(
+        return await self._store.analyses.request_analysis(
             game_id=game.id,
             depth=depth,
             requested_by=user_id,
@@ -76,7 +76,7 @@ class AnalysisService:
 
     async def ahead_of(self, row: AnalysisRow) -> int:
         """How many analyses must end before ``row`` can start (0: it starts now)."""
-        older = [other for other in await self._store.unfinished_analyses() if _before(other, row)]
+        older = [other for other in await self._store.analyses.unfinished_analyses() if _before(other, row)]
         return max(0, len(older) - self.concurrent + 1)
 
     async def run(self, row: AnalysisRow, watch: Watcher) -> GameAnalysis | None:
@@ -89,13 +89,13 @@ class AnalysisService:
                 raise  # the bot is stopping: the analysis stays unfinished, to start again
             except Exception:
                 log.exception("the analysis of game %s (%s) failed", row.game_id, row.depth)
-                await self._store.end_analysis(row.game_id, row.depth, None, self.clock())
+                await self._store.analyses.end_analysis(row.game_id, row.depth, None, self.clock())
                 return None
-            await self._store.end_analysis(row.game_id, row.depth, analysis.to_json(), self.clock())
+            await self._store.analyses.end_analysis(row.game_id, row.depth, analysis.to_json(), self.clock())
             return analysis
 
     async def _judge_every_position(self, row: AnalysisRow, watch: Watcher) -> GameAnalysis:
-        game = await self._store.get_game(row.game_id)
+        game = await self._store.games.get_game(row.game_id)
         if game is None:
             raise LookupError(f"game {row.game_id} is gone")
         total = row.total_plies
@@ -105,27 +105,27 @@ class AnalysisService:
             judgements.append(await self.computer.in_background(analyse_position, game.record, ply, row.depth))
             if time.monotonic() - shown >= PROGRESS_EVERY and ply < total:
                 shown = time.monotonic()
-                await self._store.analysis_progress(row.game_id, row.depth, ply + 1, self.clock())
+                await self._store.analyses.analysis_progress(row.game_id, row.depth, ply + 1, self.clock())
                 await _quietly(watch(row, ply + 1, total + 1))
         return assemble(game.record, judgements)
 
     async def set_message(self, row: AnalysisRow, channel_id: int, message_id: int | None) -> None:
         """Where ``row`` shows itself: the message its progress edits, and its result; after a
         restart the analysis starts again on it."""
-        await self._store.set_analysis_message(row.game_id, row.depth, channel_id, message_id)
+        await self._store.analyses.set_analysis_message(row.game_id, row.depth, channel_id, message_id)
 
     async def game_of(self, row: AnalysisRow) -> GameRow | None:
         """The game ``row`` analyses (``None`` if it is gone)."""
-        return await self._store.get_game(row.game_id)
+        return await self._store.games.get_game(row.game_id)
 
     async def finished(self, game_id: int) -> GameAnalysis | None:
         """The game's analysis, if one is done (the deeper one if both are)."""
-        row = await self._store.finished_analysis(game_id)
+        row = await self._store.analyses.finished_analysis(game_id)
         return GameAnalysis.from_json(row.result) if row is not None and row.result else None
 
     async def unfinished(self) -> list[AnalysisRow]:
         """The analyses a restart left queued or running, oldest first."""
-        return await self._store.unfinished_analyses()
+        return await self._store.analyses.unfinished_analyses()
 
 
 def _before(other: AnalysisRow, row: AnalysisRow) -> bool:

@@ -47,12 +47,12 @@ class ServiceBase:
 
     async def table(self, channel_id: int) -> Table | None:
         """The live game of a channel, if any."""
-        row = await self._store.live_game(channel_id)
+        row = await self._store.games.live_game(channel_id)
         return Table.of(row) if row else None
 
     async def game(self, game_id: int) -> Table:
         """Any game, live or finished, by its number; a :class:`Refusal` if there is none."""
-        row = await self._store.get_game(game_id)
+        row = await self._store.games.get_game(game_id)
         if row is None:
             raise Refusal(N_("There is no game #{number}."), number=game_id)
         return Table.of(row)
@@ -62,7 +62,7 @@ class ServiceBase:
         does not tell another server's game from one that does not exist. Every read of one game
         by a number a member gave (a record, a replay, an analysis, a button's id) goes through
         here: a game of another server, even the asker's own, is not this server's to show."""
-        row = await self._store.get_game(game_id)
+        row = await self._store.games.get_game(game_id)
         if row is None or row.guild_id != guild_id:
             raise Refusal(NOT_IN_THIS_SERVER, number=game_id)
         return Table.of(row)
@@ -78,9 +78,9 @@ class ServiceBase:
         """The channel's open challenge; one that never got its message (the bot stopped, or
         the database failed, between saving and posting it) is removed after a short grace,
         so that it cannot block the channel until it expires."""
-        challenge = await self._store.challenge_in(channel_id)
+        challenge = await self._store.games.challenge_in(channel_id)
         if challenge is not None and challenge.message_id is None and now - challenge.created_at > UNPOSTED_GRACE:
-            await self._store.delete_challenge(challenge.id)
+            await self._store.games.delete_challenge(challenge.id)
             return None
         return challenge
 
@@ -144,14 +144,14 @@ class ServiceBase:
         """What the game just archived did to the ratings, to show; none if it cannot be read
         (the game is saved all the same: this must not read as a failure)."""
         try:
-            return tuple(await self._store.rating_changes(row.id))
+            return tuple(await self._store.ratings.rating_changes(row.id))
         except StorageError as exc:
             log.warning("game %s is archived, but its rating changes could not be read: %s", row.id, exc)
             return ()
 
     async def _update(self, row: GameRow, **changes) -> GameRow:
         try:
-            return await self._store.update_game(row, **changes)
+            return await self._store.games.update_game(row, **changes)
         except Conflict:
             raise StaleBoard(
                 N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)

@@ -42,12 +42,12 @@ class ChallengeService(ServiceBase):
         channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
         async with self.lock(channel_id):
-            if await self._store.live_game(channel_id):
+            if await self._store.games.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
             if await self._open_challenge_in(channel_id, now):
                 raise Refusal(N_("This channel already has an open challenge. Wait until it is answered or expires."))
             try:
-                return await self._store.add_challenge(
+                return await self._store.games.add_challenge(
                     guild_id=guild_id,
                     channel_id=channel_id,
                     challenger_id=challenger_id,
@@ -77,15 +77,15 @@ class ChallengeService(ServiceBase):
             raise Refusal(N_("You can't challenge yourself. Pick another member of this server."))
 
     async def set_challenge_message(self, challenge: ChallengeRow, message_id: int) -> None:
-        await self._store.set_challenge_message(challenge.id, message_id)
+        await self._store.games.set_challenge_message(challenge.id, message_id)
 
     async def drop_unposted(self, challenge: ChallengeRow) -> None:
         """Remove a challenge whose message Discord refused to post: nobody could answer it."""
         async with self.lock(challenge.channel_id):
-            await self._store.delete_challenge(challenge.id)
+            await self._store.games.delete_challenge(challenge.id)
 
     async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
-        challenge = await self._store.get_challenge(challenge_id)
+        challenge = await self._store.games.get_challenge(challenge_id)
         if challenge is None or challenge.channel_id != channel_id or challenge.expires_at <= now:
             raise Closed(CHALLENGE_CLOSED)
         return challenge
@@ -111,7 +111,7 @@ class ChallengeService(ServiceBase):
             game = Game(parse_rules_code(challenge.variant), Player.A)
             start = opening(parse_clock(challenge.clock), game, (a, b), (None, None), user_id, now)
             try:
-                row = await self._store.start_game(
+                row = await self._store.games.start_game(
                     challenge,
                     player_a=a,
                     player_b=b,
@@ -139,13 +139,13 @@ class ChallengeService(ServiceBase):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != getattr(challenge, f"{by}_id"):
                 raise self._not_yours(challenge, user_id)
-            if not await self._store.delete_challenge(challenge.id):
+            if not await self._store.games.delete_challenge(challenge.id):
                 raise Closed(CHALLENGE_CLOSED)
             return challenge
 
     async def rating_of(self, user_id: int, variant: str) -> Rating:
         """``user_id``'s rating in the rule set of ``variant`` (a new player's if not rated yet)."""
-        return await self._store.rating_in(user_id, variant)
+        return await self._store.ratings.rating_in(user_id, variant)
 
     async def _check_open_to(self, challenge: ChallengeRow, user_id: int) -> None:
         """An open challenge is anyone's but the challenger's, within its rating range."""
@@ -180,8 +180,8 @@ class ChallengeService(ServiceBase):
     async def expire_due(self, now: datetime) -> list[ChallengeRow]:
         """Remove every challenge past its time and return them (to update their messages)."""
         expired = []
-        for challenge in await self._store.due_challenges(now):
+        for challenge in await self._store.games.due_challenges(now):
             async with self.lock(challenge.channel_id):
-                if await self._store.delete_challenge(challenge.id):
+                if await self._store.games.delete_challenge(challenge.id):
                     expired.append(challenge)
         return expired

@@ -139,7 +139,7 @@ class GameService(ServiceBase):
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""
         async with self.lock(channel_id):
             table, _player = await self._seat(channel_id, user_id, now)
-            if await self._store.pairing_of_game(table.row.id) is not None:
+            if await self._store.tournaments.pairing_of_game(table.row.id) is not None:
                 raise Refusal(
                     N_(
                         "A tournament game cannot be called off: play it, or give it up with `/wari surrender`. "
@@ -185,7 +185,7 @@ class GameService(ServiceBase):
                 row = await self._update(current.row, now=now, message_id=message_id)
             else:  # it ended: its final board moves
                 current = await self.game(table.row.id)
-                row = await self._store.move_final_board(current.row, message_id)
+                row = await self._store.games.move_final_board(current.row, message_id)
             if current.row.version != table.row.version:  # changed meanwhile: that change follows up itself
                 return Table(row, current.game)
             return Table(row, current.game, table.previous, table.ratings)
@@ -259,15 +259,15 @@ class GameService(ServiceBase):
         """Note that ``table``'s board message now shows it. A failure is only logged: the
         board is drawn, and at worst it is redrawn once more after a restart."""
         try:
-            await self._store.mark_shown(table.row)
+            await self._store.games.mark_shown(table.row)
         except StorageError as exc:
             log.warning("game %s: could not note which version its board shows: %s", table.row.id, exc)
 
     async def boards_behind(self) -> list[Table]:
         """The live games whose board may show an older state than the stored one, oldest first."""
-        return [Table.of(row) for row in await self._store.boards_behind()]
+        return [Table.of(row) for row in await self._store.games.boards_behind()]
 
     async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:
         """Note that the bot is alive; after an outage, pause the running clocks for its length."""
-        gap, rows = await self._store.credit_downtime(now, longer_than=OUTAGE, note_every=HEARTBEAT)
+        gap, rows = await self._store.clocks.credit_downtime(now, longer_than=OUTAGE, note_every=HEARTBEAT)
         return gap, [Table.of(row) for row in rows]

@@ -31,11 +31,11 @@ class PingService(ServiceBase):
 
     async def games_past_deadline(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move has run out of time (end each with :meth:`time_out`)."""
-        return await self._store.games_past_deadline(now)
+        return await self._store.clocks.games_past_deadline(now)
 
     async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move is due a ping (deliver each through :meth:`due_ping`)."""
-        return await self._store.games_due_a_ping(now)
+        return await self._store.clocks.games_due_a_ping(now)
 
     @contextlib.asynccontextmanager
     async def due_ping(self, game_id: int, channel_id: int, now: datetime) -> AsyncIterator[DuePing | None]:
@@ -43,7 +43,7 @@ class PingService(ServiceBase):
         lock so that no move or ending comes between reading it and :meth:`record_ping`, which
         must be called inside the block (its compare-and-set keeps other processes right)."""
         async with self.lock(channel_id):
-            found = await self._store.game_to_ping(game_id)
+            found = await self._store.clocks.game_to_ping(game_id)
             due = None
             if found is not None:
                 row, muted = found
@@ -62,7 +62,7 @@ class PingService(ServiceBase):
         next_at = None
         if due.kind == "turn" and clock is not None and clock.reminder_before and row.deadline:
             next_at = row.deadline - clock.reminder_before
-        recorded = await self._store.record_ping(
+        recorded = await self._store.clocks.record_ping(
             row, message_id=message_id, next_at=next_at, next_kind="reminder" if next_at is not None else None
         )
         return row.ping_message_id if recorded else message_id
@@ -75,16 +75,16 @@ class PingService(ServiceBase):
         if previous is None or previous.record == table.row.record or previous.ping_message_id is None:
             return None  # not a move, or no ping shown
         async with self.lock(table.row.channel_id):
-            if await self._store.forget_ping(table.row.id, previous.ping_message_id):
+            if await self._store.clocks.forget_ping(table.row.id, previous.ping_message_id):
                 return previous.ping_message_id
         return None
 
     async def last_ping(self, table: Table) -> int | None:
         """The last ping message of ``table``'s game, read afresh (one may have come meanwhile)."""
         async with self.lock(table.row.channel_id):
-            row = await self._store.get_game(table.row.id)
+            row = await self._store.games.get_game(table.row.id)
         return row.ping_message_id if row else None
 
     async def computer_games(self) -> list[Table]:
         """Every live game the computer plays in on this process's shards (to resume after a restart)."""
-        return [Table.of(row) for row in await self._store.live_computer_games()]
+        return [Table.of(row) for row in await self._store.games.live_computer_games()]

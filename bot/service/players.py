@@ -44,22 +44,22 @@ class PlayerService:
         self._server_settings: dict[int, tuple[str | None, str]] = {}
 
     async def pings_enabled(self, user_id: int) -> bool:
-        return await self._store.pings_enabled(user_id)
+        return await self._store.settings.pings_enabled(user_id)
 
     async def set_pings(self, user_id: int, enabled: bool) -> None:
-        await self._store.set_pings(user_id, enabled)
+        await self._store.settings.set_pings(user_id, enabled)
 
     async def user_language(self, user_id: int) -> str | None:
         """The language a player chose for what only they read (``None``: their Discord's)."""
-        return await self._store.user_language(user_id)
+        return await self._store.settings.user_language(user_id)
 
     async def set_user_language(self, user_id: int, language: str | None) -> None:
-        await self._store.set_user_language(user_id, language)
+        await self._store.settings.set_user_language(user_id, language)
 
     async def server_settings(self, guild_id: int) -> tuple[str | None, str]:
         """A server's chosen language (``None``: its Discord locale's) and board style."""
         if guild_id not in self._server_settings:
-            self._server_settings[guild_id] = await self._store.server_settings(guild_id)
+            self._server_settings[guild_id] = await self._store.settings.server_settings(guild_id)
         return self._server_settings[guild_id]
 
     async def set_server_settings(
@@ -67,9 +67,9 @@ class PlayerService:
     ) -> None:
         """Change a server's language (``"auto"``: its Discord locale's) and board style, if given."""
         if language is not None:
-            await self._store.set_server_language(guild_id, None if language == "auto" else language)
+            await self._store.settings.set_server_language(guild_id, None if language == "auto" else language)
         if board is not None:
-            await self._store.set_board_style(guild_id, board)
+            await self._store.settings.set_board_style(guild_id, board)
         self._server_settings.pop(guild_id, None)
 
     async def player_stats(self, user_id: int, variant: str | None, *, chart_points: int) -> PlayerStats:
@@ -77,27 +77,27 @@ class PlayerService:
         rating history of the first rated variant, for its chart. They count the player's games in
         every server, as their one rating does (README, "Ratings and standings"): numbers only, no
         game, opponent, date or link of any server."""
-        ratings = await self._store.ratings_of(user_id)
+        ratings = await self._store.ratings.ratings_of(user_id)
         if variant is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == variant}
         history = None
         if ratings:
-            history = await self._store.rating_history(user_id, next(iter(ratings)), points=chart_points)
+            history = await self._store.ratings.rating_history(user_id, next(iter(ratings)), points=chart_points)
         return PlayerStats(
-            results=await self._store.results_of(user_id, variant),
+            results=await self._store.ratings.results_of(user_id, variant),
             ratings=ratings,
-            longest_streak=await self._store.longest_streak(user_id, variant),
+            longest_streak=await self._store.ratings.longest_streak(user_id, variant),
             history=history,
             puzzles=await self.puzzle_standing(user_id),
         )
 
     async def puzzle_standing(self, user_id: int) -> PuzzleStanding | None:
         """A player's puzzle rating and streak, if they have ended a try."""
-        return await self._store.puzzle_standing(user_id)
+        return await self._store.puzzles.puzzle_standing(user_id)
 
     async def computer_stats(self, variant: str | None) -> PlayerStats:
         """The bot's own record: each level's games against people (it has no rating)."""
-        by_level = await self._store.computer_results(variant)
+        by_level = await self._store.ratings.computer_results(variant)
         results: dict[str | None, Record] = dict(by_level.items())
         return PlayerStats(results=results, ratings={}, longest_streak=0, history=None)
 
@@ -105,12 +105,12 @@ class PlayerService:
         self, variant: str, *, guild_id: int | None, asker: int, page: int, size: int
     ) -> LeaderboardPage:
         """Page ``page`` (from 0) of ``variant``'s ratings, in a server or everywhere, with the asker's place."""
-        rows = await self._store.leaderboard(variant, guild_id=guild_id, offset=page * size, limit=size + 1)
-        mine, rated = await self._store.place_of(asker, variant, guild_id=guild_id)
+        rows = await self._store.ratings.leaderboard(variant, guild_id=guild_id, offset=page * size, limit=size + 1)
+        mine, rated = await self._store.ratings.place_of(asker, variant, guild_id=guild_id)
         return LeaderboardPage(rows[:size], len(rows) > size, mine, rated)
 
     async def archive_page(self, user_id: int, *, guild_id: int, page: int, size: int) -> tuple[list[GameRow], bool]:
         """Page ``page`` (from 0) of a player's finished games in server ``guild_id``, newest
         first, and whether more follow."""
-        rows = await self._store.archive_of(user_id, guild_id=guild_id, offset=page * size, limit=size + 1)
+        rows = await self._store.ratings.archive_of(user_id, guild_id=guild_id, offset=page * size, limit=size + 1)
         return rows[:size], len(rows) > size

@@ -143,16 +143,16 @@ class Played:
 class PuzzleService:
     """Tries at puzzles, ratings and streaks, and each server's daily puzzle."""
 
-    def __init__(self, store: PuzzleQueries, rng: random.Random | None = None) -> None:
-        self._store = store
+    def __init__(self, puzzles: PuzzleQueries, rng: random.Random | None = None) -> None:
+        self._puzzles = puzzles
         self.rng = rng or random.Random()
 
     async def standing(self, user_id: int) -> PuzzleStanding:
-        return await self._store.puzzle_standing(user_id) or PuzzleStanding(user_id)
+        return await self._puzzles.puzzle_standing(user_id) or PuzzleStanding(user_id)
 
     async def open_try(self, user_id: int) -> Try | None:
         """The player's try of their own still open, if any (and its puzzle still shipped)."""
-        row = await self._store.open_attempt(user_id)
+        row = await self._puzzles.open_attempt(user_id)
         return self._try(row) if row is not None and puzzle_by_id(row.puzzle_id) is not None else None
 
     async def start(self, user_id: int, guild_id: int | None, variant: str, now: datetime) -> Try:
@@ -163,16 +163,16 @@ class PuzzleService:
         if not puzzles:
             raise Refusal(N_("There are no {variant} puzzles yet. Try `variant: wari`."), variant=variant)
         standing = await self.standing(user_id)
-        tried = await self._store.tried_puzzles(user_id)
+        tried = await self._puzzles.tried_puzzles(user_id)
         untried = [puzzle for puzzle in puzzles if puzzle.id not in tried]
         puzzle = pick(untried or puzzles, standing.rating, self.rng)
-        row = await self._store.start_attempt(
+        row = await self._puzzles.start_attempt(
             user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=None, now=now
         )
         return Try(row, puzzle)
 
     async def attempt(self, attempt_id: int) -> Try:
-        row = await self._store.attempt(attempt_id)
+        row = await self._puzzles.attempt(attempt_id)
         if row is None:
             raise Refusal(GONE)
         return self._try(row)
@@ -194,7 +194,7 @@ class PuzzleService:
         played = (*attempt.played, house)
         judged = attempt.puzzle.check(played)
         if judged.correct and not judged.solved:
-            row = await self._store.record_move(attempt.row, played)
+            row = await self._puzzles.record_move(attempt.row, played)
             if row is None:
                 raise Closed(STALE)
             return Played(Try(row, attempt.puzzle))
@@ -222,7 +222,7 @@ class PuzzleService:
             standing = counted(standing, solved)
             return rerated(standing, attempt.puzzle.difficulty, solved) if rated else standing
 
-        finished = await self._store.finish_attempt(
+        finished = await self._puzzles.finish_attempt(
             attempt.row, played, solved=solved, now=now, rerate=rerate, rated=rated
         )
         if finished is None:
@@ -235,7 +235,7 @@ class PuzzleService:
     async def daily_post(self, guild_id: int, day: date) -> DailyPuzzleRow:
         """A server's puzzle of ``day`` as stored (the first time it is asked for): its puzzle, and
         where it was posted, if it was."""
-        return await self._store.daily_puzzle(guild_id, day.isoformat(), daily(DAILY_VARIANT, day).id)
+        return await self._puzzles.daily_puzzle(guild_id, day.isoformat(), daily(DAILY_VARIANT, day).id)
 
     async def daily_puzzle(self, guild_id: int, day: date) -> Puzzle:
         """A server's puzzle of ``day`` (the same for all its members)."""
@@ -247,7 +247,7 @@ class PuzzleService:
 
     async def daily_try(self, guild_id: int, user_id: int, day: date) -> Try | None:
         """The member's try at the server's puzzle of ``day``, if they have one."""
-        row = await self._store.daily_attempt(guild_id, day.isoformat(), user_id)
+        row = await self._puzzles.daily_attempt(guild_id, day.isoformat(), user_id)
         return None if row is None else self._try(row)
 
     async def start_daily(
@@ -259,18 +259,18 @@ class PuzzleService:
         if existing is not None:
             return existing, False
         puzzle = await self.daily_puzzle(guild_id, day)
-        row = await self._store.start_attempt(
+        row = await self._puzzles.start_attempt(
             user_id=user_id, guild_id=guild_id, puzzle_id=puzzle.id, daily=day.isoformat(), now=now, name=name
         )
         return Try(row, puzzle), True
 
     async def daily_results(self, guild_id: int, day: str) -> tuple[list[tuple[int, str | None]], int]:
         """Who solved the server's puzzle of ``day`` at their one try, in order, and how many tried."""
-        return await self._store.daily_results(guild_id, day)
+        return await self._puzzles.daily_results(guild_id, day)
 
     async def daily_setting(self, guild_id: int) -> DailySetting:
         """Where and at which UTC hour the server's puzzle of the day is posted (if it is)."""
-        return await self._store.daily_setting(guild_id)
+        return await self._puzzles.daily_setting(guild_id)
 
     async def change_daily_setting(
         self, guild_id: int, *, channel_id: int | None, hour: int | None, off: bool
@@ -280,26 +280,26 @@ class PuzzleService:
         if off:
             setting = DailySetting(guild_id, None, None)
         else:
-            current = await self._store.daily_setting(guild_id)
+            current = await self._puzzles.daily_setting(guild_id)
             chosen = channel_id if channel_id is not None else current.channel_id
             if chosen is None:
                 raise Refusal(N_("Choose the channel the daily puzzle is posted in: `channel`."))
             if hour is None:
                 hour = current.hour if current.hour is not None else DAILY_HOUR  # midnight is an hour
             setting = DailySetting(guild_id, chosen, hour)
-        await self._store.set_daily_setting(guild_id, setting.channel_id, setting.hour)
+        await self._puzzles.set_daily_setting(guild_id, setting.channel_id, setting.hour)
         return setting
 
     async def dailies_due(self, moment: datetime) -> list[DailySetting]:
         """The servers whose puzzle of ``moment``'s day is due by its hour and not posted yet."""
-        return await self._store.dailies_due(moment.date().isoformat(), moment.hour)
+        return await self._puzzles.dailies_due(moment.date().isoformat(), moment.hour)
 
     async def claim_daily_post(self, setting: DailySetting, day: date, now: datetime) -> Puzzle | None:
         """Claim the posting of the server's puzzle of ``day`` in its channel: the puzzle to post,
         or ``None`` if another process posted (or claimed) it already, or its puzzle is gone."""
         assert setting.channel_id is not None  # a due setting has its channel
         puzzle_id = daily(DAILY_VARIANT, day).id
-        claimed = await self._store.claim_daily_post(
+        claimed = await self._puzzles.claim_daily_post(
             setting.guild_id, day.isoformat(), puzzle_id, setting.channel_id, now
         )
         return puzzle_by_id(claimed.puzzle_id) if claimed is not None else None
@@ -307,7 +307,7 @@ class PuzzleService:
     async def set_daily_message(self, guild_id: int, day: date, message_id: int | None) -> None:
         """The posted message of the server's puzzle of ``day``; ``None`` gives up the claim (the
         post failed: the next sweep tries again)."""
-        await self._store.set_daily_message(guild_id, day.isoformat(), message_id)
+        await self._puzzles.set_daily_message(guild_id, day.isoformat(), message_id)
 
 
 def line_after(game: Game, houses: Sequence[int]) -> list[str]:

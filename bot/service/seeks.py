@@ -39,9 +39,9 @@ class SeekService:
         """``(theirs, mine)``: the wait this one completes (claimed), or ``None`` and this one, queued."""
         parse_clock(clock)
         variant = rules_code(rules)
-        rating = await self._store.rating_in(user_id, variant)
+        rating = await self._store.ratings.rating_in(user_id, variant)
         try:
-            return await self._store.seek(
+            return await self._store.seeks.seek(
                 now=now,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -59,25 +59,25 @@ class SeekService:
             ) from None
 
     async def set_message(self, seek: SeekRow, message_id: int) -> None:
-        await self._store.set_seek_message(seek.id, message_id)
+        await self._store.seeks.set_seek_message(seek.id, message_id)
 
     async def cancel(self, seek_id: int, owner_id: int, user_id: int, guild_id: int) -> SeekRow:
         """``user_id`` gives up the wait ``seek_id`` in server ``guild_id`` (only its player,
         ``owner_id``, may; their wait in another server is not this one's to end, or show)."""
         if user_id != owner_id:
             raise Refusal(N_("Only the player who is looking can cancel this search."))
-        waiting = await self._store.waiting(guild_id, owner_id)
+        waiting = await self._store.seeks.waiting(guild_id, owner_id)
         if waiting is None or waiting.id != seek_id:
             raise Closed(N_("This search is over."))
-        ended = await self._store.end_seek(seek_id)
+        ended = await self._store.seeks.end_seek(seek_id)
         if ended is None:
             raise Closed(N_("This search is over."))
         return ended
 
     async def requeue(self, seek: SeekRow) -> None:
-        await self._store.requeue(seek)
+        await self._store.seeks.requeue(seek)
 
     async def expire_due(self, now: datetime) -> list[SeekRow]:
         """End every wait past its time; return them (to close their messages)."""
-        due = [await self._store.end_seek(seek.id) for seek in await self._store.due_seeks(now)]
+        due = [await self._store.seeks.end_seek(seek.id) for seek in await self._store.seeks.due_seeks(now)]
         return [seek for seek in due if seek is not None]

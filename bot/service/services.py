@@ -68,6 +68,6 @@ def build_services(
         seeks=SeekService(store),
         computer=computer,
         tournaments=TournamentService(store),
-        puzzles=PuzzleService(store, rng=rng),
+        puzzles=PuzzleService(store.puzzles, rng=rng),
         analyses=AnalysisService(store, computer, clock=clock),
     )

@@ -121,7 +121,7 @@ class StartService(ServiceBase):
         for level in filter(None, levels):
             check_level(level)
         async with self.lock(channel_id):
-            if await self._store.live_game(channel_id):
+            if await self._store.games.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
             await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
@@ -148,9 +148,9 @@ class StartService(ServiceBase):
             )
             try:
                 if pairing is not None:  # the game and its pairing's link in one transaction
-                    row = await self._store.create_tournament_game(pairing, now=now, **columns)
+                    row = await self._store.tournaments.create_tournament_game(pairing, now=now, **columns)
                 else:
-                    row = await self._store.create_game(now=now, **columns)
+                    row = await self._store.games.create_game(now=now, **columns)
             except Conflict:
                 raise Refusal(N_("This channel has an open challenge. Wait until it is answered or expires.")) from None
             return Table.of(row)
@@ -209,7 +209,7 @@ class StartService(ServiceBase):
         is written, and the caller takes its message back."""
         columns = {name: getattr(started.row, name) for name in CLOCK_COLUMNS}
         try:
-            row = await self._store.update_game(started.row, now=now, message_id=message_id, **columns)
+            row = await self._store.games.update_game(started.row, now=now, message_id=message_id, **columns)
         except Conflict:
             return None
         return Table(row, started.game)
@@ -217,7 +217,7 @@ class StartService(ServiceBase):
     async def rematch_of(self, game_id: int, user_id: int, guild_id: int | None) -> Table:
         """The finished game of server ``guild_id`` that ``user_id`` asks to play again (they must
         have played in it; another server's game is not found: a forged button's)."""
-        row = await self._store.get_game(game_id)
+        row = await self._store.games.get_game(game_id)
         if row is None or row.guild_id != guild_id or row.status != "finished":
             raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)

@@ -201,7 +201,7 @@ class TournamentService:
             rounds, duration = None, duration or int(DEFAULT_ARENA.total_seconds() // 60)
         else:
             rounds = None  # a round-robin's rounds follow from its players
-        return await self._store.create_tournament(
+        return await self._store.tournaments.create_tournament(
             now=now,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -219,10 +219,14 @@ class TournamentService:
         )
 
     async def event(self, tournament_id: int) -> Event:
-        row = await self._store.tournament(tournament_id)
+        row = await self._store.tournaments.tournament(tournament_id)
         if row is None:
             raise Refusal(N_("There is no tournament #{number}."), number=tournament_id)
-        return Event(row, await self._store.entrants(tournament_id), await self._store.pairings(tournament_id))
+        return Event(
+            row,
+            await self._store.tournaments.entrants(tournament_id),
+            await self._store.tournaments.pairings(tournament_id),
+        )
 
     async def in_server(self, guild_id: int, tournament_id: int) -> Event:
         """Event ``tournament_id`` of this server (another server's is not found)."""
@@ -232,18 +236,20 @@ class TournamentService:
         return event
 
     async def of_server(self, guild_id: int, *, over: bool) -> list[TournamentRow]:
-        return await self._store.tournaments_of(guild_id, over=over)
+        return await self._store.tournaments.tournaments_of(guild_id, over=over)
 
     async def to_run(self, now: datetime) -> list[TournamentRow]:
-        return await self._store.tournaments_to_run(now)
+        return await self._store.tournaments.tournaments_to_run(now)
 
     # -- players ------------------------------------------------------------------------------
 
     async def join(self, tournament_id: int, *, user_id: int, name: str, now: datetime) -> Event:
         event = await self.event(tournament_id)
-        rating = await self._store.rating_in(user_id, event.row.variant)
+        rating = await self._store.ratings.rating_in(user_id, event.row.variant)
         try:
-            await self._store.join_tournament(tournament_id, user_id=user_id, name=name, rating=rating.points, now=now)
+            await self._store.tournaments.join_tournament(
+                tournament_id, user_id=user_id, name=name, rating=rating.points, now=now
+            )
         except Conflict as conflict:
             reason = str(conflict)
             if reason == "joined":
@@ -255,7 +261,7 @@ class TournamentService:
 
     async def leave(self, tournament_id: int, user_id: int) -> Event:
         try:
-            await self._store.leave_tournament(tournament_id, user_id)
+            await self._store.tournaments.leave_tournament(tournament_id, user_id)
         except Conflict as conflict:
             if str(conflict) == "closed":
                 raise Closed(N_("This tournament is over.")) from None
@@ -283,7 +289,7 @@ class TournamentService:
 
     async def _begin(self, event: Event, now: datetime, step: Advance) -> None:
         if len(event.active) < MIN_PLAYERS:
-            if await self._store.update_tournament(
+            if await self._store.tournaments.update_tournament(
                 event.row.id, {"status": "cancelled", "finished_at": now}, expect=("open",)
             ):
                 step.called_off = True
@@ -295,7 +301,7 @@ class TournamentService:
         if event.row.format == "round-robin":
             schedule = round_robin_rounds(event.model_entrants, double=event.row.cycles == 2)
             pairs = schedule[0]
-            step.new_round = await self._store.start_round(
+            step.new_round = await self._store.tournaments.start_round(
                 event.row.id, after=0, pairings=self._rows_of(pairs), now=now, rounds=len(schedule)
             )
             return
@@ -318,7 +324,9 @@ class TournamentService:
             except PairingError:  # no pairing keeps the rules (few players, many rounds): it ends here
                 await self._finish(event, now, step)
                 return
-        step.new_round = await self._store.start_round(row.id, after=row.round, pairings=self._rows_of(pairs), now=now)
+        step.new_round = await self._store.tournaments.start_round(
+            row.id, after=row.round, pairings=self._rows_of(pairs), now=now
+        )
 
     @staticmethod
     def _withdrawn(event: Event, pairing: Pairing, number: int) -> bool:
@@ -361,7 +369,7 @@ class TournamentService:
         if not pairs and ends_at is None:
             return
         columns = {"ends_at": ends_at} if ends_at is not None else {}
-        step.new_round = await self._store.start_round(
+        step.new_round = await self._store.tournaments.start_round(
             event.row.id, after=event.row.round, pairings=[(a, b, None) for a, b in pairs], now=now, **columns
         )
 
@@ -371,25 +379,27 @@ class TournamentService:
         for pairing in event.open_pairings:
             if pairing.game_id is None:
                 continue
-            game = await self._store.get_game(pairing.game_id)
+            game = await self._store.games.get_game(pairing.game_id)
             if game is None or game.live:
                 continue
-            if await self._store.record_result(pairing, game_points(game), now, forfeit=game.status == "aborted"):
+            if await self._store.tournaments.record_result(
+                pairing, game_points(game), now, forfeit=game.status == "aborted"
+            ):
                 recorded.append(pairing)
         return recorded
 
     async def _finish(self, event: Event, now: datetime, step: Advance) -> None:
-        step.finished = await self._store.update_tournament(
+        step.finished = await self._store.tournaments.update_tournament(
             event.row.id, {"status": "finished", "finished_at": now}, expect=("running",)
         )
 
     async def games_of(self, event: Event) -> list[GameRow]:
         """The games the event's pairings started."""
-        found = [await self._store.get_game(p.game_id) for p in event.pairings if p.game_id is not None]
+        found = [await self._store.games.get_game(p.game_id) for p in event.pairings if p.game_id is not None]
         return [game for game in found if game is not None]
 
     async def pairing_of_game(self, game_id: int) -> PairingRow | None:
-        return await self._store.pairing_of_game(game_id)
+        return await self._store.tournaments.pairing_of_game(game_id)
 
     async def games_to_start(self, event: Event) -> list[PairingRow]:
         """Pairings of the event still without their game (a bye has none)."""
@@ -399,21 +409,21 @@ class TournamentService:
         """The event's live games whose players were never shown a board to play on (the process
         died, or Discord refused, between a game's start and its board), or whose clock never
         started: the next step shows them (their clock waits until then)."""
-        return [Table.of(row) for row in await self._store.unseen_games(event.row.id)]
+        return [Table.of(row) for row in await self._store.tournaments.unseen_games(event.row.id)]
 
     async def mark_announced(self, event: Event) -> None:
         """The pairings of the event's current round were posted."""
-        await self._store.update_tournament(event.row.id, {"announced": event.row.round})
+        await self._store.tournaments.update_tournament(event.row.id, {"announced": event.row.round})
 
     async def set_messages(self, tournament_id: int, **messages: int) -> None:
         """Note the event's messages (``message_id``, ``standings_message_id``, ``podium_message_id``)."""
-        await self._store.update_tournament(tournament_id, messages)
+        await self._store.tournaments.update_tournament(tournament_id, messages)
 
     # -- moderation -----------------------------------------------------------------------------
 
     async def start_now(self, tournament_id: int, now: datetime) -> Advance:
         """A moderator starts an open event now."""
-        if not await self._store.update_tournament(tournament_id, {"starts_at": now}, expect=("open",)):
+        if not await self._store.tournaments.update_tournament(tournament_id, {"starts_at": now}, expect=("open",)):
             raise Refusal(N_("Only a tournament that has not started can be started now."))
         return await self.advance(tournament_id, now)
 
@@ -422,7 +432,7 @@ class TournamentService:
         columns: dict[str, object] = {"status": status}
         if status in ("finished", "cancelled"):
             columns["finished_at"] = now
-        if not await self._store.update_tournament(tournament_id, columns, expect=expect):
+        if not await self._store.tournaments.update_tournament(tournament_id, columns, expect=expect):
             current = await self.event(tournament_id)
             raise Refusal(N_("That cannot be done now: the tournament is `{status}`."), status=current.row.status)
         return await self.event(tournament_id)
@@ -437,12 +447,12 @@ class TournamentService:
         if pairing is None:
             raise Refusal(N_("This player has no game in this tournament."))
         first_points = result if pairing.first_id == user_id else 1.0 - result
-        await self._store.rule_result(pairing, first_points, reason, now)
+        await self._store.tournaments.rule_result(pairing, first_points, reason, now)
         return pairing
 
     async def rule_pairing(self, pairing: PairingRow, first_points: float, reason: str, now: datetime) -> None:
         """Set a pairing's result by hand (the first mover's points), the reason kept."""
-        await self._store.rule_result(pairing, first_points, reason, now)
+        await self._store.tournaments.rule_result(pairing, first_points, reason, now)
 
     async def adjudication(self, game: Game) -> float:
         return await asyncio.to_thread(adjudicate, game)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .backend import Row
-from .database import Database, time_text
+from .database import Queries, time_text
 from .rows import row_as
 
 #: An analysis not over yet.
@@ -56,7 +56,7 @@ class Queued:
     refusal: str | None = None
 
 
-class AnalysisQueries(Database):
+class AnalysisQueries(Queries):
     """Asking for analyses, their progress and their results."""
 
     async def request_analysis(
@@ -65,23 +65,23 @@ class AnalysisQueries(Database):
         """Queue an analysis of ``game_id`` at ``depth``, unless it exists (done or under way),
         the asker has one under way, or ``most`` analyses are under way for the whole bot.
         A failed analysis is asked again."""
-        async with self._writing():
-            await self._lock(QUEUE_LOCK)
-            existing = await self._rows("SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
+        async with self._db.writing():
+            await self._db.lock(QUEUE_LOCK)
+            existing = await self._db.rows("SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
             if existing and existing[0]["status"] != "failed":
                 found = AnalysisRow.from_row(existing[0])
                 return Queued(found, "done" if found.status == "done" else "active")
-            mine = await self._rows(
+            mine = await self._db.rows(
                 "SELECT * FROM analyses WHERE requested_by = ? AND status IN ('queued', 'running')", (requested_by,)
             )
             if mine:
                 return Queued(AnalysisRow.from_row(mine[0]), "yours")
-            (count,) = await self._rows("SELECT COUNT(*) AS n FROM analyses WHERE status IN ('queued', 'running')")
+            (count,) = await self._db.rows("SELECT COUNT(*) AS n FROM analyses WHERE status IN ('queued', 'running')")
             if count["n"] >= most:
                 return Queued(None, "full")
             if existing:
-                await self._step("DELETE FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
-            (inserted,) = await self._rows(
+                await self._db.step("DELETE FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
+            (inserted,) = await self._db.rows(
                 """
                 INSERT INTO analyses (game_id, depth, requested_by, guild_id, total_plies, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *
@@ -91,11 +91,13 @@ class AnalysisQueries(Database):
             return Queued(AnalysisRow.from_row(inserted))
 
     async def analysis(self, game_id: int, depth: str) -> AnalysisRow | None:
-        return await self._one(AnalysisRow, "SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth))
+        return await self._db.one(
+            AnalysisRow, "SELECT * FROM analyses WHERE game_id = ? AND depth = ?", (game_id, depth)
+        )
 
     async def finished_analysis(self, game_id: int) -> AnalysisRow | None:
         """The game's analysis that is done, the deeper one if both are."""
-        return await self._one(
+        return await self._db.one(
             AnalysisRow,
             "SELECT * FROM analyses WHERE game_id = ? AND status = 'done' ORDER BY depth = 'default' DESC LIMIT 1",
             (game_id,),
@@ -104,15 +106,15 @@ class AnalysisQueries(Database):
     async def unfinished_analyses(self) -> list[AnalysisRow]:
         """The analyses queued or running (after a restart: those to start again), oldest first;
         of a sharded bot's process, those of its servers (each process runs its own)."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM analyses WHERE status IN ('queued', 'running'){mine} ORDER BY created_at, game_id",
             params,
         )
         return [AnalysisRow.from_row(row) for row in rows]
 
     async def set_analysis_message(self, game_id: int, depth: str, channel_id: int, message_id: int | None) -> None:
-        await self._write(
+        await self._db.write(
             (
                 "UPDATE analyses SET channel_id = ?, message_id = ? WHERE game_id = ? AND depth = ?",
                 (channel_id, message_id, game_id, depth),
@@ -121,7 +123,7 @@ class AnalysisQueries(Database):
 
     async def analysis_progress(self, game_id: int, depth: str, done_plies: int, now: datetime) -> None:
         """Note how far an analysis got (it is running)."""
-        await self._write(
+        await self._db.write(
             (
                 "UPDATE analyses SET status = 'running', done_plies = ?, updated_at = ? "
                 "WHERE game_id = ? AND depth = ? AND status IN ('queued', 'running')",
@@ -133,7 +135,7 @@ class AnalysisQueries(Database):
         """Store a finished analysis (``result``) or mark it failed (``None``)."""
         status = "done" if result is not None else "failed"
         moment = time_text(now)
-        rows = await self._write_one(
+        rows = await self._db.write_one(
             "UPDATE analyses SET status = ?, result = ?, done_plies = CASE WHEN ? = 'done' THEN total_plies "
             "ELSE done_plies END, updated_at = ?, finished_at = ? WHERE game_id = ? AND depth = ? RETURNING *",
             (status, result, status, moment, moment, game_id, depth),

@@ -1,4 +1,4 @@
-"""Queries of clocks, pings and players' settings. The sweeps read only due rows, through the
+"""Queries of clocks and pings. The sweeps read only due rows, through the
 partial indexes of schema version 3."""
 
 from __future__ import annotations
@@ -6,17 +6,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from .backend import ALIVE_LOCK
-from .database import Database, time_text, when
+from .database import Queries, time_text, when
 from .rows import GameRow, to_column
 
 
-class ClockQueries(Database):
-    """Deadlines, due pings, the heartbeat that pauses clocks after an outage, and settings."""
+class ClockQueries(Queries):
+    """Deadlines, due pings, and the heartbeat that pauses clocks after an outage."""
 
     async def games_past_deadline(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move has run out of time, oldest deadline first."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?{mine} "
             "ORDER BY deadline",
             (time_text(now), *params),
@@ -25,8 +25,8 @@ class ClockQueries(Database):
 
     async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
         """Live games whose player to move is due a ping (their turn, or a reminder)."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?{mine} "
             "ORDER BY ping_at",
             (time_text(now), *params),
@@ -36,7 +36,7 @@ class ClockQueries(Database):
     async def game_to_ping(self, game_id: int) -> tuple[GameRow, frozenset[int]] | None:
         """A game about to ping its player to move, and those of its players who turned pings
         off: one read (``None`` if there is no such game)."""
-        rows = await self._read(
+        rows = await self._db.read(
             """
             SELECT games.*,
                    (SELECT pings FROM user_settings WHERE user_id = games.player_a) AS pings_of_a,
@@ -64,7 +64,7 @@ class ClockQueries(Database):
         """
         if game.ping_at is None:
             raise ValueError(f"game {game.id} is due no ping")
-        recorded = await self._write_one(
+        recorded = await self._db.write_one(
             """
             UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
             WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ? RETURNING id
@@ -76,7 +76,7 @@ class ClockQueries(Database):
     async def forget_ping(self, game_id: int, message_id: int) -> bool:
         """Forget the ping message ``message_id`` of a live game (its turn has passed); ``False``
         if another ping replaced it meanwhile."""
-        forgotten = await self._write_one(
+        forgotten = await self._db.write_one(
             "UPDATE games SET ping_message_id = NULL WHERE id = ? AND status = 'live' "
             "AND ping_message_id = ? RETURNING id",
             (game_id, message_id),
@@ -94,20 +94,20 @@ class ClockQueries(Database):
         do two processes of the same shards. Returns the gap credited (zero if none) and the live
         games whose deadlines moved.
         """
-        key = "alive_at" if self.shards is None else f"alive_at {self.shards}"
+        key = "alive_at" if self._db.shards is None else f"alive_at {self._db.shards}"
         shifted: list[GameRow] = []
         gap = timedelta(0)
-        last = when(await self.get_meta(key))
+        last = when(await self._db.get_meta(key))
         if last is not None and now - last < note_every:
             return gap, shifted  # noted recently: no write (a commit costs a disk flush)
-        async with self._writing():
-            await self._lock(ALIVE_LOCK)
-            rows = await self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        async with self._db.writing():
+            await self._db.lock(ALIVE_LOCK)
+            rows = await self._db.rows("SELECT value FROM meta WHERE key = ?", (key,))
             last = when(rows[0]["value"]) if rows else None
             if last is not None and now - last > longer_than:
                 gap = now - last
                 shifted = await self._pause_clocks(gap)
-            await self._step(
+            await self._db.step(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, time_text(now)),
             )
@@ -117,14 +117,16 @@ class ClockQueries(Database):
         """Move the running clocks of this process's games on by ``gap`` (inside a write); a
         reminder moves with them, a turn ping stays due."""
         gap = timedelta(seconds=int(gap.total_seconds()))
-        mine, params = self._own_shards()
-        running = await self._rows(f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL{mine}", params)
+        mine, params = self._db.own_shards()
+        running = await self._db.rows(
+            f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL{mine}", params
+        )
         shifted: list[GameRow] = []
         for game in map(GameRow.from_row, running):
             assert game.deadline is not None  # the query reads only games with a deadline
             ping_at = game.ping_at + gap if game.ping_kind == "reminder" and game.ping_at else game.ping_at
             # The version guards against a press of another process that moved this clock meanwhile.
-            rows = await self._rows(
+            rows = await self._db.rows(
                 """
                 UPDATE games SET deadline = ?, ping_at = ?, clock_paused = clock_paused + ?, version = version + 1
                 WHERE id = ? AND version = ? RETURNING *

@@ -1,7 +1,7 @@
 """The database the queries run on: opening it, migrating it, one transaction at a time.
 
-:class:`Database` is the same above both back ends (:mod:`.backend`); the queries build on it
-(:class:`bot.storage.Store`).
+:class:`Database` is the same above both back ends (:mod:`.backend`); each feature's queries
+(:class:`Queries`) hold it, and :class:`bot.storage.Store` holds it and them.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +33,17 @@ from .sqlite import SQLiteBackend
 
 log = logging.getLogger("bot.storage")
 
-__all__ = ["Conflict", "Database", "ShardScope", "StorageError", "Written", "time_text", "when"]
+__all__ = [
+    "AfterMigration",
+    "Conflict",
+    "Database",
+    "Queries",
+    "ShardScope",
+    "StorageError",
+    "Written",
+    "time_text",
+    "when",
+]
 
 
 def time_text(moment: datetime) -> str:
@@ -86,7 +96,14 @@ class ShardScope:
 
 
 class Database:
-    """The back end, its transactions and the migrations."""
+    """The handle every feature's queries share: the back end, its transactions, its locks, the
+    shards a process runs, and the migrations.
+
+    A write of several steps is one transaction (:meth:`writing`); the steps of it, whichever
+    feature's queries run them (a game's end rates it), find it through this handle, as the
+    transaction under way in their task: so every query object of a :class:`bot.storage.Store`
+    is built over the same :class:`Database`.
+    """
 
     def __init__(self, backend, *, shards: ShardScope | None = None) -> None:
         self._backend = backend
@@ -95,19 +112,27 @@ class Database:
         self.shards = shards
 
     @classmethod
-    async def open(cls, target: str | Path, *, shards: ShardScope | None = None, **options) -> Self:
+    async def open(
+        cls,
+        target: str | Path,
+        *,
+        shards: ShardScope | None = None,
+        after_migration: AfterMigration | None = None,
+        **options,
+    ) -> Self:
         """Open the database ``target`` names (a SQLite file or ``sqlite:///`` URL, or a
-        ``postgresql://`` URL) and bring its schema up to date.
+        ``postgresql://`` URL) and bring its schema up to date; ``after_migration`` does the work
+        a migration needs beyond its SQL, in its transaction.
 
         :raises StorageError: if it cannot be opened or is not a usable database.
         """
         backend = await open_backend(target, **options)
-        store = cls(backend, shards=shards)
+        database = cls(backend, shards=shards)
         async with closed_on_failure(
             backend.close, backend.errors, lambda exc: f"cannot use the database {backend.label}: {exc}"
         ):
-            await store._migrate()
-        return store
+            await database._migrate(after_migration)
+        return database
 
     @property
     def path(self) -> Path | None:
@@ -127,7 +152,7 @@ class Database:
     async def close(self) -> None:
         await self._backend.close()
 
-    async def _migrate(self) -> None:
+    async def _migrate(self, after_migration: AfterMigration | None) -> None:
         while True:
             async with self._transaction() as session:
                 # Under the lock: another process may be migrating the same database right now.
@@ -142,7 +167,8 @@ class Database:
                 number = version + 1
                 for statement in self._backend.statements(MIGRATIONS[number - 1]):
                     await session.execute(statement)
-                await self.after_migration(number)
+                if after_migration is not None:
+                    await after_migration(self, number)
                 await session.set_schema_version(number)
             log.info("database %s migrated to schema version %d", self.label, number)
 
@@ -155,23 +181,20 @@ class Database:
             finally:
                 self._session.reset(token)
 
-    async def after_migration(self, number: int) -> None:
-        """Work a migration needs beyond its SQL, in its transaction (the queries override it)."""
-
     async def schema_version(self) -> int:
         async with self._transaction() as session:
             return await session.schema_version()
 
-    # -- plumbing -------------------------------------------------------------------------
+    # -- writes ---------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[Session]:
+    async def writing(self) -> AsyncIterator[Session]:
         """One transaction for a write of several steps; failures translated."""
         with self._write_failures():
             async with self._transaction() as session:
                 yield session
 
-    async def _write_one(self, sql: str, params: Sequence = ()) -> list[Row]:
+    async def write_one(self, sql: str, params: Sequence = ()) -> list[Row]:
         """A write of one statement, atomic by itself, as the back end runs it (SQLite: alone, one
         trip; PostgreSQL: in a transaction of its own, see :mod:`.backend`); its rows
         (``RETURNING``). Inside a write under way, a step of it."""
@@ -192,34 +215,37 @@ class Database:
         except self._backend.errors as exc:
             raise StorageError(f"cannot write to the database {self.label}: {exc}") from exc
 
-    def _current(self) -> Session:
+    def current(self) -> Session:
+        """The write under way (inside :meth:`writing`)."""
         session = self._session.get()
         if session is None:
-            raise RuntimeError("a step of a write runs inside _writing()")
+            raise RuntimeError("a step of a write runs inside writing()")
         return session
 
-    async def _step(self, sql: str, params: Sequence = ()) -> Written:
-        """One statement of a write under way (inside :meth:`_writing`)."""
-        return await self._current().execute(sql, params)
+    async def step(self, sql: str, params: Sequence = ()) -> Written:
+        """One statement of a write under way (inside :meth:`writing`)."""
+        return await self.current().execute(sql, params)
 
-    async def _rows(self, sql: str, params: Sequence = ()) -> list[Row]:
-        """The rows of a query inside a write under way (inside :meth:`_writing`)."""
-        return await self._current().fetch(sql, params)
+    async def rows(self, sql: str, params: Sequence = ()) -> list[Row]:
+        """The rows of a query inside a write under way (inside :meth:`writing`)."""
+        return await self.current().fetch(sql, params)
 
-    async def _many(self, sql: str, rows: Iterable[Sequence]) -> None:
+    async def many(self, sql: str, rows: Iterable[Sequence]) -> None:
         """One statement for each of ``rows``, inside a write under way."""
-        await self._current().executemany(sql, rows)
+        await self.current().executemany(sql, rows)
 
-    async def _lock(self, *keys: int) -> None:
+    async def lock(self, *keys: int) -> None:
         """Hold ``keys`` (channels, players) until the write under way ends (see :mod:`.backend`)."""
-        await self._current().lock(*keys)
+        await self.current().lock(*keys)
 
-    async def _write(self, *statements: tuple[str, tuple]) -> list[Written]:
+    async def write(self, *statements: tuple[str, tuple]) -> list[Written]:
         """Run ``statements`` in one transaction; translate failures."""
-        async with self._writing() as session:
+        async with self.writing() as session:
             return [await session.execute(sql, params) for sql, params in statements]
 
-    async def _read(self, sql: str, params: Sequence = ()) -> list[Row]:
+    # -- reads ----------------------------------------------------------------------------
+
+    async def read(self, sql: str, params: Sequence = ()) -> list[Row]:
         session = self._session.get()
         try:
             if session is not None:  # inside a write: read what it sees
@@ -228,25 +254,39 @@ class Database:
         except self._backend.errors as exc:
             raise StorageError(f"cannot read the database {self.label}: {exc}") from exc
 
-    async def _one(self, kind, sql: str, params: Sequence):
+    async def one(self, kind, sql: str, params: Sequence):
         """The first row of a query as a ``kind`` (a row class with ``from_row``), or ``None``."""
-        rows = await self._read(sql, params)
+        rows = await self.read(sql, params)
         return kind.from_row(rows[0]) if rows else None
 
-    def _own_shards(self) -> tuple[str, tuple]:
+    def own_shards(self) -> tuple[str, tuple]:
         """The condition (and parameters) that keeps a sweep to this process's servers."""
         return self.shards.condition() if self.shards else ("", ())
 
     # -- meta -----------------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        rows = await self.read("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0]["value"] if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._write(
+        await self.write(
             (
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
         )
+
+
+#: The work a migration needs beyond its SQL, in its transaction: given the database and the
+#: migration's number (see :func:`bot.storage.ratings.after_migration`).
+AfterMigration = Callable[[Database, int], Awaitable[None]]
+
+
+class Queries:
+    """A feature's queries (games, ratings, seeks...): built over the one :class:`Database` a
+    :class:`bot.storage.Store` holds, so that they share its transactions. A feature whose write
+    needs another's step in the same transaction is given that feature's queries when built."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .database import Conflict, time_text
+from .database import Conflict, Database, Queries, time_text
 from .ratings import RatingQueries
 from .rows import GAME_STATE, ChallengeRow, GameRow, to_column
 
 
-class GameQueries(RatingQueries):
-    """Open challenges, live games keyed by channel, and the archive."""
+class GameQueries(Queries):
+    """Open challenges, live games keyed by channel, and the archive. A game's end is counted
+    (results, ratings) by ``ratings`` in the transaction that archives it."""
+
+    def __init__(self, database: Database, ratings: RatingQueries) -> None:
+        super().__init__(database)
+        self._ratings = ratings
 
     # -- challenges -----------------------------------------------------------------------
 
@@ -38,11 +43,11 @@ class GameQueries(RatingQueries):
 
         :raises Conflict: if the channel already has an open challenge or a live game.
         """
-        async with self._writing():
-            await self._lock(channel_id)
-            if await self._rows("SELECT 1 FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)):
+        async with self._db.writing():
+            await self._db.lock(channel_id)
+            if await self._db.rows("SELECT 1 FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)):
                 raise Conflict("the channel has a live game")
-            (row,) = await self._rows(
+            (row,) = await self._db.rows(
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
                                         expires_at, clock, thread, rematch_of, challenger_name, opponent_name,
@@ -71,33 +76,33 @@ class GameQueries(RatingQueries):
         return ChallengeRow.from_row(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return await self._db.one(ChallengeRow, "SELECT * FROM challenges WHERE id = ?", (challenge_id,))
 
     async def challenge_in(self, channel_id: int) -> ChallengeRow | None:
-        return await self._one(ChallengeRow, "SELECT * FROM challenges WHERE channel_id = ?", (channel_id,))
+        return await self._db.one(ChallengeRow, "SELECT * FROM challenges WHERE channel_id = ?", (channel_id,))
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self._write(("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)))
+        await self._db.write(("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)))
 
     async def delete_challenge(self, challenge_id: int) -> bool:
         """Remove an open challenge; ``False`` if it was already gone (answered, expired)."""
-        (cursor,) = await self._write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
+        (cursor,) = await self._db.write(("DELETE FROM challenges WHERE id = ?", (challenge_id,)))
         return cursor.rowcount == 1
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRow]:
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM challenges WHERE expires_at <= ?{mine} ORDER BY id", (time_text(now), *params)
         )
         return [ChallengeRow.from_row(row) for row in rows]
 
     # -- games ----------------------------------------------------------------------------
 
-    async def _insert_game(self, columns: dict) -> GameRow:
-        """Insert a live game (inside a write that holds its channel's lock)."""
+    async def insert_game(self, columns: dict) -> GameRow:
+        """Insert a live game (a step of a write that holds its channel's lock)."""
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
-        (row,) = await self._rows(
+        (row,) = await self._db.rows(
             f"INSERT INTO games ({names}) VALUES ({marks}) RETURNING *",
             tuple(to_column(value) for value in columns.values()),
         )
@@ -123,11 +128,11 @@ class GameQueries(RatingQueries):
             "updated_at": now,
             **columns,
         }
-        async with self._writing():
-            await self._lock(challenge.channel_id)
-            if not (await self._step("DELETE FROM challenges WHERE id = ?", (challenge.id,))).rowcount:
+        async with self._db.writing():
+            await self._db.lock(challenge.channel_id)
+            if not (await self._db.step("DELETE FROM challenges WHERE id = ?", (challenge.id,))).rowcount:
                 raise Conflict("the challenge was already answered")
-            return await self._insert_game(columns)
+            return await self.insert_game(columns)
 
     async def create_game(self, *, now: datetime, **columns) -> GameRow:
         """Start a live game at once (against the computer: no challenge to accept).
@@ -137,22 +142,22 @@ class GameQueries(RatingQueries):
         :raises Conflict: if the channel has a live game or an open challenge.
         """
         columns = {"created_at": now, "updated_at": now, **columns}
-        async with self._writing():
-            await self._lock(columns["channel_id"])
-            if await self._rows("SELECT 1 FROM challenges WHERE channel_id = ?", (columns["channel_id"],)):
+        async with self._db.writing():
+            await self._db.lock(columns["channel_id"])
+            if await self._db.rows("SELECT 1 FROM challenges WHERE channel_id = ?", (columns["channel_id"],)):
                 raise Conflict("the channel has an open challenge")
-            return await self._insert_game(columns)
+            return await self.insert_game(columns)
 
     async def count_live_games(self) -> int:
         """How many games are live on this process's shards (the metrics' gauge)."""
-        mine, params = self._own_shards()
-        rows = await self._read(f"SELECT COUNT(*) AS n FROM games WHERE status = 'live'{mine}", params)
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(f"SELECT COUNT(*) AS n FROM games WHERE status = 'live'{mine}", params)
         return int(rows[0]["n"])
 
     async def live_computer_games(self) -> list[GameRow]:
         """Every live game the bot plays in (on this process's shards), to resume its thinking after a restart."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM games WHERE status = 'live' AND (level_a IS NOT NULL OR level_b IS NOT NULL){mine} "
             "ORDER BY id",
             params,
@@ -162,7 +167,7 @@ class GameQueries(RatingQueries):
     async def mark_shown(self, game: GameRow) -> None:
         """Note that ``game``'s board message now shows ``game.version`` (never going back: a later
         drawing noted first wins). No version change: this is about its view, not its state."""
-        await self._write(
+        await self._db.write(
             (
                 "UPDATE games SET shown_version = ? WHERE id = ? AND message_id = ? "
                 "AND (shown_version IS NULL OR shown_version < ?)",
@@ -173,8 +178,8 @@ class GameQueries(RatingQueries):
     async def boards_behind(self) -> list[GameRow]:
         """The live games (on this process's shards) whose board may show an older state than the
         stored one, the longest unchanged first."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             "SELECT * FROM games WHERE status = 'live' AND message_id IS NOT NULL "
             f"AND (shown_version IS NULL OR shown_version < version){mine} ORDER BY updated_at, id",
             params,
@@ -182,10 +187,12 @@ class GameQueries(RatingQueries):
         return [GameRow.from_row(row) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        return await self._one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
+        return await self._db.one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        return await self._one(GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,))
+        return await self._db.one(
+            GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)
+        )
 
     async def update_game(self, game: GameRow, *, now: datetime, **changes) -> GameRow:
         """Save a new state of ``game`` if nobody changed it since it was read.
@@ -210,10 +217,10 @@ class GameQueries(RatingQueries):
             (*map(to_column, changes.values()), time_text(now), game.id, game.version),
         )
         if not ends:  # a move, a ping, an offer: one statement, no transaction needed
-            return self._saved(await self._write_one(*update))
-        async with self._writing():
-            saved = self._saved(await self._rows(*update))
-            return await self._archive(saved, now)
+            return self._saved(await self._db.write_one(*update))
+        async with self._db.writing():
+            saved = self._saved(await self._db.rows(*update))
+            return await self._ratings.count_archived(saved, now)
 
     @staticmethod
     def _saved(rows: list) -> GameRow:
@@ -225,8 +232,8 @@ class GameQueries(RatingQueries):
     async def move_final_board(self, game: GameRow, message_id: int) -> GameRow:
         """Record that a finished game's final board now lives in ``message_id`` (its state no
         longer changes, so neither does its version)."""
-        async with self._writing():
-            rows = await self._rows(
+        async with self._db.writing():
+            rows = await self._db.rows(
                 "UPDATE games SET message_id = ? WHERE id = ? AND status != 'live' RETURNING *", (message_id, game.id)
             )
         if not rows:
@@ -236,5 +243,5 @@ class GameQueries(RatingQueries):
     async def archived_games(self, channel_id: int | None = None) -> list[GameRow]:
         """Finished and aborted games, newest first (of one channel, or all)."""
         where, params = ("AND channel_id = ?", (channel_id,)) if channel_id is not None else ("", ())
-        rows = await self._read(f"SELECT * FROM games WHERE status != 'live' {where} ORDER BY id DESC", params)
+        rows = await self._db.read(f"SELECT * FROM games WHERE status != 'live' {where} ORDER BY id DESC", params)
         return [GameRow.from_row(row) for row in rows]

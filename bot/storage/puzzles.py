@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .backend import Row
-from .database import Database, time_text
+from .database import Queries, time_text
 from .rows import row_as
 
 
@@ -103,14 +103,14 @@ def moves_text(played: tuple[int, ...]) -> str:
     return ",".join(map(str, played))
 
 
-class PuzzleQueries(Database):
+class PuzzleQueries(Queries):
     """Puzzle ratings, tries, daily puzzles and their setting."""
 
     # -- ratings --------------------------------------------------------------------------------
 
     async def puzzle_standing(self, user_id: int) -> PuzzleStanding | None:
         """A player's puzzle rating and streak (``None``: no try has ended yet)."""
-        return await self._one(PuzzleStanding, "SELECT * FROM puzzle_ratings WHERE user_id = ?", (user_id,))
+        return await self._db.one(PuzzleStanding, "SELECT * FROM puzzle_ratings WHERE user_id = ?", (user_id,))
 
     # -- tries ----------------------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ class PuzzleQueries(Database):
         now: datetime,
         name: str | None = None,
     ) -> AttemptRow:
-        (row,) = await self._write_one(
+        (row,) = await self._db.write_one(
             "INSERT INTO puzzle_attempts (user_id, name, guild_id, puzzle_id, daily, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
             (user_id, name, guild_id, puzzle_id, daily, time_text(now)),
@@ -132,11 +132,11 @@ class PuzzleQueries(Database):
         return AttemptRow.from_row(row)
 
     async def attempt(self, attempt_id: int) -> AttemptRow | None:
-        return await self._one(AttemptRow, "SELECT * FROM puzzle_attempts WHERE id = ?", (attempt_id,))
+        return await self._db.one(AttemptRow, "SELECT * FROM puzzle_attempts WHERE id = ?", (attempt_id,))
 
     async def open_attempt(self, user_id: int) -> AttemptRow | None:
         """The player's latest try of their own (not a daily one) still open, if any."""
-        return await self._one(
+        return await self._db.one(
             AttemptRow,
             "SELECT * FROM puzzle_attempts WHERE user_id = ? AND daily IS NULL AND status = 'open' ORDER BY id DESC",
             (user_id,),
@@ -144,7 +144,7 @@ class PuzzleQueries(Database):
 
     async def daily_attempt(self, guild_id: int, day: str, user_id: int) -> AttemptRow | None:
         """The player's try at a server's daily puzzle of ``day``, if any."""
-        return await self._one(
+        return await self._db.one(
             AttemptRow,
             "SELECT * FROM puzzle_attempts WHERE guild_id = ? AND daily = ? AND user_id = ? ORDER BY id",
             (guild_id, day, user_id),
@@ -152,12 +152,12 @@ class PuzzleQueries(Database):
 
     async def tried_puzzles(self, user_id: int) -> set[str]:
         """Every puzzle the player has tried, daily or not."""
-        rows = await self._read("SELECT DISTINCT puzzle_id FROM puzzle_attempts WHERE user_id = ?", (user_id,))
+        rows = await self._db.read("SELECT DISTINCT puzzle_id FROM puzzle_attempts WHERE user_id = ?", (user_id,))
         return {row["puzzle_id"] for row in rows}
 
     async def record_move(self, attempt: AttemptRow, played: tuple[int, ...]) -> AttemptRow | None:
         """The try with ``played`` as its moves, still open; ``None`` if it moved on meanwhile."""
-        rows = await self._write_one(
+        rows = await self._db.write_one(
             "UPDATE puzzle_attempts SET moves = ? WHERE id = ? AND moves = ? AND status = 'open' RETURNING *",
             (moves_text(played), attempt.id, attempt.moves),
         )
@@ -176,12 +176,12 @@ class PuzzleQueries(Database):
         """End the try (solved or failed) with ``played`` as its last moves, and change the player's
         standing by ``rerate`` (its rating too when ``rated``), in one transaction. Returns the try
         and the standing before and after; ``None`` if the try moved on meanwhile."""
-        async with self._writing():
-            await self._lock(attempt.user_id)
-            current = await self._rows("SELECT * FROM puzzle_ratings WHERE user_id = ?", (attempt.user_id,))
+        async with self._db.writing():
+            await self._db.lock(attempt.user_id)
+            current = await self._db.rows("SELECT * FROM puzzle_ratings WHERE user_id = ?", (attempt.user_id,))
             before = PuzzleStanding.from_row(current[0]) if current else PuzzleStanding(attempt.user_id)
             after = replace(rerate(before), updated_at=now)
-            rows = await self._rows(
+            rows = await self._db.rows(
                 "UPDATE puzzle_attempts SET moves = ?, status = ?, finished_at = ?, rating_before = ?, "
                 "rating_after = ? WHERE id = ? AND moves = ? AND status = 'open' RETURNING *",
                 (
@@ -196,7 +196,7 @@ class PuzzleQueries(Database):
             )
             if not rows:
                 return None
-            await self._step(
+            await self._db.step(
                 "INSERT INTO puzzle_ratings (user_id, rating, rd, volatility, solved, failed, streak, best_streak, "
                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
                 "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
@@ -220,11 +220,11 @@ class PuzzleQueries(Database):
 
     async def daily_puzzle(self, guild_id: int, day: str, puzzle_id: str) -> DailyPuzzleRow:
         """A server's puzzle of ``day``: the one stored, else ``puzzle_id``, stored now."""
-        await self._write_one(
+        await self._db.write_one(
             "INSERT INTO daily_puzzles (guild_id, day, puzzle_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (guild_id, day, puzzle_id),
         )
-        row = await self._one(
+        row = await self._db.one(
             DailyPuzzleRow, "SELECT * FROM daily_puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
         )
         assert row is not None  # stored just now, or before
@@ -235,7 +235,7 @@ class PuzzleQueries(Database):
     ) -> DailyPuzzleRow | None:
         """Claim the posting of a server's puzzle of ``day`` (``puzzle_id`` unless one is stored);
         ``None`` if it was posted (or claimed) already."""
-        rows = await self._write_one(
+        rows = await self._db.write_one(
             "INSERT INTO daily_puzzles (guild_id, day, puzzle_id, channel_id, posted_at) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, day) DO UPDATE SET channel_id = excluded.channel_id, "
             "posted_at = excluded.posted_at WHERE daily_puzzles.posted_at IS NULL RETURNING *",
@@ -248,15 +248,15 @@ class PuzzleQueries(Database):
         failed: the next sweep tries again)."""
         if message_id is None:
             sql = "UPDATE daily_puzzles SET posted_at = NULL, message_id = NULL WHERE guild_id = ? AND day = ?"
-            await self._write((sql, (guild_id, day)))
+            await self._db.write((sql, (guild_id, day)))
             return
         sql = "UPDATE daily_puzzles SET message_id = ? WHERE guild_id = ? AND day = ?"
-        await self._write((sql, (message_id, guild_id, day)))
+        await self._db.write((sql, (message_id, guild_id, day)))
 
     async def daily_results(self, guild_id: int, day: str) -> tuple[list[tuple[int, str | None]], int]:
         """Who solved a server's puzzle of ``day`` (their one try; id and name), in the order they
         did, and how many tries at it have ended."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT user_id, name, status FROM puzzle_attempts WHERE guild_id = ? AND daily = ? "
             "AND status != 'open' ORDER BY finished_at, id",
             (guild_id, day),
@@ -264,7 +264,7 @@ class PuzzleQueries(Database):
         return [(row["user_id"], row["name"]) for row in rows if row["status"] == "solved"], len(rows)
 
     async def daily_setting(self, guild_id: int) -> DailySetting:
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT puzzle_channel, puzzle_hour FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         if not rows:
@@ -272,7 +272,7 @@ class PuzzleQueries(Database):
         return DailySetting(guild_id, rows[0]["puzzle_channel"], rows[0]["puzzle_hour"])
 
     async def set_daily_setting(self, guild_id: int, channel_id: int | None, hour: int | None) -> None:
-        await self._write(
+        await self._db.write(
             (
                 "INSERT INTO guild_settings (guild_id, puzzle_channel, puzzle_hour) VALUES (?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET puzzle_channel = excluded.puzzle_channel, "
@@ -284,8 +284,8 @@ class PuzzleQueries(Database):
     async def dailies_due(self, day: str, hour: int) -> list[DailySetting]:
         """The servers (of this process's shards) whose puzzle of ``day`` is due by ``hour`` and
         not posted yet."""
-        shards, params = self._own_shards()
-        rows = await self._read(
+        shards, params = self._db.own_shards()
+        rows = await self._db.read(
             "SELECT guild_id, puzzle_channel, puzzle_hour FROM guild_settings AS s "
             "WHERE puzzle_channel IS NOT NULL AND puzzle_hour <= ? AND NOT EXISTS ("
             "SELECT 1 FROM daily_puzzles AS d WHERE d.guild_id = s.guild_id AND d.day = ? AND d.posted_at IS NOT NULL)"

@@ -1,7 +1,8 @@
 """Queries of ratings, standings and a player's archive.
 
 A rated game changes both ratings in the transaction that archives it
-(:meth:`bot.storage.games.GameQueries.update_game`), so a restart or a race never counts a game
+(:meth:`bot.storage.games.GameQueries.update_game` calls :meth:`RatingQueries.count_archived`
+inside its write), so a restart or a race never counts a game
 twice or not at all; every change is kept (``rating_changes``) for the history chart.
 """
 
@@ -22,7 +23,7 @@ from bot.ratings import (
     rate_game,
 )
 
-from .database import Database, time_text
+from .database import Database, Queries, time_text
 from .rows import GAME_COLUMNS, GameRow
 
 
@@ -146,11 +147,11 @@ def _scope(guild_id: int | None, variant: str) -> tuple[str, tuple]:
     return " AND user_id IN (SELECT user_id FROM guild_players WHERE guild_id = ? AND variant = ?)", (guild_id, variant)
 
 
-class RatingQueries(Database):
+class RatingQueries(Queries):
     """Ratings, their history, leaderboards, a player's results and archive."""
 
-    async def _archive(self, game: GameRow, moment: datetime) -> GameRow:
-        """Count the game that was just archived (inside the write that archives it): each
+    async def count_archived(self, game: GameRow, moment: datetime) -> GameRow:
+        """Count the game that was just archived (a step of the write that archives it): each
         person's results, and both ratings if it is rated; returns the game as archived (marked
         :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it)."""
         keys = [key for key, _ in _outcomes(game)]
@@ -158,9 +159,9 @@ class RatingQueries(Database):
             people = sorted({user for user, _, _ in keys})
             # Another process may be archiving another game of the same people: their results and
             # ratings are read, then written, under their locks (the computer keeps neither).
-            await self._lock(*people)
+            await self._db.lock(*people)
             marks = ", ".join("?" for _ in people)
-            rows = await self._rows(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
+            rows = await self._db.rows(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
             tallies = {
                 key: _tally_of(row)
                 for row in rows
@@ -170,7 +171,7 @@ class RatingQueries(Database):
             await self._save_tallies(tallies)
         if is_rated(game.status, (game.level_a, game.level_b), game.rated):
             if await self._rated_together(game, moment) >= RATED_GAMES_PER_PAIR_PER_DAY:
-                (row,) = await self._rows(
+                (row,) = await self._db.rows(
                     "UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)
                 )
                 return GameRow.from_row(row)
@@ -179,7 +180,7 @@ class RatingQueries(Database):
 
     async def _rated_together(self, game: GameRow, moment: datetime) -> int:
         """How many rated games ``game``'s two players finished together in the day before ``moment``."""
-        rows = await self._rows(
+        rows = await self._db.rows(
             """
             SELECT COUNT(*) AS n FROM rating_changes
             WHERE user_id = ? AND changed_at > ? AND game_id IN (
@@ -199,37 +200,35 @@ class RatingQueries(Database):
 
     async def _rate(self, game: GameRow, moment: datetime) -> None:
         """Rate the finished game ``game`` (inside the write that archives it)."""
-        rows = await self._rows(
+        rows = await self._db.rows(
             "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)",
             (family(game.variant), game.player_a, game.player_b),
         )
         known = {(row["user_id"], row["variant"]): _rating(row) for row in rows}
         await self._save_ratings(known, [_rate_one(known, game, moment)], moment)
 
-    async def after_migration(self, number: int) -> None:
-        await super().after_migration(number)
-        if number == 4:  # the games archived before count, in the order they finished
-            # Every column of schema 4 but the record (not needed to count a game, and most of a
-            # row's size); the columns later migrations add take their defaults.
-            existing = await self._current().columns("games")
-            columns = ", ".join(
-                "'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing
-            )
-            rows = await self._rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
-            known: dict[tuple[int, str], Rating] = {}
-            tallies: dict[tuple[int, str, str], list[int]] = {}
-            changes = []
-            for row in rows:
-                game = GameRow.from_row(row)
-                _count(tallies, game)
-                if is_rated(game.status, (game.level_a, game.level_b), game.rated):
-                    assert game.finished_at is not None  # set whenever a game leaves "live"
-                    changes.append(_rate_one(known, game, game.finished_at))
-            await self._save_ratings(known, changes, datetime.now(UTC))
-            await self._save_tallies(tallies)
+    async def count_the_archive(self) -> None:
+        """Count the games archived before schema 4, in the order they finished (a step of its
+        migration): each person's results, and the ratings of the rated ones."""
+        # Every column of schema 4 but the record (not needed to count a game, and most of a
+        # row's size); the columns later migrations add take their defaults.
+        existing = await self._db.current().columns("games")
+        columns = ", ".join("'' AS record" if name == "record" else name for name in GAME_COLUMNS if name in existing)
+        rows = await self._db.rows(f"SELECT {columns} FROM games WHERE status != 'live' ORDER BY finished_at, id")
+        known: dict[tuple[int, str], Rating] = {}
+        tallies: dict[tuple[int, str, str], list[int]] = {}
+        changes = []
+        for row in rows:
+            game = GameRow.from_row(row)
+            _count(tallies, game)
+            if is_rated(game.status, (game.level_a, game.level_b), game.rated):
+                assert game.finished_at is not None  # set whenever a game leaves "live"
+                changes.append(_rate_one(known, game, game.finished_at))
+        await self._save_ratings(known, changes, datetime.now(UTC))
+        await self._save_tallies(tallies)
 
     async def _save_tallies(self, tallies: dict[tuple[int, str, str], list[int]]) -> None:
-        await self._many(
+        await self._db.many(
             """
             INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
@@ -244,7 +243,7 @@ class RatingQueries(Database):
     ) -> None:
         """Write ``ratings`` (as they are ``now``) and the rows of ``changes`` (from :func:`_rate_one`)."""
         moment = time_text(now)
-        await self._many(
+        await self._db.many(
             """
             INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -254,15 +253,15 @@ class RatingQueries(Database):
             [(user, variant, r.rating, r.rd, r.volatility, r.games, moment) for (user, variant), r in ratings.items()],
         )
         rows = [row for game in changes for row in game]
-        await self._many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
-        await self._many(
+        await self._db.many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
+        await self._db.many(
             "INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(row[8], row[2], row[1]) for row in rows],
         )
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""
-        rows = await self._read(
+        rows = await self._db.read(
             """
             SELECT c.*, g.player_a FROM rating_changes c JOIN games g ON g.id = c.game_id
             WHERE c.game_id = ? ORDER BY c.user_id = g.player_a DESC
@@ -283,19 +282,21 @@ class RatingQueries(Database):
 
     async def rating_in(self, user_id: int, variant: str) -> Rating:
         """A player's rating in the rule set of ``variant`` (a new player's if not rated in it)."""
-        rows = await self._read("SELECT * FROM ratings WHERE user_id = ? AND variant = ?", (user_id, family(variant)))
+        rows = await self._db.read(
+            "SELECT * FROM ratings WHERE user_id = ? AND variant = ?", (user_id, family(variant))
+        )
         return _rating(rows[0]) if rows else Rating()
 
     async def ratings_of(self, user_id: int) -> dict[str, Rating]:
         """A player's rating in each rule set they were rated in."""
-        rows = await self._read("SELECT * FROM ratings WHERE user_id = ? ORDER BY games DESC, variant", (user_id,))
+        rows = await self._db.read("SELECT * FROM ratings WHERE user_id = ? ORDER BY games DESC, variant", (user_id,))
         return {row["variant"]: _rating(row) for row in rows}
 
     async def rating_history(self, user_id: int, variant: str, *, points: int = 600) -> tuple[list[float], int]:
         """A player's ratings in ``variant`` (the first before any game), oldest first, thinned in the
         database to at most about ``points`` evenly spread (first and last kept); and the number of
         rated games."""
-        rows = await self._read(
+        rows = await self._db.read(
             """
             WITH changes AS (
                 SELECT rating_before, rating_after, ROW_NUMBER() OVER (ORDER BY changed_at, game_id) AS n,
@@ -315,7 +316,7 @@ class RatingQueries(Database):
         """Players by rating in ``variant``, best first (of one server's players, or everyone)."""
         where, params = _scope(guild_id, variant)
         name, named = _latest_name(guild_id)
-        rows = await self._read(
+        rows = await self._db.read(
             f"SELECT *, {name} AS name FROM ratings WHERE variant = ?{where} "
             "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
             (*named, variant, *params, limit, offset),
@@ -328,14 +329,14 @@ class RatingQueries(Database):
     async def place_of(self, user_id: int, variant: str, *, guild_id: int | None) -> tuple[Standing | None, int]:
         """``user_id``'s standing in a leaderboard (``None`` if not rated there) and its size."""
         where, params = _scope(guild_id, variant)
-        (size,) = await self._read(f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where}", (variant, *params))
-        own = await self._read(
+        (size,) = await self._db.read(f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where}", (variant, *params))
+        own = await self._db.read(
             f"SELECT * FROM ratings WHERE variant = ? AND user_id = ?{where}", (variant, user_id, *params)
         )
         if not own:
             return None, size["n"]
         mine = _rating(own[0])
-        (ahead,) = await self._read(
+        (ahead,) = await self._db.read(
             f"SELECT COUNT(*) AS n FROM ratings WHERE variant = ?{where} "
             "AND (rating > ? OR (rating = ? AND user_id < ?))",
             (variant, *params, mine.rating, mine.rating, user_id),
@@ -345,7 +346,7 @@ class RatingQueries(Database):
     async def archive_of(self, user_id: int, *, guild_id: int, offset: int, limit: int) -> list[GameRow]:
         """A player's archived games in server ``guild_id``, newest first (a server never lists
         another's games: their numbers, names and links are that server's)."""
-        rows = await self._read(
+        rows = await self._db.read(
             """
             SELECT * FROM (
                 SELECT * FROM games WHERE player_a = ? AND status != 'live' AND guild_id = ?
@@ -359,7 +360,7 @@ class RatingQueries(Database):
     async def results_of(self, user_id: int, variant: str | None = None) -> dict[str | None, Record]:
         """A player's results by opponent (``None`` for people, else the computer level), in one
         rule set or all."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT * FROM player_stats WHERE user_id = ? AND variant = ?", (user_id, variant or ALL_VARIANTS)
         )
         return {row["opponent"] or None: Record(row["games"], row["wins"], row["draws"], row["losses"]) for row in rows}
@@ -367,7 +368,7 @@ class RatingQueries(Database):
     async def computer_results(self, variant: str | None = None) -> dict[str, Record]:
         """Every level's results against people, as the computer played them (its wins are their
         losses), in one rule set or all."""
-        rows = await self._read(
+        rows = await self._db.read(
             """
             SELECT opponent, SUM(games) AS games, SUM(losses) AS wins, SUM(draws) AS draws, SUM(wins) AS losses
             FROM player_stats WHERE variant = ? AND opponent != '' GROUP BY opponent
@@ -378,8 +379,15 @@ class RatingQueries(Database):
 
     async def longest_streak(self, user_id: int, variant: str | None = None) -> int:
         """The most games against people a player won in a row (a draw or a loss ends a run)."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT best_streak FROM player_stats WHERE user_id = ? AND variant = ? AND opponent = ''",
             (user_id, variant or ALL_VARIANTS),
         )
         return rows[0]["best_streak"] if rows else 0
+
+
+async def after_migration(database: Database, number: int) -> None:
+    """The work a migration needs beyond its SQL (:data:`bot.storage.database.AfterMigration`):
+    schema 4 counts the games archived before it."""
+    if number == 4:
+        await RatingQueries(database).count_the_archive()

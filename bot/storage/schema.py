@@ -78,7 +78,7 @@ MIGRATIONS: tuple[str, ...] = (
     # player's results (by rule set and opponent, kept up to date as games are archived), the
     # rated players of each server (for its leaderboard), and indexes for a player's archived
     # games. Ratings and results of the games archived before are filled in, in the order they
-    # finished (RatingQueries.after_migration).
+    # finished (RatingQueries.count_the_archive).
     """
     CREATE TABLE ratings (
         user_id    INTEGER NOT NULL,

@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from .backend import Conflict
-from .database import Database, time_text
+from .database import Queries, time_text
 from .rows import SeekRow, to_column
 
 
-class SeekQueries(Database):
+class SeekQueries(Queries):
     """Waiting for a game, being paired, giving up, expiring."""
 
     async def seek(self, *, now: datetime, **columns) -> tuple[SeekRow | None, SeekRow]:
@@ -27,19 +27,19 @@ class SeekQueries(Database):
         :raises Conflict: the player is waiting in this server already.
         """
         guild_id = columns["guild_id"]
-        async with self._writing():
-            await self._lock(guild_id)
-            waiting = await self._rows(
+        async with self._db.writing():
+            await self._db.lock(guild_id)
+            waiting = await self._db.rows(
                 "SELECT * FROM seeks WHERE guild_id = ? AND variant = ? AND clock = ? AND expires_at > ? ORDER BY id",
                 (guild_id, columns["variant"], columns["clock"], time_text(now)),
             )
             mine = SeekRow(id=0, message_id=None, created_at=now, **columns)
-            if await self._rows("SELECT 1 FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, mine.user_id)):
+            if await self._db.rows("SELECT 1 FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, mine.user_id)):
                 raise Conflict("already waiting")
             for theirs in map(SeekRow.from_row, waiting):
-                if theirs.fits(mine) and (await self._step("DELETE FROM seeks WHERE id = ?", (theirs.id,))).rowcount:
+                if theirs.fits(mine) and (await self._db.step("DELETE FROM seeks WHERE id = ?", (theirs.id,))).rowcount:
                     return theirs, mine
-            (stored,) = await self._rows(
+            (stored,) = await self._db.rows(
                 """
                 INSERT INTO seeks (guild_id, channel_id, user_id, user_name, variant, clock, rating, within,
                                    created_at, expires_at)
@@ -62,16 +62,18 @@ class SeekQueries(Database):
 
     async def waiting(self, guild_id: int, user_id: int) -> SeekRow | None:
         """The player's wait in a server, if any."""
-        return await self._one(SeekRow, "SELECT * FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        return await self._db.one(
+            SeekRow, "SELECT * FROM seeks WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
 
     async def set_seek_message(self, seek_id: int, message_id: int) -> None:
-        await self._write(("UPDATE seeks SET message_id = ? WHERE id = ?", (message_id, seek_id)))
+        await self._db.write(("UPDATE seeks SET message_id = ? WHERE id = ?", (message_id, seek_id)))
 
     async def end_seek(self, seek_id: int) -> SeekRow | None:
         """Take a wait out of the queue (given up, expired); ``None`` if it was gone already
         (paired or ended meanwhile)."""
-        async with self._writing():
-            rows = await self._rows("DELETE FROM seeks WHERE id = ? RETURNING *", (seek_id,))
+        async with self._db.writing():
+            rows = await self._db.rows("DELETE FROM seeks WHERE id = ? RETURNING *", (seek_id,))
         return SeekRow.from_row(rows[0]) if rows else None
 
     async def requeue(self, seek: SeekRow) -> None:
@@ -80,9 +82,9 @@ class SeekQueries(Database):
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
         values = tuple(map(to_column, columns.values()))
-        await self._write((f"INSERT INTO seeks ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING", values))
+        await self._db.write((f"INSERT INTO seeks ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING", values))
 
     async def due_seeks(self, now: datetime) -> list[SeekRow]:
         """The waits past their time, oldest first."""
-        rows = await self._read("SELECT * FROM seeks WHERE expires_at <= ? ORDER BY id", (time_text(now),))
+        rows = await self._db.read("SELECT * FROM seeks WHERE expires_at <= ? ORDER BY id", (time_text(now),))
         return [SeekRow.from_row(row) for row in rows]

@@ -5,7 +5,7 @@ restart or a second process at any moment neither repeats nor loses one:
 
 - a round's pairings are written in the transaction that moves the event's ``round`` from the
   one before (:meth:`TournamentQueries.start_round`): a round starts once;
-- a pairing's game is linked where none is (:meth:`~TournamentQueries.link_game`), and a
+- a pairing's game is linked where none is (:meth:`~TournamentQueries.create_tournament_game`), and a
   game's result is copied to its pairing where none is yet (:meth:`~TournamentQueries.record_result`):
   a result counts once;
 - joining and leaving run under the event's lock, so the last free place goes to one player.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .backend import Conflict, Row
-from .database import time_text
+from .database import Database, Queries, time_text
 from .games import GameQueries
 from .rows import GameRow, row_as, shown_name, to_column
 
@@ -129,26 +129,31 @@ class PairingRow:
         return user_id in (self.first_id, self.second_id)
 
 
-class TournamentQueries(GameQueries):
-    """Events: creating, joining, rounds, results, and the games of their pairings."""
+class TournamentQueries(Queries):
+    """Events: creating, joining, rounds, results, and the games of their pairings (started by
+    ``games`` in the transaction that links them)."""
+
+    def __init__(self, database: Database, games: GameQueries) -> None:
+        super().__init__(database)
+        self._games = games
 
     async def create_tournament(self, *, now: datetime, **columns) -> TournamentRow:
         columns = {"created_at": now, **columns}
         names, marks = ", ".join(columns), ", ".join("?" for _ in columns)
-        async with self._writing():
-            (row,) = await self._rows(
+        async with self._db.writing():
+            (row,) = await self._db.rows(
                 f"INSERT INTO tournaments ({names}) VALUES ({marks}) RETURNING *",
                 tuple(to_column(value) for value in columns.values()),
             )
         return TournamentRow.from_row(row)
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        return await self._one(TournamentRow, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return await self._db.one(TournamentRow, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
 
     async def tournaments_of(self, guild_id: int, *, over: bool, limit: int = 25) -> list[TournamentRow]:
         """A server's events, newest first: the finished and cancelled ones, or the others."""
         condition = "IN ('finished', 'cancelled')" if over else "NOT IN ('finished', 'cancelled')"
-        rows = await self._read(
+        rows = await self._db.read(
             f"SELECT * FROM tournaments WHERE guild_id = ? AND status {condition} ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
         )
@@ -157,8 +162,8 @@ class TournamentQueries(GameQueries):
     async def tournaments_to_run(self, now: datetime) -> list[TournamentRow]:
         """The events (on this process's shards) that may have a step due: running ones, and
         open ones whose start has come."""
-        mine, params = self._own_shards()
-        rows = await self._read(
+        mine, params = self._db.own_shards()
+        rows = await self._db.read(
             f"SELECT * FROM tournaments WHERE (status = 'running' OR (status = 'open' AND starts_at <= ?)){mine} "
             "ORDER BY id",
             (time_text(now), *params),
@@ -172,14 +177,14 @@ class TournamentQueries(GameQueries):
         sets = ", ".join(f"{name} = ?" for name in columns)
         condition = f" AND status IN ({', '.join('?' for _ in expect)})" if expect else ""
         params = (*map(to_column, columns.values()), tournament_id, *expect)
-        async with self._writing():
-            rows = await self._rows(f"UPDATE tournaments SET {sets} WHERE id = ?{condition} RETURNING id", params)
+        async with self._db.writing():
+            rows = await self._db.rows(f"UPDATE tournaments SET {sets} WHERE id = ?{condition} RETURNING id", params)
         return bool(rows)
 
     # -- players --------------------------------------------------------------------------
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY rating DESC, user_id", (tournament_id,)
         )
         return [EntrantRow.from_row(row) for row in rows]
@@ -192,29 +197,29 @@ class TournamentQueries(GameQueries):
         :raises Conflict: ``"joined"`` (they are in already), ``"full"``, or ``"closed"`` (the
             event is over, or its format takes no late joiner now).
         """
-        async with self._writing():
-            await self._lock(lock_key(tournament_id))
+        async with self._db.writing():
+            await self._db.lock(lock_key(tournament_id))
             (event,) = map(
-                TournamentRow.from_row, await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+                TournamentRow.from_row, await self._db.rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
             )
-            mine = await self._rows(
+            mine = await self._db.rows(
                 "SELECT * FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
             )
             if mine and EntrantRow.from_row(mine[0]).withdrawn_after is None:
                 raise Conflict("joined")
             if not late_joining_allowed(event):
                 raise Conflict("closed")
-            (count,) = await self._rows(
+            (count,) = await self._db.rows(
                 "SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = ? AND withdrawn_after IS NULL",
                 (tournament_id,),
             )
             if event.max_players is not None and count["n"] >= event.max_players:
                 raise Conflict("full")
             if mine:
-                await self._step(
+                await self._db.step(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
                 )
-            (row,) = await self._rows(
+            (row,) = await self._db.rows(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, rating, joined_round, joined_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
                 (tournament_id, user_id, name, rating, event.round + 1, time_text(now)),
@@ -227,20 +232,20 @@ class TournamentQueries(GameQueries):
 
         :raises Conflict: ``"absent"`` (not a player of it, or gone already), ``"closed"`` (it is over).
         """
-        async with self._writing():
-            await self._lock(lock_key(tournament_id))
+        async with self._db.writing():
+            await self._db.lock(lock_key(tournament_id))
             (event,) = map(
-                TournamentRow.from_row, await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+                TournamentRow.from_row, await self._db.rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
             )
             if event.over:
                 raise Conflict("closed")
             if event.status == "open":
-                rows = await self._rows(
+                rows = await self._db.rows(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? RETURNING *",
                     (tournament_id, user_id),
                 )
             else:
-                rows = await self._rows(
+                rows = await self._db.rows(
                     "UPDATE tournament_players SET withdrawn_after = ? "
                     "WHERE tournament_id = ? AND user_id = ? AND withdrawn_after IS NULL RETURNING *",
                     (event.round, tournament_id, user_id),
@@ -252,7 +257,7 @@ class TournamentQueries(GameQueries):
     # -- rounds and results -------------------------------------------------------------------
 
     async def pairings(self, tournament_id: int) -> list[PairingRow]:
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT * FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, board", (tournament_id,)
         )
         return [PairingRow.from_row(row) for row in rows]
@@ -272,8 +277,8 @@ class TournamentQueries(GameQueries):
         earlier try) started it."""
         number = after + 1
         sets = "".join(f", {name} = ?" for name in columns)
-        async with self._writing():
-            moved = await self._rows(
+        async with self._db.writing():
+            moved = await self._db.rows(
                 f"UPDATE tournaments SET round = ?, status = 'running'{sets} "
                 "WHERE id = ? AND round = ? AND status IN ('open', 'running') RETURNING id",
                 (number, *map(to_column, columns.values()), tournament_id, after),
@@ -282,7 +287,7 @@ class TournamentQueries(GameQueries):
                 return False
             for board, (first, second, result) in enumerate(pairings, start=1):
                 finished = time_text(now) if result is not None else None
-                await self._step(
+                await self._db.step(
                     "INSERT INTO tournament_pairings (tournament_id, round, board, first_id, second_id, result, "
                     "created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (tournament_id, number, board, first, second, result, time_text(now), finished),
@@ -290,16 +295,16 @@ class TournamentQueries(GameQueries):
         return True
 
     async def create_tournament_game(self, pairing: PairingRow, *, now: datetime, **columns) -> GameRow:
-        """Start the live game of ``pairing`` (``columns`` as :meth:`create_game`'s) and link it,
+        """Start the live game of ``pairing`` (``columns`` as :meth:`GameQueries.create_game`'s) and link it,
         in one transaction.
 
         :raises Conflict: the pairing has its game already, or the channel is busy.
         """
         columns = {"created_at": now, "updated_at": now, **columns}
-        async with self._writing():
-            await self._lock(columns["channel_id"])
-            game = await self._insert_game(columns)
-            linked = await self._rows(
+        async with self._db.writing():
+            await self._db.lock(columns["channel_id"])
+            game = await self._games.insert_game(columns)
+            linked = await self._db.rows(
                 "UPDATE tournament_pairings SET game_id = ? "
                 "WHERE tournament_id = ? AND round = ? AND board = ? AND game_id IS NULL RETURNING board",
                 (game.id, pairing.tournament_id, pairing.round, pairing.board),
@@ -309,13 +314,13 @@ class TournamentQueries(GameQueries):
         return game
 
     async def pairing_of_game(self, game_id: int) -> PairingRow | None:
-        return await self._one(PairingRow, "SELECT * FROM tournament_pairings WHERE game_id = ?", (game_id,))
+        return await self._db.one(PairingRow, "SELECT * FROM tournament_pairings WHERE game_id = ?", (game_id,))
 
     async def unseen_games(self, tournament_id: int) -> list[GameRow]:
         """The live games of the event's open pairings that no board shows with its clock running:
         none was posted (the process died, or Discord refused, between the game's start and its
         board), or its clock never started."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT games.* FROM tournament_pairings JOIN games ON games.id = tournament_pairings.game_id "
             "WHERE tournament_pairings.tournament_id = ? AND tournament_pairings.result IS NULL "
             "AND games.status = 'live' AND (games.message_id IS NULL OR games.deadline IS NULL) ORDER BY games.id",
@@ -327,8 +332,8 @@ class TournamentQueries(GameQueries):
         self, pairing: PairingRow, result: float, now: datetime, *, forfeit: bool = False, reason: str | None = None
     ) -> bool:
         """Write a pairing's result once; ``False`` if it had one already."""
-        async with self._writing():
-            rows = await self._rows(
+        async with self._db.writing():
+            rows = await self._db.rows(
                 "UPDATE tournament_pairings SET result = ?, forfeit = ?, reason = ?, finished_at = ? "
                 "WHERE tournament_id = ? AND round = ? AND board = ? AND result IS NULL RETURNING board",
                 (result, int(forfeit), reason, time_text(now), pairing.tournament_id, pairing.round, pairing.board),
@@ -338,7 +343,7 @@ class TournamentQueries(GameQueries):
     async def rule_result(self, pairing: PairingRow, result: float, reason: str, now: datetime) -> None:
         """A moderator's ruling: the pairing's result, whatever it was, with the reason kept."""
         forfeit = int(pairing.game_id is None or pairing.result is None)
-        await self._write(
+        await self._db.write(
             (
                 "UPDATE tournament_pairings SET result = ?, forfeit = ?, reason = ?, finished_at = ? "
                 "WHERE tournament_id = ? AND round = ? AND board = ?",

@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .database import StorageError
+from .database import Database, StorageError
 from .schema import TABLES
 
 #: Rows read and written at a time.
 BATCH = 2000
 
 
-async def _count(store, table: str) -> int:
-    (row,) = await store._read(f"SELECT COUNT(*) AS n FROM {table}")
+async def _count(database: Database, table: str) -> int:
+    (row,) = await database.read(f"SELECT COUNT(*) AS n FROM {table}")
     return row["n"]
 
 
@@ -38,21 +38,21 @@ async def copy_all(
     try:
         target = await Store.open(target_url)
         try:
-            return await _copy(source, target, say)
+            return await _copy(source.database, target.database, say)
         finally:
             await target.close()
     finally:
         await source.close()
 
 
-async def _copy(source, target, say: Callable[[str], None]) -> dict[str, int]:
+async def _copy(source: Database, target: Database, say: Callable[[str], None]) -> dict[str, int]:
     filled = [table for table, _ in TABLES if table != "meta" and await _count(target, table)]
     if filled:
         raise StorageError(
             f"the target {target.label} is not empty ({', '.join(filled)} have rows): copy into a new database"
         )
     copied: dict[str, int] = {}
-    async with target._writing() as session:
+    async with target.writing() as session:
         for table, order in TABLES:
             columns = sorted(await session.columns(table))
             names = ", ".join(columns)
@@ -61,7 +61,7 @@ async def _copy(source, target, say: Callable[[str], None]) -> dict[str, int]:
             if table == "meta":  # the target's own marks of life and sync make way for the source's
                 insert += " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
             copied[table] = 0
-            while rows := await source._read(
+            while rows := await source.read(
                 f"SELECT {names} FROM {table} ORDER BY {order} LIMIT ? OFFSET ?", (BATCH, copied[table])
             ):
                 await session.executemany(insert, [tuple(row[name] for name in columns) for row in rows])

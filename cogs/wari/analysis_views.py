@@ -2,25 +2,23 @@
 
 The result names each player's accuracy, their count of inaccuracies ``?!``, mistakes ``?`` and
 blunders ``??`` and their worst moves, each with the engine's better move and what it would have
-won, over a picture of the advantage through the game (:mod:`bot.analysis_chart`). The replay
+won, over a picture of the advantage through the game (:mod:`bot.pictures.analysis_chart`). The replay
 (:mod:`.records`) then shows every move's mark and evaluation.
 """
 
 from __future__ import annotations
 
 import io
-import re
-from typing import Any
 
 import discord
 
 from bot.ai.analysis import GameAnalysis, MoveVerdict
 from bot.ai.analysis.model import is_proven, margin
-from bot.analysis_chart import advantage_chart
 from bot.i18n import N_, _, n_
+from bot.pictures.analysis_chart import advantage_chart
 from bot.storage import AnalysisRow, GameRow
 
-from .buttons import dispatch, read_number
+from .buttons import PersistentButton, read_number
 from .presenter import Message
 
 ANALYSIS_COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -33,27 +31,19 @@ DEPTH_WORDS = {"default": N_("full depth"), "quick": N_("quick")}
 MARK_WORDS = {"??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy")}
 
 
-class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:analyse:(?P<game>[0-9]+)"):
+class AnalyseButton(PersistentButton, template=r"wari:analyse:(?P<game>[0-9]+)"):
     """Under a finished game: anyone may ask for its analysis (shown in the channel)."""
 
-    BELONGS = ("board", "game")
+    KIND, BELONGS = "analyse", ("board", "game")
+    FIELDS = {"game": read_number}
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
                 label=_("Analyse"), emoji="🔬", style=discord.ButtonStyle.secondary, custom_id=f"wari:analyse:{game_id}"
-            )
+            ),
+            game_id,
         )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> AnalyseButton:
-        return cls(read_number(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "analyse", self.game_id)
 
 
 def progress_bar(done: int, total: int) -> str:

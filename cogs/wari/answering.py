@@ -71,7 +71,7 @@ class Answering:
         else in the server's; a press whose work was done by other calls is still acknowledged."""
         private = interaction.message is not None and interaction.message.flags.ephemeral
         await self.command(interaction, handler, *args, private=private)
-        if not interaction.response.is_done():
+        if not self.presenter.answered(interaction):
             await self.presenter.acknowledge(interaction)
 
     async def close_pressed(self, interaction: discord.Interaction, closed: Closed) -> None:

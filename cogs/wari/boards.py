@@ -14,8 +14,8 @@ import logging
 
 import discord
 
-from bot.board_image import board_png
 from bot.i18n import N_, Text
+from bot.pictures.board import board_png
 from bot.service import PlayerService, Refusal, StaleBoard, Table, WariService
 from bot.storage import StorageError
 

@@ -3,8 +3,10 @@ bot itself so that it goes with it (a registry beside the bot, keyed by it, woul
 alive through its handlers, which reach back to it).
 
 A button's custom id carries its kind and what it needs (``wari:cup:<game>:<ply>:<house>``), so it
-works after a restart with no view kept in memory; its callback hands the press to the handler
-the cog registered for that kind (:func:`register`), with the values read from the id.
+works after a restart with no view kept in memory. Every button class is a :class:`PersistentButton`
+that says, besides its look, its id's ``template``, which reader reads each field of it
+(``FIELDS``) and the ``KIND`` of handler a press goes to: the base reads the id and hands the press
+to the handler the cog registered for that kind (:func:`register`), with the values read.
 
 A custom id comes back with every press, and whoever sends the press chooses it: it is read here,
 once, into typed values (:func:`read_number`, :func:`read_house`, :func:`read_variant`,
@@ -25,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -33,8 +35,12 @@ from bot.engine import VARIANTS
 from bot.i18n import N_
 from bot.service import Refusal
 
+from .presenter import Message, Presenter
+
 #: A press's handler: the interaction, then the values the button's custom id carries.
 Handler = Callable[..., Awaitable[None]]
+#: How one field of a custom id is read: its text in, its typed value out, or a :class:`ForgedId`.
+Reader = Callable[[str], Any]
 
 #: The attribute of the bot that holds its registry.
 _REGISTRY = "wari_button_handlers"
@@ -89,6 +95,7 @@ def read_house(text: str) -> int:
 
 
 def read_one_of(text: str, choices: Iterable[str]) -> str:
+    """A word of a custom id that must be one of ``choices``."""
     if text not in choices:
         raise ForgedId()
     return text
@@ -121,7 +128,9 @@ def custom_ids(message: discord.Message) -> set[str]:
     }
 
 
-def recognise(custom_id: str, classes: Iterable[Any]) -> tuple[Any, re.Match[str]] | None:
+def recognise(
+    custom_id: str, classes: Iterable[type[PersistentButton]]
+) -> tuple[type[PersistentButton], re.Match[str]] | None:
     """The button class whose template ``custom_id`` matches, with the match (``None``: none does)."""
     for button in classes:
         match = button.__discord_ui_compiled_template__.fullmatch(custom_id)
@@ -130,14 +139,14 @@ def recognise(custom_id: str, classes: Iterable[Any]) -> tuple[Any, re.Match[str
     return None
 
 
-def subject(button: Any, match: re.Match[str]) -> tuple[str, ...]:
+def subject(button: type[PersistentButton], match: re.Match[str]) -> tuple[str, ...]:
     """What a button is about, as its class's ``BELONGS`` says: its family, then the fields that
     name the thing (``("board", "12")`` for every button of game 12's board)."""
     family, *fields = button.BELONGS
     return (family, *(match[field] for field in fields))
 
 
-def belongs(message: discord.Message, about: tuple[str, ...], classes: Iterable[Any]) -> bool:
+def belongs(message: discord.Message, about: tuple[str, ...], classes: Iterable[type[PersistentButton]]) -> bool:
     """Whether ``message`` carries a button about the same thing as ``about``."""
     classes = tuple(classes)
     for custom_id in custom_ids(message):
@@ -147,7 +156,9 @@ def belongs(message: discord.Message, about: tuple[str, ...], classes: Iterable[
     return False
 
 
-async def dropped_press(interaction: discord.Interaction, custom_id: str, classes: Iterable[Any]) -> Any:
+async def dropped_press(
+    interaction: discord.Interaction, custom_id: str, classes: Iterable[type[PersistentButton]]
+) -> PersistentButton:
     """The button of a press discord.py dropped (its id matches no button, or is not on the pressed
     message), read from its id, to run; a :class:`bot.service.Refusal` if there is none to run:
     an id of no button of ours, or of a thing the pressed message does not show."""
@@ -184,6 +195,57 @@ async def dispatch(interaction: discord.Interaction, kind: str, *values: object)
     """Hand a press of a ``kind`` button to its handler."""
     handler = _handlers(interaction.client).get(kind)
     if handler is None:  # the cog is not loaded (being reloaded): the press still gets an answer
-        await interaction.response.send_message("Wari is restarting: press again in a moment.", ephemeral=True)
+        restarting = Message(content="Wari is restarting: press again in a moment.")
+        await Presenter.answer(interaction, restarting, private=True)
         return
     await handler(interaction, *values)
+
+
+# -- the buttons' common part -------------------------------------------------------------------
+
+
+class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """A button whose custom id carries all a press needs (the base of every button class; its
+    own template matches no id). A class says, besides its look (its ``__init__``, which takes
+    the id's values in the order of ``FIELDS``, then its look's options):
+
+    - ``template=``: the regular expression of its ids, one named group a field;
+    - ``FIELDS``: each field's reader (:func:`read_number`, :func:`read_house`...), in the
+      order the constructor and the handler take the values;
+    - ``KIND``: the handler a press goes to (see :func:`register`), and ``ACTION`` the words
+      handed to it before the values (the puzzle buttons' one handler tells them apart so);
+    - ``BELONGS``: the family of what it is about, then the fields that name it (:func:`subject`).
+
+    The values are read from the id once, here, for every class (:meth:`from_custom_id`), and a
+    press is handed on once, here (:meth:`callback`).
+    """
+
+    KIND: ClassVar[str]
+    ACTION: ClassVar[tuple[str, ...]] = ()
+    FIELDS: ClassVar[Mapping[str, Reader]]
+    BELONGS: ClassVar[tuple[str, ...]]
+
+    def __init_subclass__(cls, *, template: str | re.Pattern[str]) -> None:
+        super().__init_subclass__(template=template)
+        named = tuple(cls.__discord_ui_compiled_template__.groupindex)
+        if tuple(cls.FIELDS) != named:  # a field read twice or never: the class is wrong, not the id
+            raise TypeError(f"{cls.__name__}: FIELDS {tuple(cls.FIELDS)} are not its template's fields {named}")
+
+    def __init__(self, button: discord.ui.Button, *values: Any) -> None:
+        super().__init__(button)
+        #: What the id carries, typed, in the order of ``FIELDS``: what the handler is handed.
+        self.values = values
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> tuple[Any, ...]:
+        """The values of an id matched by the template, each read by its field's reader."""
+        return tuple(read(match[name]) for name, read in cls.FIELDS.items())
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(*cls.read(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, self.KIND, *self.ACTION, *self.values)

@@ -7,9 +7,6 @@ Discord's list: it only asks, privately, and the Surrender button on that answer
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
@@ -18,17 +15,18 @@ from bot.i18n import N_, _
 from bot.names import markdown_name
 from bot.service import Refusal, Table, WariService
 
-from .buttons import dispatch, read_number
+from .buttons import PersistentButton, read_number
 from .followup import Followup
 from .languages import Languages
 from .presenter import Message, Presenter, channel_of
 from .views import mention, notify
 
 
-class SurrenderButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:surrender:(?P<game>[0-9]+)"):
+class SurrenderButton(PersistentButton, template=r"wari:surrender:(?P<game>[0-9]+)"):
     """On the private answer to ``/wari surrender``: give up game ``game`` for good."""
 
-    BELONGS = ("surrender", "game")
+    KIND, BELONGS = "surrender", ("surrender", "game")
+    FIELDS = {"game": read_number}
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -37,18 +35,9 @@ class SurrenderButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari
                 emoji="🏳️",
                 style=discord.ButtonStyle.danger,
                 custom_id=f"wari:surrender:{game_id}",
-            )
+            ),
+            game_id,
         )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> SurrenderButton:
-        return cls(read_number(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "surrender", self.game_id)
 
 
 class Endings:
@@ -73,7 +62,7 @@ class Endings:
             text += "\n" + _("Not everyone has moved yet: `/wari abort` calls the game off instead, unrated.")
         view = discord.ui.View(timeout=None)
         view.add_item(SurrenderButton(table.row.id))
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        await self.presenter.answer(interaction, Message(content=text, view=view), private=True)
 
     async def surrender(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Surrender button: the game ends, the asker is answered in place, the channel told."""

@@ -18,7 +18,7 @@ from .buttons import NOT_ON_THIS_MESSAGE
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
-from .presenter import Presenter, channel_of
+from .presenter import Message, Presenter, channel_of
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
 DEFER_AFTER = 1.5
@@ -119,4 +119,4 @@ class Games:
                 )
             else:
                 embed.set_footer(text=_("Start a game with /wari challenge @someone, or play me with /wari play"))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await self.presenter.answer(interaction, Message(embeds=[embed]), private=True)

@@ -17,6 +17,7 @@ from bot.storage import GameRow, StorageError
 
 from .languages import Languages
 from .options import level_name
+from .presenter import Message, Presenter
 from .standings import result_for
 
 log = logging.getLogger("cogs.wari")
@@ -84,8 +85,9 @@ def game_choice(row: GameRow, user_id: int) -> app_commands.Choice[int]:
 class Guide:
     """``/wari help`` and the suggestions of game numbers."""
 
-    def __init__(self, players: PlayerService, languages: Languages) -> None:
+    def __init__(self, players: PlayerService, presenter: Presenter, languages: Languages) -> None:
         self.players = players
+        self.presenter = presenter
         self.languages = languages
 
     async def help(self, interaction: discord.Interaction) -> None:
@@ -94,7 +96,7 @@ class Guide:
         for title, lines in TOUR:
             embed.add_field(name=_(title), value="\n".join(_(line) for line in lines), inline=False)
         embed.set_footer(text=_("Each command explains its options as you type it."))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await self.presenter.answer(interaction, Message(embeds=[embed]), private=True)
 
     async def game_numbers(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
         """The asker's latest finished games of this server whose number starts with what they

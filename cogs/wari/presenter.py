@@ -1,4 +1,6 @@
-"""Everything the bot shows goes through one :class:`Presenter`, as a :class:`Message`.
+"""Everything the bot shows goes through one :class:`Presenter`, as a :class:`Message`: no
+feature touches ``interaction.response`` or ``interaction.followup`` (whether an interaction was
+answered already, and so whether the next words are its answer or a follow-up, is known here).
 
 The database is the truth and every Discord message a view of it, and any Discord call can
 fail. The rules for when it does live here, once:
@@ -8,6 +10,8 @@ fail. The rules for when it does live here, once:
   (:meth:`Presenter.announce` posts it instead);
 - a pressed message is redrawn as the press's answer, or else by its id
   (:meth:`Presenter.update_pressed`), and the caller hears whether either worked;
+- a message that is the answer itself (:meth:`Presenter.answer`: a board, a page, a file) is
+  sent once, and Discord's refusal raised: the handler's caller reports it;
 - an edit, a deletion or a thread's archiving that Discord refuses is logged, never raised:
   the stored game stays the truth and the next redraw repairs the view.
 """
@@ -39,6 +43,8 @@ log = logging.getLogger("cogs.wari")
 DATABASE_TROUBLE = N_("I can't reach my game database right now, so nothing was changed. Please try again in a moment.")
 #: A full disk (a :class:`StorageFull`): the wait is longer than a moment, until space is freed.
 STORAGE_FULL = N_("My storage is full, so nothing was changed. Please try again later.")
+#: A press that changed nothing stored (a page turned) and whose message Discord would not redraw.
+NOT_REDRAWN = N_("Discord did not let me change this message. Please try again in a moment.")
 #: For a bug: what it left undone is not known, so the answer claims nothing and names what shows the truth.
 UNEXPECTED = N_(
     "Something went wrong on my side. `/wari board` shows where this channel's game stands; please try again."
@@ -116,8 +122,9 @@ class Message:
 
 
 class Presenter:
-    """The bot's verbs for Discord: answer the presser privately, announce in the channel, redraw
-    a pressed message or one by id, post a message, ping one member, delete, archive a thread."""
+    """The bot's verbs for Discord: answer an interaction (or acknowledge it), tell the asker
+    privately, announce in the channel, redraw a pressed message or one by id, post a message,
+    ping one member, delete, archive a thread."""
 
     def __init__(self, client: discord.Client, languages: Languages) -> None:
         self.client = client
@@ -142,10 +149,7 @@ class Presenter:
             text = _(message, **params) if isinstance(message, str) else str(message)
         for attempt in range(2):
             try:
-                if interaction.response.is_done():
-                    await interaction.followup.send(text, ephemeral=True)
-                else:
-                    await interaction.response.send_message(text, ephemeral=True)
+                await self.answer(interaction, Message(content=text), private=True)
                 return
             except discord.HTTPException as exc:
                 log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
@@ -153,11 +157,36 @@ class Presenter:
             user = interaction.user.id
             await self.notify(interaction.channel_id, f"<@{user}> {text}", user)
 
-    async def acknowledge(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
-        """Tell Discord the press is being handled (so it waits for the answer). If Discord
-        refuses, the press is handled all the same: its answers fall back on other calls."""
+    @staticmethod
+    def answered(interaction: discord.Interaction) -> bool:
+        """Whether ``interaction`` has had its answer (or was acknowledged): what follows is a follow-up."""
+        return interaction.response.is_done()
+
+    @staticmethod
+    async def answer(
+        interaction: discord.Interaction, message: Message, *, private: bool = False
+    ) -> discord.Message | None:
+        """``message`` as the answer to ``interaction``, or as a follow-up once it was answered
+        or acknowledged; ``private``: only the asker sees it. Discord's refusal is raised: the
+        caller decides what a message never shown means (a command's handler leaves it to
+        :meth:`report`). The message comes back when Discord sends it with its reply.
+
+        A static method, as it needs nothing of the bot: the buttons' registry answers with it
+        while the cog is away (being reloaded)."""
+        fields = message.for_send()
+        if Presenter.answered(interaction):
+            return await interaction.followup.send(**fields, ephemeral=private)
+        callback = await interaction.response.send_message(**fields, ephemeral=private)
+        return callback.resource if isinstance(callback.resource, discord.InteractionMessage) else None
+
+    async def acknowledge(
+        self, interaction: discord.Interaction, *, thinking: bool = False, private: bool = False
+    ) -> None:
+        """Tell Discord the interaction is being handled (so it waits for the answer; ``thinking``:
+        showing "thinking…", to the asker alone if ``private``). If Discord refuses, it is handled
+        all the same: its answer comes as the interaction's own (see :meth:`answer`)."""
         try:
-            await interaction.response.defer(thinking=thinking)
+            await interaction.response.defer(thinking=thinking, ephemeral=private)
         except discord.HTTPException as exc:
             log.warning("could not acknowledge interaction %s: %s", interaction.id, exc)
 
@@ -200,18 +229,14 @@ class Presenter:
     async def announce(self, interaction: discord.Interaction, message: Message) -> None:
         """Say ``message`` in the channel as the answer to ``interaction``; if Discord refuses the
         answer, as a message of its own (what it says has happened: it must be seen)."""
-        fields = message.for_send()
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(**fields)
-            else:
-                await interaction.response.send_message(**fields)
+            await self.answer(interaction, message)
             return
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
         assert interaction.channel_id is not None  # the cog's commands and buttons are in channels
         await self.post(interaction.channel_id, message)
-        if not interaction.response.is_done():  # the command still needs its answer
+        if not self.answered(interaction):  # the command still needs its answer
             await self.tell(interaction, message.content if isinstance(message.content, str) else "…")
 
     async def post(self, channel_id: int, message: Message) -> discord.Message | None:
@@ -231,15 +256,13 @@ class Presenter:
         The answer's message comes back with Discord's reply to the answer itself: no second
         call to read it back, which could fail after the message was already shown.
         """
-        fields = message.for_send()
         if where is not None:
-            return await where.send(**fields)
+            return await where.send(**message.for_send())
         if interaction is None:
             raise ValueError("respond needs an interaction to answer or a place to post in")
-        callback = await interaction.response.send_message(**fields)
-        if isinstance(callback.resource, discord.InteractionMessage):
-            return callback.resource
-        return await interaction.original_response()  # not sent back: read it (discord.py asks for it)
+        shown = await self.answer(interaction, message)
+        # Not sent back: read it (discord.py asks for it).
+        return shown if shown is not None else await interaction.original_response()
 
     async def ping(self, channel_id: int, text: str, user_id: int) -> discord.Message | None:
         """A new message that notifies ``user_id`` alone (Discord notifies nobody of a mention added
@@ -266,7 +289,7 @@ class Presenter:
         saved. If Discord refuses the answer, edit the message by id; a press already deferred is
         answered through its original response. ``False`` if that failed (the caller repairs the
         view or says so)."""
-        if interaction.response.is_done():
+        if self.answered(interaction):
             try:
                 await interaction.edit_original_response(**message.for_edit())
             except discord.HTTPException as exc:
@@ -286,6 +309,13 @@ class Presenter:
             return False
         await self.acknowledge(interaction)  # the press still needs its answer
         return True
+
+    async def show_pressed(self, interaction: discord.Interaction, message: Message) -> None:
+        """Show ``message`` on the pressed message for a press that changed nothing stored (a page
+        turned, a replay stepped): redrawn as :meth:`update_pressed` does, and if Discord refuses
+        every way the presser is told so (pressing again is all there is to do)."""
+        if not await self.update_pressed(interaction, message):
+            await self.tell(interaction, NOT_REDRAWN)
 
     async def edit(self, channel_id: int, message_id: int | None, message: Message) -> bool:
         """Edit one of our messages by id; ``False`` (and a log line) if Discord refuses."""

@@ -9,9 +9,7 @@ are handed to the feature with the kind ``puzzle`` and an action: they work afte
 
 from __future__ import annotations
 
-import re
 from datetime import date
-from typing import Any
 
 import discord
 
@@ -22,9 +20,9 @@ from bot.render import describe_move, houses_of
 from bot.service.puzzles import Ended, Try, line_after, rating_of
 from bot.storage import shown_name
 
-from .buttons import dispatch, read_day, read_house, read_number, read_variant
+from .buttons import PersistentButton, read_day, read_house, read_number, read_variant
 from .presenter import Message
-from .views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, position_lines
+from .views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, cup_button, position_lines
 
 PUZZLE_COLOUR = discord.Colour.purple()
 SOLVED_COLOUR = discord.Colour.green()
@@ -50,42 +48,22 @@ THEME_NAMES = {
 }
 
 
-class PuzzleCupButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):(?P<house>[0-9]+)",
-):
+class PuzzleCupButton(PersistentButton, template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):(?P<house>[0-9]+)"):
     """One cup of the solver, on the board of try ``attempt`` drawn after their move ``step``."""
 
-    BELONGS = ("puzzle try", "attempt")
+    KIND, ACTION, BELONGS = "puzzle", ("move",), ("puzzle try", "attempt")
+    FIELDS = {"attempt": read_number, "step": read_number, "house": read_house}
 
     def __init__(self, attempt: int, step: int, house: int, *, seeds: int = 0, legal: bool = True, row: int = 0):
-        super().__init__(
-            discord.ui.Button(
-                label=f"{house} · {seeds}",
-                custom_id=f"wari:puzzle:{attempt}:{step}:{house}",
-                style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
-                disabled=not legal,
-                row=row,
-            )
-        )
-        self.attempt, self.step, self.house = attempt, step, house
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PuzzleCupButton:
-        return cls(read_number(match["attempt"]), read_number(match["step"]), read_house(match["house"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "puzzle", "move", self.attempt, self.step, self.house)
+        custom_id = f"wari:puzzle:{attempt}:{step}:{house}"
+        super().__init__(cup_button(custom_id, house, seeds, legal, row), attempt, step, house)
 
 
-class SolutionButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):solution"
-):
+class SolutionButton(PersistentButton, template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):solution"):
     """Give up a try and see its solution (the try fails)."""
 
-    BELONGS = ("puzzle try", "attempt")
+    KIND, ACTION, BELONGS = "puzzle", ("solution",), ("puzzle try", "attempt")
+    FIELDS = {"attempt": read_number, "step": read_number}
 
     def __init__(self, attempt: int, step: int, *, row: int = 0) -> None:
         super().__init__(
@@ -95,24 +73,17 @@ class SolutionButton(
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wari:puzzle:{attempt}:{step}:solution",
                 row=row,
-            )
+            ),
+            attempt,
+            step,
         )
-        self.attempt, self.step = attempt, step
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> SolutionButton:
-        return cls(read_number(match["attempt"]), read_number(match["step"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "puzzle", "solution", self.attempt, self.step)
 
 
-class NextPuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:next:(?P<variant>[a-z]+)"):
+class NextPuzzleButton(PersistentButton, template=r"wari:puzzle:next:(?P<variant>[a-z]+)"):
     """A new puzzle of ``variant`` for whoever presses."""
 
-    BELONGS = ("next puzzle", "variant")
+    KIND, ACTION, BELONGS = "puzzle", ("next",), ("next puzzle", "variant")
+    FIELDS = {"variant": read_variant}
 
     def __init__(self, variant: str) -> None:
         super().__init__(
@@ -121,43 +92,24 @@ class NextPuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"war
                 emoji="🧩",
                 style=discord.ButtonStyle.success,
                 custom_id=f"wari:puzzle:next:{variant}",
-            )
+            ),
+            variant,
         )
-        self.variant = variant
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> NextPuzzleButton:
-        return cls(read_variant(match["variant"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "puzzle", "next", self.variant)
 
 
-class DailyTryButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:puzzle:daily:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"
-):
+class DailyTryButton(PersistentButton, template=r"wari:puzzle:daily:(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})"):
     """On a server's daily puzzle post: a private try at it for whoever presses."""
 
-    BELONGS = ("daily puzzle", "day")
+    KIND, ACTION, BELONGS = "puzzle", ("daily",), ("daily puzzle", "day")
+    FIELDS = {"day": read_day}
 
     def __init__(self, day: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=_("Try it"), emoji="🧩", style=discord.ButtonStyle.success, custom_id=f"wari:puzzle:daily:{day}"
-            )
+            ),
+            day,
         )
-        self.day = day
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DailyTryButton:
-        return cls(read_day(match["day"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "puzzle", "daily", self.day)
 
 
 #: Every puzzle button that outlives the process.

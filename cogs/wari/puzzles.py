@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -47,15 +48,12 @@ PUZZLE_TROUBLE = N_(
 RESUMED = N_("You have a puzzle under way: here it is again. Finish it, or press **Show the solution**.")
 
 
-async def show_try(interaction: discord.Interaction, message: Message, public: bool, note: str = "") -> None:
-    """A try's board as the answer: private unless ``public``."""
-    fields = message.for_send()
-    if note:
-        fields["content"] = f"{note}\n{fields.get('content', '')}"
-    if interaction.response.is_done():
-        await interaction.followup.send(**fields, ephemeral=not public)
-    else:
-        await interaction.response.send_message(**fields, ephemeral=not public)
+def with_note(message: Message, note: str) -> Message:
+    """A try's board with ``note`` above its words (a try shown again says why)."""
+    if not note:
+        return message
+    words = message.content if isinstance(message.content, str) else ""
+    return replace(message, content=f"{note}\n{words}")
 
 
 class Puzzles:
@@ -73,10 +71,11 @@ class Puzzles:
         solver = markdown_name(interaction.user.display_name)
         attempt = await self.service.open_try(interaction.user.id)
         if attempt is not None:
-            await show_try(interaction, puzzle_message(attempt, solver), public, note=_(RESUMED))
+            resumed = with_note(puzzle_message(attempt, solver), _(RESUMED))
+            await self.presenter.answer(interaction, resumed, private=not public)
             return
         attempt = await self.service.start(interaction.user.id, interaction.guild_id, variant, now())
-        await show_try(interaction, puzzle_message(attempt, solver), public)
+        await self.presenter.answer(interaction, puzzle_message(attempt, solver), private=not public)
 
     async def press(self, interaction: discord.Interaction, action: str, *values: Any) -> None:
         """A puzzle button: a cup, Show the solution, Next puzzle, or a daily post's Try it. A bug
@@ -116,7 +115,7 @@ class Puzzles:
         solver = markdown_name(interaction.user.display_name)
         message = puzzle_message(attempt, solver, played.ended, refutation)
         if not await self.presenter.update_pressed(interaction, message):
-            await show_try(interaction, message, public=False)
+            await self.presenter.answer(interaction, message, private=True)
         if played.ended is not None and attempt.row.daily is not None:
             await self.dailies.redraw_post(attempt.row.guild_id, attempt.row.daily)
 
@@ -151,7 +150,7 @@ class DailyPuzzles:
         elif not new:
             solvers, tried = await self.service.daily_results(guild_id, attempt.row.daily or "")
             note = _("You have had your try at today's puzzle.") + "\n" + solvers_line(solvers, tried)
-        await show_try(interaction, puzzle_message(attempt, solver), public=False, note=note)
+        await self.presenter.answer(interaction, with_note(puzzle_message(attempt, solver), note), private=True)
 
     async def press(self, interaction: discord.Interaction, day: str) -> None:
         """**Try it** on a post: the presser's private try, in their language."""

@@ -13,9 +13,7 @@ press, so they keep working after a restart and need nothing kept in memory.
 from __future__ import annotations
 
 import io
-import re
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 
@@ -29,8 +27,8 @@ from bot.service.analyses import AnalysisService
 from bot.storage import GameRow
 
 from .analysis_views import better_text, evaluation_text
-from .buttons import dispatch, read_number
-from .presenter import Message
+from .buttons import PersistentButton, read_number
+from .presenter import Message, Presenter
 from .views import OVER_COLOUR, aborted_text, position_lines, side_names
 
 #: The ``Event`` tag of every record the bot writes.
@@ -47,13 +45,13 @@ WAYS = {"first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
 
 
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wari:replay:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<way>first|prev|next|last)",
+    PersistentButton, template=r"wari:replay:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<way>first|prev|next|last)"
 ):
     """⏮ ◀ ▶ ⏭ under a replay: show game ``game`` after ``ply`` moves. ``way`` tells the four
     buttons apart (two of them may lead to the same move); ⏭ always goes to the latest move."""
 
-    BELONGS = ("replay", "game")
+    KIND, BELONGS = "replay", ("replay", "game")
+    FIELDS = {"game": read_number, "ply": read_number, "way": str}
 
     def __init__(self, game_id: int, ply: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -62,18 +60,11 @@ class ReplayButton(
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wari:replay:{game_id}:{ply}:{way}",
                 disabled=disabled,
-            )
+            ),
+            game_id,
+            ply,
+            way,
         )
-        self.game_id, self.ply, self.way = game_id, ply, way
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReplayButton:
-        return cls(read_number(match["game"]), read_number(match["ply"]), match["way"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "replay", self.game_id, self.ply, self.way)
 
 
 #: This feature's persistent buttons (registered by the extension's setup).
@@ -199,10 +190,13 @@ def analysis_line(verdict: MoveVerdict, names: tuple[str, str]) -> str:
 class Records:
     """``/wari record`` and ``/wari replay``, and the replay's buttons."""
 
-    def __init__(self, client: discord.Client, service: WariService, analyses: AnalysisService) -> None:
+    def __init__(
+        self, client: discord.Client, service: WariService, analyses: AnalysisService, presenter: Presenter
+    ) -> None:
         self.client = client
         self.service = service
         self.analyses = analyses
+        self.presenter = presenter
 
     async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
         """Game ``number`` if it was played in this server; else a refusal (see
@@ -224,7 +218,8 @@ class Records:
 
     async def download(self, interaction: discord.Interaction, game: int, public: bool) -> None:
         row = await self.game_of_this_server(interaction, game)
-        await interaction.response.defer(ephemeral=not public, thinking=True)  # names may take Discord a while
+        # Names may take Discord a while.
+        await self.presenter.acknowledge(interaction, thinking=True, private=not public)
         names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
         text = portable_record(row, names)
         replayed, _tags = from_record(text)
@@ -253,20 +248,16 @@ class Records:
                 number=row.id,
             )
         )
-        await interaction.followup.send(
-            content,
-            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt"),
-            ephemeral=not public,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-game-{row.id}.txt")
+        await self.presenter.answer(interaction, Message(content=content, files=[file]), private=not public)
 
     async def replay(self, interaction: discord.Interaction, game: int, public: bool) -> None:
         row = await self.game_of_this_server(interaction, game)
         shown = replay_message(row, 1 << 30, await self.analyses.finished(row.id))
-        await interaction.response.send_message(**shown.for_send(), ephemeral=not public)
+        await self.presenter.answer(interaction, shown, private=not public)
 
     async def step(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
         """⏮ ◀ ▶ ⏭ pressed: show the game after ``ply`` moves (⏭: its latest), in place."""
         row = await self.game_of_this_server(interaction, game_id)
         shown = replay_message(row, 1 << 30 if way == "last" else ply, await self.analyses.finished(row.id))
-        await interaction.response.edit_message(**shown.for_edit())
+        await self.presenter.show_pressed(interaction, shown)

@@ -8,8 +8,6 @@ paired (with a link to the game), cancelled, or expired.
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any
 
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
@@ -21,7 +19,7 @@ from bot.service import SeekService, Table, WariService
 from bot.storage import SeekRow
 
 from .boards import Boards, where_shown
-from .buttons import dispatch, read_number
+from .buttons import PersistentButton, read_number
 from .followup import Followup
 from .languages import Languages
 from .options import rules_of
@@ -32,29 +30,20 @@ from .views import CHALLENGE_COLOUR, OVER_COLOUR, board_url
 log = logging.getLogger("cogs.wari")
 
 
-class CancelSeekButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:seek:(?P<seek>[0-9]+):(?P<user>[0-9]+)"
-):
+class CancelSeekButton(PersistentButton, template=r"wari:seek:(?P<seek>[0-9]+):(?P<user>[0-9]+)"):
     """Cancel on a wait's message: its player leaves the queue."""
 
-    BELONGS = ("seek", "seek")
+    KIND, BELONGS = "seek", ("seek", "seek")
+    FIELDS = {"seek": read_number, "user": read_number}
 
     def __init__(self, seek_id: int, user_id: int) -> None:
         super().__init__(
             discord.ui.Button(
                 label=_("Cancel"), style=discord.ButtonStyle.secondary, custom_id=f"wari:seek:{seek_id}:{user_id}"
-            )
+            ),
+            seek_id,
+            user_id,
         )
-        self.seek_id, self.user_id = seek_id, user_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CancelSeekButton:
-        return cls(read_number(match["seek"]), read_number(match["user"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "seek", self.seek_id, self.user_id)
 
 
 def seek_message(seek: SeekRow, closing: str | None = None) -> Message:

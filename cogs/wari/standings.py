@@ -13,19 +13,19 @@ import discord
 from discord import app_commands
 
 from bot.ai import LEVELS
-from bot.charts import plot_width, rating_chart
 from bot.engine import VARIANTS
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, labelled, n_
 from bot.names import markdown_name
+from bot.pictures.charts import plot_width, rating_chart
 from bot.ratings import Rating, outcome_for
 from bot.service import PlayerService
 from bot.storage import GameRow, Record, shown_name
 from bot.storage.puzzles import PuzzleStanding
 
-from .buttons import NUMBER_MAX, ForgedId, dispatch, read_number, read_one_of, read_variant
+from .buttons import NUMBER_MAX, ForgedId, PersistentButton, read_number, read_one_of, read_variant
 from .options import level_name
-from .presenter import Message
+from .presenter import Message, Presenter
 from .views import board_link, side_names
 
 PAGE = 10
@@ -36,13 +36,20 @@ SCOPES = [
 ]
 
 
+def read_page(text: str) -> int:
+    """A page's number: its rows are read from (page × PAGE), which too must be a number the database holds."""
+    return read_number(text, most=NUMBER_MAX // PAGE)
+
+
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=r"wari:page:(?P<kind>ranks|history):(?P<key>[a-z0-9-]+):(?P<page>[0-9]+):(?P<way>prev|next)",
 ):
     """◀ or ▶ under a leaderboard (key: variant, scope and who asked) or a history (key: the player's id)."""
 
-    BELONGS = ("pages", "kind", "key")
+    KIND, BELONGS = "page", ("pages", "kind", "key")
+    #: The key is read again by :meth:`read`, as its kind says.
+    FIELDS = {"kind": str, "key": str, "page": read_page, "way": str}
 
     def __init__(self, kind: str, key: str, page: int, way: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -51,18 +58,18 @@ class PageButton(
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wari:page:{kind}:{key}:{page}:{way}",
                 disabled=disabled,
-            )
+            ),
+            kind,
+            key,
+            page,
+            way,
         )
-        self.kind, self.key, self.page = kind, key, page
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PageButton:
-        kind = match["kind"]
-        # A page's rows are read from (page × PAGE): that too must be a number the database holds.
-        page = read_number(match["page"], most=NUMBER_MAX // PAGE)
-        return cls(kind, cls.read_key(kind, match["key"]), page, match["way"])
+    def read(cls, match: re.Match[str]) -> tuple[Any, ...]:
+        """The fields, and the key as its kind makes them (a key is read with the kind's help)."""
+        kind, key, page, way = super().read(match)
+        return kind, cls.read_key(kind, key), page, way
 
     @staticmethod
     def read_key(kind: str, key: str) -> str:
@@ -78,9 +85,6 @@ class PageButton(
         read_one_of(parts[1], [str(choice.value) for choice in SCOPES])
         read_number(parts[2])  # who asked
         return key
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "page", self.kind, self.key, self.page)
 
 
 BUTTONS = (PageButton,)
@@ -163,8 +167,9 @@ def result_for(row: GameRow, user_id: int) -> str:
 class Standings:
     """``/wari stats``, ``/wari leaderboard``, ``/wari history`` and their pages."""
 
-    def __init__(self, players: PlayerService) -> None:
+    def __init__(self, players: PlayerService, presenter: Presenter) -> None:
         self.players = players
+        self.presenter = presenter
 
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None, variant: str | None, public: bool
@@ -196,9 +201,7 @@ class Standings:
             history, games = stats.history
             files.append(discord.File(io.BytesIO(rating_chart(history, charted, games=games)), filename="rating.png"))
             embed.set_image(url="attachment://rating.png")
-        await interaction.response.send_message(
-            embed=embed, files=files, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await self.presenter.answer(interaction, Message(embeds=[embed], files=files), private=not public)
 
     async def computer_stats(
         self, interaction: discord.Interaction, embed: discord.Embed, variant: str | None, public: bool
@@ -212,12 +215,12 @@ class Standings:
         if levels:
             embed.add_field(name=_("By level"), value=level_lines(levels), inline=False)
         embed.set_footer(text=_("I play at six levels and have no rating: /wari play picks one."))
-        await interaction.response.send_message(embed=embed, ephemeral=not public)
+        await self.presenter.answer(interaction, Message(embeds=[embed]), private=not public)
 
     async def leaderboard(self, interaction: discord.Interaction, variant: str, scope: str, public: bool) -> None:
         key = f"{variant}-{scope}-{interaction.user.id}"
         page = await self.ranks_page(interaction, key, 0)
-        await interaction.response.send_message(**page.for_send(), ephemeral=not public)
+        await self.presenter.answer(interaction, page, private=not public)
 
     async def ranks_page(self, interaction: discord.Interaction, key: str, page: int) -> Message:
         """One page of a leaderboard (``key``: variant, scope and who asked: their place is shown,
@@ -267,7 +270,7 @@ class Standings:
     async def history(self, interaction: discord.Interaction, member: discord.User | None, public: bool) -> None:
         who = member or interaction.user
         page = await self.history_page(interaction, str(who.id), 0)
-        await interaction.response.send_message(**page.for_send(), ephemeral=not public)
+        await self.presenter.answer(interaction, page, private=not public)
 
     async def history_page(self, interaction: discord.Interaction, key: str, page: int) -> Message:
         """One page of a player's archived games (``key``: the player's id), newest first: those
@@ -315,8 +318,7 @@ class Standings:
             ).rstrip()
         return _("**#{number}** {when} · vs {opponent} · {variant} · **{result}** {board}", **fields).rstrip()
 
-    async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int) -> None:
-        """◀ or ▶ pressed: the same message shows the other page."""
+    async def turn_page(self, interaction: discord.Interaction, kind: str, key: str, page: int, way: str) -> None:
+        """◀ or ▶ pressed (``way``, which the page to show already says): the same message shows it."""
         pager = self.ranks_page if kind == "ranks" else self.history_page
-        shown = await pager(interaction, key, page)
-        await interaction.response.edit_message(**shown.for_edit())
+        await self.presenter.show_pressed(interaction, await pager(interaction, key, page))

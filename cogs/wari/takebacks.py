@@ -4,9 +4,6 @@ the opponent is asked, with Accept and Decline, and the request lapses once a mo
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
@@ -15,40 +12,25 @@ from bot.i18n import _
 from bot.names import markdown_name
 from bot.service import Computer, Table, WariService
 
-from .buttons import dispatch, read_number
+from .buttons import PersistentButton, read_number
 from .followup import Followup
 from .presenter import Message, Presenter, mention_only
-from .views import OFFER_COLOUR, ChallengeButton
+from .views import OFFER_COLOUR, answer_button
 
 
 class TakebackButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=r"wari:takeback:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<side>[AB]):(?P<action>accept|decline)",
 ):
     """Accept or Decline the takeback ``side`` asked for after move ``ply`` (only the opponent may)."""
 
-    BELONGS = ("takeback request", "game", "ply", "side")
-
-    STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
+    KIND, BELONGS = "takeback", ("takeback request", "game", "ply", "side")
+    FIELDS = {"game": read_number, "ply": read_number, "side": str, "action": str}
+    ACTIONS = ("accept", "decline")
 
     def __init__(self, game_id: int, ply: int, side: str, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_(ChallengeButton.LABELS[action]),
-                style=self.STYLES[action],
-                custom_id=f"wari:takeback:{game_id}:{ply}:{side}:{action}",
-            )
-        )
-        self.game_id, self.ply, self.side, self.action = game_id, ply, side, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TakebackButton:
-        return cls(read_number(match["game"]), read_number(match["ply"]), match["side"], match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "takeback", self.game_id, self.ply, self.side, self.action)
+        custom_id = f"wari:takeback:{game_id}:{ply}:{side}:{action}"
+        super().__init__(answer_button(action, custom_id), game_id, ply, side, action)
 
 
 def taken_back(moves: list[MoveRecord]) -> str:
@@ -67,7 +49,7 @@ def request_message(table: Table, side: Player, name: str) -> Message:
     )
     embed = discord.Embed(description=_("The request lapses as soon as a move is played."), colour=OFFER_COLOUR)
     view = discord.ui.View(timeout=None)
-    for action in TakebackButton.STYLES:
+    for action in TakebackButton.ACTIONS:
         view.add_item(TakebackButton(table.row.id, table.game.ply, side.name, action))
     return Message(content=text, embeds=[embed], view=view, allowed_mentions=mention_only(opponent))
 

@@ -22,10 +22,10 @@ from collections.abc import AsyncIterator
 import discord
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
-from bot.crosstable_image import crosstable_png
 from bot.engine.notation import parse_rules_code
 from bot.i18n import _
 from bot.names import markdown_name, plain_name
+from bot.pictures.crosstable import crosstable_png
 from bot.service import PlayerService, Refusal, Table, WariService
 from bot.service.tournaments import Advance, Event, TournamentService
 from bot.storage import GameRow, PairingRow

@@ -5,8 +5,6 @@ drawn from an :class:`~bot.service.tournaments.Event` as read, so any of them ca
 from __future__ import annotations
 
 import io
-import re
-from typing import Any
 
 import discord
 
@@ -18,7 +16,7 @@ from bot.service.tournaments import Event
 from bot.storage import PairingRow, TournamentRow
 from bot.tournament import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, crosstable_text
 
-from .buttons import dispatch, read_number
+from .buttons import PersistentButton, read_number
 from .presenter import Message
 from .views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
 
@@ -42,12 +40,11 @@ CROSSTABLE_TEXT = 2500
 EMBED_LIMIT = 4000
 
 
-class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:tour:(?P<id>[0-9]+):(?P<action>join|leave)"
-):
+class TournamentButton(PersistentButton, template=r"wari:tour:(?P<id>[0-9]+):(?P<action>join|leave)"):
     """Join or Leave on a tournament's sign-up message."""
 
-    BELONGS = ("tournament", "id")
+    KIND, BELONGS = "tournament", ("tournament", "id")
+    FIELDS = {"id": read_number, "action": str}
 
     LABELS = {"join": N_("Join"), "leave": N_("Leave")}
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary}
@@ -56,18 +53,10 @@ class TournamentButton(
         super().__init__(
             discord.ui.Button(
                 label=_(self.LABELS[action]), style=self.STYLES[action], custom_id=f"wari:tour:{tournament_id}:{action}"
-            )
+            ),
+            tournament_id,
+            action,
         )
-        self.tournament_id, self.action = tournament_id, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TournamentButton:
-        return cls(read_number(match["id"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "tournament", self.tournament_id, self.action)
 
 
 def describe(row: TournamentRow) -> str:

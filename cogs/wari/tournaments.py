@@ -15,7 +15,7 @@ from bot.service import Refusal
 from bot.service.tournaments import Event, TournamentService
 from bot.tournament import tournament_trf
 
-from .presenter import Presenter
+from .presenter import Message, Presenter
 from .tournament_runs import TournamentRunner
 from .tournament_views import list_message, signup_message
 
@@ -78,7 +78,7 @@ class Tournaments:
     async def standings(self, interaction: discord.Interaction, number: int | None, public: bool) -> None:
         event = await self.find(interaction, number)
         message = await self.runner.standings(event, await self.runner.links(event))
-        await interaction.response.send_message(**message.for_send(), ephemeral=not public)
+        await self.presenter.answer(interaction, message, private=not public)
 
     async def results(self, interaction: discord.Interaction, number: int | None) -> None:
         """The pairings and results of every round, as a TRF16 file (FIDE's tournament report
@@ -93,12 +93,8 @@ class Tournaments:
             "📄 **{name}**: every round's pairings and results, in TRF16 (a text format pairing programs read).",
             name=markdown_name(row.name),
         )
-        await interaction.response.send_message(
-            content,
-            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-tournament-{row.id}.trf"),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        report = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-tournament-{row.id}.trf")
+        await self.presenter.answer(interaction, Message(content=content, files=[report]), private=True)
 
     async def list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild_only

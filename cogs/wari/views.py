@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import re
 from datetime import timedelta
-from typing import Any
 
 import discord
 
@@ -24,7 +23,7 @@ from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
 from .analysis_views import AnalyseButton
-from .buttons import dispatch, read_house, read_number
+from .buttons import PersistentButton, read_house, read_number
 from .options import level_name
 from .presenter import Message, mention_only
 
@@ -34,43 +33,48 @@ CHALLENGE_COLOUR = discord.Colour.gold()
 OFFER_COLOUR = discord.Colour.blurple()
 #: Discord allows 5 buttons a row; a row of 6 is split 3 + 3, of 10 5 + 5.
 BUTTONS_PER_ROW = 5
+#: The answers to a challenge, a draw offer or a takeback request: their words and colours.
+ANSWER_LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "withdraw": N_("Withdraw")}
+ANSWER_STYLES = {
+    "accept": discord.ButtonStyle.success,
+    "decline": discord.ButtonStyle.danger,
+    "withdraw": discord.ButtonStyle.secondary,
+}
 
 
-class CupButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"
-):
+def cup_button(custom_id: str, house: int, seeds: int, legal: bool, row: int | None) -> discord.ui.Button:
+    """A cup, of a game's board or a puzzle's: its house and seeds, greyed out where no move is."""
+    return discord.ui.Button(
+        label=f"{house} · {seeds}",
+        custom_id=custom_id,
+        style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
+        disabled=not legal,
+        row=row,
+    )
+
+
+def answer_button(action: str, custom_id: str) -> discord.ui.Button:
+    """Accept, Decline or Withdraw: the same words and colour on a challenge, an offer, a request."""
+    return discord.ui.Button(label=_(ANSWER_LABELS[action]), style=ANSWER_STYLES[action], custom_id=custom_id)
+
+
+class CupButton(PersistentButton, template=r"wari:cup:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<house>[0-9]+)"):
     """One cup (house) of the player to move, on the board drawn after move ``ply``."""
 
-    BELONGS = ("board", "game")
+    KIND, BELONGS = "cup", ("board", "game")
+    FIELDS = {"game": read_number, "ply": read_number, "house": read_house}
 
     def __init__(
         self, game_id: int, ply: int, house: int, *, seeds: int = 0, legal: bool = True, row: int | None = None
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=f"{house} · {seeds}",
-                custom_id=f"wari:cup:{game_id}:{ply}:{house}",
-                style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
-                disabled=not legal,
-                row=row,
-            )
-        )
-        self.game_id, self.ply, self.house = game_id, ply, house
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CupButton:
-        return cls(read_number(match["game"]), read_number(match["ply"]), read_house(match["house"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "cup", self.game_id, self.ply, self.house)
+        super().__init__(cup_button(f"wari:cup:{game_id}:{ply}:{house}", house, seeds, legal, row), game_id, ply, house)
 
 
-class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
+class NextMoveButton(PersistentButton, template=r"wari:next:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
     """An exhibition's "Next move": anyone watching may ask the computer for the next move."""
 
-    BELONGS = ("board", "game")
+    KIND, BELONGS = "next", ("board", "game")
+    FIELDS = {"game": read_number, "ply": read_number}
 
     def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
@@ -79,76 +83,36 @@ class NextMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:
                 emoji="▶️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"wari:next:{game_id}:{ply}",
-            )
+            ),
+            game_id,
+            ply,
         )
-        self.game_id, self.ply = game_id, ply
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> NextMoveButton:
-        return cls(read_number(match["game"]), read_number(match["ply"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "next", self.game_id, self.ply)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"wari:rematch:(?P<game>[0-9]+)"):
+class RematchButton(PersistentButton, template=r"wari:rematch:(?P<game>[0-9]+)"):
     """On a finished game's board: its players may ask to play again, sides swapped."""
 
-    BELONGS = ("board", "game")
+    KIND, BELONGS = "rematch", ("board", "game")
+    FIELDS = {"game": read_number}
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
                 label=_("Rematch"), emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"wari:rematch:{game_id}"
-            )
+            ),
+            game_id,
         )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RematchButton:
-        return cls(read_number(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "rematch", self.game_id)
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)",
-):
+class ChallengeButton(PersistentButton, template=r"wari:challenge:(?P<id>[0-9]+):(?P<action>accept|decline|withdraw)"):
     """Accept, Decline (the challenged member) or Withdraw (the challenger) one challenge."""
 
-    BELONGS = ("challenge", "id")
-
-    STYLES = {
-        "accept": discord.ButtonStyle.success,
-        "decline": discord.ButtonStyle.danger,
-        "withdraw": discord.ButtonStyle.secondary,
-    }
-    LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "withdraw": N_("Withdraw")}
+    KIND, BELONGS = "challenge", ("challenge", "id")
+    FIELDS = {"id": read_number, "action": str}  # the template allows only its actions
+    ACTIONS = ("accept", "decline", "withdraw")
 
     def __init__(self, challenge_id: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_(self.LABELS[action]),
-                style=self.STYLES[action],
-                custom_id=f"wari:challenge:{challenge_id}:{action}",
-            )
-        )
-        self.challenge_id, self.action = challenge_id, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ChallengeButton:
-        return cls(read_number(match["id"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "challenge", self.challenge_id, self.action)
+        super().__init__(answer_button(action, f"wari:challenge:{challenge_id}:{action}"), challenge_id, action)
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -438,34 +402,15 @@ def board_message(table: Table, picture: bytes | None = None) -> Message:
 # -- draw offers -------------------------------------------------------------------------------
 
 
-class DrawButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)",
-):
+class DrawButton(PersistentButton, template=r"wari:draw:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<action>accept|decline)"):
     """Accept or Decline a draw offered in game ``game`` after move ``ply`` (only the opponent may)."""
 
-    BELONGS = ("draw offer", "game", "ply")
-
-    STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger}
+    KIND, BELONGS = "draw", ("draw offer", "game", "ply")
+    FIELDS = {"game": read_number, "ply": read_number, "action": str}
+    ACTIONS = ("accept", "decline")
 
     def __init__(self, game_id: int, ply: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_(ChallengeButton.LABELS[action]),
-                style=self.STYLES[action],
-                custom_id=f"wari:draw:{game_id}:{ply}:{action}",
-            )
-        )
-        self.game_id, self.ply, self.action = game_id, ply, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DrawButton:
-        return cls(read_number(match["game"]), read_number(match["ply"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "draw", self.game_id, self.ply, self.action)
+        super().__init__(answer_button(action, f"wari:draw:{game_id}:{ply}:{action}"), game_id, ply, action)
 
 
 def offer_message(table: Table) -> Message:
@@ -482,7 +427,7 @@ def offer_message(table: Table) -> Message:
         colour=OFFER_COLOUR,
     )
     view = discord.ui.View(timeout=None)
-    for action in DrawButton.STYLES:
+    for action in DrawButton.ACTIONS:
         view.add_item(DrawButton(table.row.id, table.game.ply, action))
     return Message(
         content=_("{player}, your opponent offers a draw.", player=f"<@{opponent}>"),
@@ -570,7 +515,7 @@ def challenge_message(challenge: ChallengeRow, closing: str | None = None) -> Me
     if closing is not None:
         return Message(content=closing, embeds=[embed], view=None)
     view = discord.ui.View(timeout=None)
-    for action in ChallengeButton.STYLES:
+    for action in ChallengeButton.ACTIONS:
         if not (challenge.open and action == "decline"):  # an open challenge is accepted or left alone
             view.add_item(ChallengeButton(challenge.id, action))
     if challenge.open:

@@ -8,8 +8,8 @@ import io
 from PIL import Image
 
 from bot.ai.analysis import GameAnalysis, MoveVerdict
-from bot.analysis_chart import A_FILL, B_FILL, MARGIN_TOP, MARK_COLOURS, Frame, advantage_chart, dots
-from bot.charts import BACKGROUND, HEIGHT, LINE, TEXT, WIDTH
+from bot.pictures.analysis_chart import A_FILL, B_FILL, MARGIN_TOP, MARK_COLOURS, Frame, advantage_chart, dots
+from bot.pictures.charts import BACKGROUND, HEIGHT, LINE, TEXT, WIDTH
 
 #: A's expected score after each move: A ahead, then B far ahead after a blunder at move 6.
 ADVANTAGE = (0.5, 0.55, 0.62, 0.7, 0.66, 0.6, 0.1, 0.12, 0.2, 0.25, 0.3)

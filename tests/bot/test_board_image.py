@@ -9,7 +9,8 @@ from typing import cast
 import pytest
 from PIL import Image, ImageChops
 
-from bot.board_image import (
+from bot.engine import VARIANTS, Game, rules_for
+from bot.pictures.board import (
     COUNT,
     PLATE,
     TURN,
@@ -19,7 +20,6 @@ from bot.board_image import (
     layout,
     stands_upright,
 )
-from bot.engine import VARIANTS, Game, rules_for
 from bot.render import board_text
 
 ALL_RULES = [rules_for(name) for name in VARIANTS if name != "kalah"] + [

@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.charts import (
+from bot.engine import VARIANTS
+from bot.i18n import LANGUAGES, speaking
+from bot.pictures.charts import (
     FONT_SIZE,
     HEIGHT,
     MAX_STEPS,
@@ -19,15 +21,13 @@ from bot.charts import (
     PHONE_WIDTH,
     RATING_STEPS,
     WIDTH,
-    font,
     game_ticks,
     layout,
     plot_width,
     rating_chart,
     rating_ticks,
 )
-from bot.engine import VARIANTS
-from bot.i18n import LANGUAGES, speaking
+from bot.pictures.fonts import font
 
 #: A tester's history whose chart was marked 1403, 1427, 1452, 1476 and 1500 before.
 TESTED = [1500.0, 1451.2, 1403.4, 1420.0, 1440.9, 1472.3, 1466.0]
@@ -109,7 +109,7 @@ def test_the_games_axis_runs_from_the_first_rating_to_the_last():
 def test_texts_are_sized_for_a_phone():
     # Shown about 320 pixels wide on a phone, the texts are as big as the app's own small print.
     assert FONT_SIZE * ON_PHONE >= PHONE_TEXT >= 11
-    left, top, right, bottom = font().getbbox("1450")
+    left, top, right, bottom = font(FONT_SIZE).getbbox("1450")
     assert (bottom - top) * ON_PHONE >= 7  # the digits' height there, in the phone's pixels
     assert (right - left) * ON_PHONE >= 24
 

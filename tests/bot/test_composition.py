@@ -35,7 +35,7 @@ async def test_after_a_restart_the_new_process_builds_its_own_services_and_they_
     await press(world.alice, board, 3)
     # The new process's computer answered, and its move was shown on the board.
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")
-    (row,) = await world.env.bot.store._read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
+    (row,) = await world.env.bot.store.database.read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
     assert from_record(row["record"])[0].ply == 2
 
 

@@ -53,7 +53,7 @@ def tally(rounds: list[list[str]], success: str) -> collections.Counter:
 async def rows(url: str, sql: str) -> list:
     store = await Store.open(url)
     try:
-        return await store._read(sql)
+        return await store.database.read(sql)
     finally:
         await store.close()
 

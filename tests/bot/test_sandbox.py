@@ -283,7 +283,7 @@ async def test_a_restart_touches_no_message_of_the_earlier_run(database_path, ca
             assert again.resumed_board is None  # no live game: the challenge is what is left
             # The challenge of the second run expires in the third, where its message never was.
             await again.env.advance_time(120)
-            assert await again.bot.store.challenge_in(again.channel.id) is None
+            assert await again.bot.store.games.challenge_in(again.channel.id) is None
             again_board = await challenge_and_accept(again)
             await press(again.ama, again_board, 5)
         async with open_sandbox(database_path, real_time=False) as last:
@@ -387,7 +387,7 @@ def test_the_command_line_serves_the_page_until_interrupted(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("module", ["simcord", "PIL"])
 def test_without_simcord_preview_the_command_says_what_to_do_in_one_line(module):
-    code = f"import sys; sys.modules[{module!r}] = None; from bot.sandbox import main; sys.exit(main([]))"
+    code = f"import sys; sys.modules[{module!r}] = None; from bot.sandbox.__main__ import main; sys.exit(main([]))"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stdout == ""

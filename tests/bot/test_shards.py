@@ -50,7 +50,7 @@ async def test_a_process_sweeps_only_the_servers_of_its_own_shards(database_path
         alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
         mine = (await alice.slash(channel, "wari challenge", opponent=bob)).response
         now = discord.utils.utcnow()
-        theirs = await bot.store.add_challenge(
+        theirs = await bot.store.games.add_challenge(
             guild_id=guild_id_on(0, 2),
             channel_id=555,
             challenger_id=1,
@@ -62,8 +62,8 @@ async def test_a_process_sweeps_only_the_servers_of_its_own_shards(database_path
         )
         await env.advance_time(11 * 60)
         assert "expired" in mine.embeds[0].description.lower() or "expired" in mine.content.lower()
-        assert await bot.store.challenge_in(channel.id) is None
-        assert await bot.store.get_challenge(theirs.id) == theirs  # process 0's to expire
+        assert await bot.store.games.challenge_in(channel.id) is None
+        assert await bot.store.games.get_challenge(theirs.id) == theirs  # process 0's to expire
     finally:
         await env.shutdown()
         await close_bot(bot)
@@ -91,7 +91,7 @@ async def test_each_shard_s_sweeps_read_only_its_servers_games(tmp_path):
         now = discord.utils.utcnow()
         made = {}
         for shard in (0, 1):
-            made[shard] = await stores[shard].add_challenge(
+            made[shard] = await stores[shard].games.add_challenge(
                 guild_id=guild_id_on(shard, 2),
                 channel_id=100 + shard,
                 challenger_id=1,
@@ -102,9 +102,9 @@ async def test_each_shard_s_sweeps_read_only_its_servers_games(tmp_path):
                 expires_at=now,
             )
         for shard in (0, 1):
-            assert [c.id for c in await stores[shard].due_challenges(now)] == [made[shard].id]
+            assert [c.id for c in await stores[shard].games.due_challenges(now)] == [made[shard].id]
         everyone = await Store.open(path)
-        assert len(await everyone.due_challenges(now)) == 2
+        assert len(await everyone.games.due_challenges(now)) == 2
         await everyone.close()
     finally:
         for store in stores:

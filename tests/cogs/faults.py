@@ -189,7 +189,10 @@ class Channel:
     @classmethod
     async def read(cls, world) -> Channel:
         store = world.env.bot.store
-        live, challenge = await store.live_game(world.channel.id), await store.challenge_in(world.channel.id)
+        live, challenge = (
+            await store.games.live_game(world.channel.id),
+            await store.games.challenge_in(world.channel.id),
+        )
         return cls(live, challenge, {message.id: message for message in world.channel.history()})
 
     @property

@@ -30,7 +30,7 @@ async def finished_game(world) -> int:
     """The blundering game (Alice as Ama, A; Bob as Kofi, B), archived in the channel: its number."""
     store = world.env.bot.store
     text = blundering_record(str(world.alice.id), str(world.bob.id))
-    game = await store.create_game(
+    game = await store.games.create_game(
         now=world.env.now(),
         guild_id=world.guild.id,
         channel_id=world.channel.id,
@@ -43,7 +43,7 @@ async def finished_game(world) -> int:
     )
     replayed, _tags = from_record(text)
     assert replayed.outcome is not None
-    done = await store.update_game(
+    done = await store.games.update_game(
         game, now=world.env.now(), status="finished", result=replayed.outcome.result, reason="majority"
     )
     return done.id
@@ -51,7 +51,7 @@ async def finished_game(world) -> int:
 
 async def queue_analysis(world, number: int, member, depth: str):
     """Ask for an analysis as the bot does, without running it (as a process that stopped would leave it)."""
-    return await world.env.bot.store.request_analysis(
+    return await world.env.bot.store.analyses.request_analysis(
         game_id=number, depth=depth, requested_by=member.id, guild_id=world.guild.id, total_plies=4,
         now=world.env.now(), most=8,
     )  # fmt: skip
@@ -122,7 +122,7 @@ async def test_one_analysis_at_a_time_each_and_live_games_wait(world, monkeypatc
     assert f"Your analysis of game #{number} is still under way: one at a time, please." in mine.response.content
     board = await start_game(world, variant="wari")
     await press(world.alice, board, 3)
-    live = (await store.live_game(world.channel.id)).id
+    live = (await store.games.live_game(world.channel.id)).id
     early = await world.bob.slash(world.channel, "wari analyse", game=live)
     assert early.ephemeral
     assert early.response.content == f"Game #{live} is still being played: it can be analysed once it is over."
@@ -154,12 +154,12 @@ async def test_an_analysis_a_restart_interrupted_finishes_on_its_message(world, 
     # The bot stopped in the middle: the analysis is running, its message shows the bar half way.
     queued = await queue_analysis(world, number, world.carol, "default")
     posted = await world.env.bot.get_partial_messageable(world.channel.id).send(f"{ANALYSING}{number} ▰▰▰▰▰▱▱▱▱▱ 50%")
-    await store.set_analysis_message(number, "default", world.channel.id, posted.id)
-    await store.analysis_progress(number, "default", 2, world.env.now())
+    await store.analyses.set_analysis_message(number, "default", world.channel.id, posted.id)
+    await store.analyses.analysis_progress(number, "default", 2, world.env.now())
     assert queued.row is not None
     await world.restart()
     await world.env.settle()
-    row = await world.env.bot.store.analysis(number, "default")
+    row = await world.env.bot.store.analyses.analysis(number, "default")
     assert row is not None and row.status == "done"
     (shown,) = [m for m in world.channel.history() if m.id == posted.id]
     assert shown.embeds and shown.embeds[0].title == f"🔬 Analysis of game #{number}"

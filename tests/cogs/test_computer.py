@@ -16,7 +16,7 @@ async def play_bot(world, **options):
 
 
 async def stored_game(world):
-    (row,) = await world.env.bot.store._read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
+    (row,) = await world.env.bot.store.database.read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
     return from_record(row["record"])[0]
 
 
@@ -205,7 +205,7 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
         house=4,
         now=table.row.updated_at,
     )
-    saving = store.update_game
+    saving = store.games.update_game
     broken = True
 
     async def update_game(*args, **changes):  # the bot's move cannot be saved for now
@@ -213,7 +213,7 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
             raise StorageError("cannot write to the database: disk I/O error")
         return await saving(*args, **changes)
 
-    monkeypatch.setattr(store, "update_game", update_game)
+    monkeypatch.setattr(store.games, "update_game", update_game)
     cog = world.env.bot.get_cog("Wari")
     cog.computer.schedule(await service.table(world.channel.id), cog.followup.board_changed)
 

@@ -29,11 +29,11 @@ async def database_away(world, request) -> AsyncIterator[None]:
     """The bot's database cannot be reached while the block runs; it is back after it."""
     store = world.env.bot.store
     if store.dialect == "sqlite":
-        await store._backend.close()  # every read and write now fails: "Connection closed"
+        await store.database._backend.close()  # every read and write now fails: "Connection closed"
         try:
             yield
         finally:
-            store._backend = await open_backend(world.database)
+            store.database._backend = await open_backend(world.database)
         return
     server = request.getfixturevalue("postgres_cluster")
     name = world.database.partition("?")[0].rpartition("/")[2]

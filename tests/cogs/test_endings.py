@@ -5,11 +5,11 @@ from tests.helpers import buttons, cup_labels, pinged, press, shown, start_game,
 
 
 async def games(world) -> list:
-    return await world.env.bot.store._read("SELECT * FROM games ORDER BY id")
+    return await world.env.bot.store.database.read("SELECT * FROM games ORDER BY id")
 
 
 async def rating_changes(world) -> list:
-    return await world.env.bot.store._read("SELECT * FROM rating_changes")
+    return await world.env.bot.store.database.read("SELECT * FROM rating_changes")
 
 
 async def test_surrender_asks_first_and_only_its_button_ends_the_game(world):

@@ -49,7 +49,9 @@ def look(message) -> tuple:
 async def database(world) -> dict[str, list[dict]]:
     """Every row a press could change, to compare before and after it."""
     store = world.env.bot.store
-    return {table: [dict(row) for row in await store._read(f"SELECT * FROM {table} ORDER BY 1")] for table in TABLES}
+    return {
+        table: [dict(row) for row in await store.database.read(f"SELECT * FROM {table} ORDER BY 1")] for table in TABLES
+    }
 
 
 def refusal(world, caplog, result) -> str:
@@ -131,7 +133,7 @@ async def test_a_forged_house_on_a_puzzle_is_refused_and_the_try_goes_on(world, 
     result = await late_click(world.alice, board, f"wari:puzzle:1:0:{forged}")
     assert refusal(world, caplog, result).startswith(answer(forged))
     assert look(board) == shown and await database(world) == stored
-    assert (await world.env.bot.store.attempt(1)).open  # the try goes on: the right move still solves it
+    assert (await world.env.bot.store.puzzles.attempt(1)).open  # the try goes on: the right move still solves it
     await world.alice.click(board, custom_id=f"wari:puzzle:1:0:{puzzle.solution[0]}")
     assert "solved the puzzle" in board.content
 

@@ -22,7 +22,7 @@ from tests.helpers import (
 
 
 async def archived(world) -> list:
-    return await world.env.bot.store._read("SELECT * FROM games WHERE status != 'live' ORDER BY id")
+    return await world.env.bot.store.database.read("SELECT * FROM games WHERE status != 'live' ORDER BY id")
 
 
 async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
@@ -184,10 +184,10 @@ async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(worl
     await press(world.alice, board, 5)
     snapshot = json.loads(await stored(world, "position"))
     assert snapshot["ply"] == 1 and snapshot["last"][:3] == ["A", 5, 4]
-    await world.env.bot.store._write(("UPDATE games SET position = NULL WHERE id = 1", ()))
+    await world.env.bot.store.database.write(("UPDATE games SET position = NULL WHERE id = 1", ()))
     await press(world.bob, board, 7)
     assert json.loads(await stored(world, "position"))["ply"] == 2
-    await world.env.bot.store._write(
+    await world.env.bot.store.database.write(
         ("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),))
     )
     await press(world.alice, board, 2)
@@ -258,7 +258,7 @@ async def test_the_board_lists_the_moves_before_the_last_in_notation(world):
         await press(world.alice if number % 2 else world.bob, board, min(enabled_houses(board)))
         if number == 2:
             assert "**Before:** `A(1,4)`" in board.embeds[0].description.splitlines()
-    (row,) = await world.env.bot.store._read("SELECT record FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT record FROM games")
     moves = from_record(row["record"])[0].moves
     lines = board.embeds[0].description.splitlines()
     assert f"**Last move:** `{moves[-1]}` " in "\n".join(lines)

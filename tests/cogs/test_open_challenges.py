@@ -24,9 +24,9 @@ async def test_anyone_but_the_challenger_may_accept_an_open_challenge(world):
     await world.carol.click(challenge, label="Accept")
     assert challenge.content.startswith(f"**{shown(world.alice)}**, your move")
     assert f"**B** {shown(world.carol)}" in challenge.embeds[0].description
-    (row,) = await world.env.bot.store._read("SELECT player_a, player_b, name_b FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b, name_b FROM games")
     assert (row["player_a"], row["player_b"], row["name_b"]) == (world.alice.id, world.carol.id, shown(world.carol))
-    assert not await world.env.bot.store._read("SELECT * FROM challenges")
+    assert not await world.env.bot.store.database.read("SELECT * FROM challenges")
 
 
 async def test_an_open_challenge_survives_a_restart_and_expires_unanswered(world):
@@ -45,7 +45,7 @@ async def test_an_open_challenge_may_be_kept_to_players_near_the_challengers_rat
         board = (await world.bob.slash(world.channel, "wari challenge", opponent=world.carol, first="me")).response
         await world.carol.click(board, label="Accept")
         await surrender(world.carol, world.channel)
-    (bob,) = await world.env.bot.store._read("SELECT rating FROM ratings WHERE user_id = ?", (world.bob.id,))
+    (bob,) = await world.env.bot.store.database.read("SELECT rating FROM ratings WHERE user_id = ?", (world.bob.id,))
     assert bob["rating"] > 1700
     challenge = await open_challenge(world, rating_within=150)  # Alice is unrated: 1500
     assert "Open to players rated **1350–1650** in wari." in challenge.embeds[0].description

@@ -25,7 +25,7 @@ def lacking(world, name: str, **denied: bool):
 
 
 async def stored_challenges(world) -> int:
-    (row,) = await world.env.bot.store._read("SELECT COUNT(*) AS n FROM challenges", ())
+    (row,) = await world.env.bot.store.database.read("SELECT COUNT(*) AS n FROM challenges", ())
     return row["n"]
 
 

@@ -70,7 +70,7 @@ async def solve(member, message, puzzle: Puzzle) -> None:
 
 
 async def standing(world, member):
-    return await world.env.bot.store.puzzle_standing(member.id)
+    return await world.env.bot.store.puzzles.puzzle_standing(member.id)
 
 
 def description(message) -> str:
@@ -93,7 +93,7 @@ async def test_a_puzzle_of_several_moves_is_solved_move_by_move_and_raises_the_r
     await play(world.alice, board, first)
     assert board.content.startswith("✅ Right!")
     assert "↪️" in description(board)  # the opponent's reply, played by the bot
-    assert (await world.env.bot.store.attempt(1)).played == (first,)
+    assert (await world.env.bot.store.puzzles.attempt(1)).played == (first,)
     for house in rest:
         await play(world.alice, board, house)
 
@@ -152,7 +152,7 @@ async def test_the_buttons_work_after_a_restart_and_a_stale_press_is_told(world,
 
     await world.restart()
     await play(world.alice, board, second)
-    assert (await world.env.bot.store.attempt(1)).played == (first, second)
+    assert (await world.env.bot.store.puzzles.attempt(1)).played == (first, second)
     again = await world.alice.slash(world.channel, "wari puzzle next")  # the try under way comes back
     assert "under way" in again.response.content
     assert buttons_of(again.response)[0]["custom_id"].startswith("wari:puzzle:1:2:")
@@ -171,7 +171,7 @@ async def test_only_the_solver_may_press_a_public_puzzle(world, given):
     assert not asked.ephemeral
     pressed = await play(world.bob, board, puzzle.solver_moves()[0])
     assert pressed.ephemeral and "someone else's" in pressed.response.content
-    assert (await world.env.bot.store.attempt(1)).played == ()
+    assert (await world.env.bot.store.puzzles.attempt(1)).played == ()
     assert "Your move!" in board.content
 
 

@@ -256,7 +256,7 @@ async def test_a_replay_can_be_private_and_buttons_of_a_vanished_game_are_refuse
     assert shown_move(result.response) == 2 and "`B(9,5)`" in result.response.embeds[0].description
     assert "The game goes on" in result.response.embeds[0].description
     # A press on a button naming a game this server does not have is refused, not shown.
-    await world.env.bot.store._write(("UPDATE games SET guild_id = guild_id + 1 WHERE id = 1", ()))
+    await world.env.bot.store.database.write(("UPDATE games SET guild_id = guild_id + 1 WHERE id = 1", ()))
     pressed = await step(world.alice, result.response, "first")
     assert pressed.ephemeral and pressed.response.content.startswith("There is no game #1 in this server.")
     assert shown_move(result.response) == 2

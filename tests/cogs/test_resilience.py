@@ -124,7 +124,7 @@ async def test_two_presses_at_once_apply_one_move(world):
 
 async def read_only(store, on: bool) -> None:
     """Make the database refuse every write (as a full disk or a read-only replica would), or stop."""
-    backend = store._backend
+    backend = store.database._backend
     if store.dialect == "sqlite":
         await backend._run(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
         return
@@ -174,7 +174,7 @@ async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(w
 
 async def test_a_challenge_button_only_works_in_its_own_channel(world):
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)).response
-    challenge = await world.env.bot.store.challenge_in(world.channel.id)
+    challenge = await world.env.bot.store.games.challenge_in(world.channel.id)
     other = world.guild.create_text_channel("elsewhere")
     with pytest.raises(Refusal, match="no longer open"):
         await world.env.bot.service.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
@@ -210,7 +210,7 @@ async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_sta
     assert (
         result.response.content == "Discord did not let me post your challenge, so it was not made. Please try again."
     )
-    assert await world.env.bot.store.challenge_in(world.channel.id) is None
+    assert await world.env.bot.store.games.challenge_in(world.channel.id) is None
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
     await world.bob.click(again.response, label="Accept")
     assert again.response.content.startswith(f"**{shown(world.alice)}**, your move")
@@ -220,7 +220,7 @@ async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_ke
     from cogs.wari import challenges
 
     store = world.env.bot.store
-    save = store.set_challenge_message
+    save = store.games.set_challenge_message
     failures = []
 
     async def flaky_save(challenge_id, message_id):
@@ -229,10 +229,10 @@ async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_ke
             raise StorageError("cannot write to the database: disk I/O error")
         await save(challenge_id, message_id)
 
-    monkeypatch.setattr(store, "set_challenge_message", flaky_save)
+    monkeypatch.setattr(store.games, "set_challenge_message", flaky_save)
     monkeypatch.setattr(challenges, "MESSAGE_ID_RETRIES", (0.01, 0.01, 0.01))  # seconds apart, not 2, 8, 20
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)).response
-    assert len(failures) == 2 and (await store.challenge_in(world.channel.id)).message_id == message.id
+    assert len(failures) == 2 and (await store.games.challenge_in(world.channel.id)).message_id == message.id
     await world.env.advance_time(2 * 60)  # past the grace of a challenge never posted: still open
     busy = await world.carol.slash(world.channel, "wari challenge", opponent=world.mod)
     assert busy.response.content == "This channel already has an open challenge. Wait until it is answered or expires."
@@ -304,7 +304,7 @@ async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothin
             first="me",
             now=discord.utils.utcnow(),
         )
-    assert await world.env.bot.store.live_game(world.channel.id) is None
+    assert await world.env.bot.store.games.live_game(world.channel.id) is None
     with pytest.raises(Refusal, match="Sorry, kalah houses must be a whole number from 1 to 10, not 11."):
         rules_of("kalah", 11, None)
     with pytest.raises(Refusal, match="Sorry, unknown variant 'chess'"):
@@ -340,7 +340,7 @@ async def test_boards_a_crash_left_behind_are_redrawn_at_start_up(world):
     await world.restart()
     for _channel, board in boards:
         assert board.embeds[0].footer.text == "Move 1" and "`A(3,4)`" in board.embeds[0].description
-    assert not await world.env.bot.store.boards_behind()
+    assert not await world.env.bot.store.games.boards_behind()
 
 
 async def test_a_press_on_a_board_left_behind_says_so_and_never_blames_another_press(world):

@@ -29,10 +29,10 @@ async def test_two_players_who_seek_the_same_game_are_paired_in_a_thread(world):
     assert waiting.components == [] and waiting.content.startswith(
         "🔎 Paired: game #1 against **bob** is here https://"
     )
-    (row,) = await world.env.bot.store._read("SELECT player_a, player_b, clock, thread FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b, clock, thread FROM games")
     assert {row["player_a"], row["player_b"]} == {world.alice.id, world.bob.id}
     assert (row["clock"], row["thread"]) == ("5+3", 1)
-    assert not await world.env.bot.store._read("SELECT * FROM seeks")
+    assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
 
 
 async def test_a_different_game_or_rating_does_not_pair_and_one_wait_per_player(world):
@@ -40,7 +40,7 @@ async def test_a_different_game_or_rating_does_not_pair_and_one_wait_per_player(
     again = await world.alice.slash(world.channel, "wari seek", variant="oware")
     assert again.ephemeral and again.response.content.startswith("You are already looking for a game in this server")
     await seek(world.bob, world.channel, clock="10+5")  # another clock: both wait
-    assert len(await world.env.bot.store._read("SELECT * FROM seeks")) == 2 and not world.channel.threads
+    assert len(await world.env.bot.store.database.read("SELECT * FROM seeks")) == 2 and not world.channel.threads
 
 
 async def test_a_rating_range_is_kept_both_ways(world):
@@ -51,9 +51,9 @@ async def test_a_rating_range_is_kept_both_ways(world):
     waiting = (await seek(world.alice, world.channel, rating_within=100)).response  # Alice: 1500
     assert "Opponents rated 1400–1600." in waiting.embeds[0].description
     await seek(world.bob, world.channel)  # Bob accepts anyone, but Alice does not accept him
-    assert len(await world.env.bot.store._read("SELECT * FROM seeks")) == 2
+    assert len(await world.env.bot.store.database.read("SELECT * FROM seeks")) == 2
     await seek(world.mod, world.channel)  # unrated, 1500: fits Alice, and is paired with her (the oldest)
-    (row,) = await world.env.bot.store._read("SELECT player_a, player_b FROM games WHERE thread = 1")
+    (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b FROM games WHERE thread = 1")
     assert {row["player_a"], row["player_b"]} == {world.alice.id, world.mod.id}
 
 
@@ -67,7 +67,7 @@ async def test_a_wait_is_cancelled_by_its_player_only_and_expires(world):
     await world.restart()  # the queue is in the database: it survives
     await world.env.advance_time(16 * 60)
     assert waiting.content == f"⌛ Nobody fitting came: {shown(world.alice)}'s search ended."
-    assert not await world.env.bot.store._read("SELECT * FROM seeks")
+    assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
 
 
 async def test_two_processes_never_pair_one_wait_twice(world):
@@ -110,7 +110,7 @@ async def test_two_processes_never_pair_one_wait_twice(world):
         await other_store.close()
     claimed = [theirs for theirs, _mine in results if theirs is not None]
     assert len(claimed) == 1 and claimed[0].user_id == 10
-    (left,) = await world.env.bot.store._read("SELECT user_id FROM seeks")
+    (left,) = await world.env.bot.store.database.read("SELECT user_id FROM seeks")
     assert left["user_id"] in (11, 12)
 
 
@@ -125,9 +125,9 @@ async def test_a_pairing_whose_thread_discord_refuses_puts_the_wait_back(world):
     world.env.inject_error("POST", "/channels/*/messages/*/threads", status=500)
     refused = await world.bob.slash(world.channel, "wari seek")
     assert any("open a thread" in message.content for message in told(refused))
-    (left,) = await world.env.bot.store._read("SELECT user_id FROM seeks")
+    (left,) = await world.env.bot.store.database.read("SELECT user_id FROM seeks")
     assert left["user_id"] == world.alice.id and waiting.components  # Alice still waits, first in line
-    assert not await world.env.bot.store._read("SELECT * FROM games")
+    assert not await world.env.bot.store.database.read("SELECT * FROM games")
     await seek(world.carol, world.channel)  # the next who fits is paired with her
-    (row,) = await world.env.bot.store._read("SELECT player_a, player_b FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b FROM games")
     assert {row["player_a"], row["player_b"]} == {world.alice.id, world.carol.id}

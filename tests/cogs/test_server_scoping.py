@@ -181,13 +181,13 @@ async def test_a_player_cannot_analyse_their_game_of_another_server_here(world):
     refused_privately(await late_click(world.alice, club_board, "wari:analyse:2"))  # the Analyse button
     for message in world.channel.history():
         there.unseen_in(text_of(message), 2)
-    assert await world.env.bot.store.analysis(2, "default") is None
+    assert await world.env.bot.store.analyses.analysis(2, "default") is None
 
 
 async def test_an_analysis_under_way_in_another_server_is_not_named_here(world):
     there, _ = await two_servers(world)
     # Alice's analysis of game #2 is under way in Elsewhere (as a busy bot would leave it).
-    await world.env.bot.store.request_analysis(
+    await world.env.bot.store.analyses.request_analysis(
         game_id=2, depth="default", requested_by=world.alice.id, guild_id=there.guild.id, total_plies=4,
         now=world.env.now(), most=8,
     )  # fmt: skip
@@ -208,8 +208,8 @@ async def test_rematch_of_another_servers_game_is_refused_and_starts_nothing_the
     before = len(there.channel.history())
     refused_privately(await late_click(world.alice, club_board, "wari:rematch:2"))
     assert len(there.channel.history()) == before
-    assert await world.env.bot.store.challenge_in(there.channel.id) is None
-    assert await world.env.bot.store.challenge_in(world.channel.id) is None
+    assert await world.env.bot.store.games.challenge_in(there.channel.id) is None
+    assert await world.env.bot.store.games.challenge_in(world.channel.id) is None
 
 
 async def test_game_buttons_of_another_servers_live_game_are_refused(world):
@@ -247,7 +247,7 @@ async def elsewhere_tournament(world):
 
 
 async def entrants(world) -> set[int]:
-    return {entrant.user_id for entrant in await world.env.bot.store.entrants(1)}
+    return {entrant.user_id for entrant in await world.env.bot.store.tournaments.entrants(1)}
 
 
 async def test_another_servers_tournament_cannot_be_joined_with_a_forged_button(world):
@@ -277,7 +277,7 @@ async def test_another_servers_tournament_is_not_found_by_its_number(world):
             world.channel, f"wari-mod tournament {command}", tournament=1, member=world.alice, **options
         )
         assert refused.response.content == "There is no tournament #1.", command
-    current = await world.env.bot.store.tournament(1)
+    current = await world.env.bot.store.tournaments.tournament(1)
     assert current is not None and current.status == "open" and await entrants(world) == {there.kwabena.id}
 
 
@@ -290,9 +290,9 @@ async def test_a_wait_in_another_server_is_neither_ended_nor_shown_from_here(wor
     (cancel,) = buttons(waiting)
     club_board = await start_game(world)
     refused_privately(await late_click(world.alice, club_board, cancel["custom_id"]))  # her own wait's id
-    assert await world.env.bot.store.waiting(there.guild.id, world.alice.id) is not None
+    assert await world.env.bot.store.seeks.waiting(there.guild.id, world.alice.id) is not None
     for message in world.channel.history():
         there.unnamed_in(text_of(message))
     assert [b["custom_id"] for b in buttons(club_board) if b["custom_id"].startswith("wari:cup:1:")]  # untouched
     await there.alice.click(waiting, label="Cancel")  # in its own server, it works
-    assert await world.env.bot.store.waiting(there.guild.id, world.alice.id) is None
+    assert await world.env.bot.store.seeks.waiting(there.guild.id, world.alice.id) is None

@@ -44,7 +44,7 @@ async def test_a_rating_change_adds_up_as_shown(world):
         line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
         for before, after, delta in re.findall(r"(\d+)\?? → (\d+)\?? \(([+-]\d+)\)", line):
             assert int(before) + int(delta) == int(after), line
-    (rating,) = await world.env.bot.store._read(
+    (rating,) = await world.env.bot.store.database.read(
         "SELECT rating, games FROM ratings WHERE user_id = ?", (world.alice.id,)
     )
     stats = await world.alice.slash(world.channel, "wari stats")
@@ -206,7 +206,7 @@ async def test_the_bots_own_stats_count_its_games_against_people(world):
 
 async def test_rated_games_between_the_same_two_players_count_five_times_a_day(world):
     async def changes():
-        return len(await world.env.bot.store._read("SELECT * FROM rating_changes"))
+        return len(await world.env.bot.store.database.read("SELECT * FROM rating_changes"))
 
     for game in range(1, 6):
         await play_out(world, world.alice, world.bob)

@@ -10,7 +10,7 @@ async def test_a_takeback_against_the_computer_undoes_your_move_and_its_answer(w
     before = list(board.components)
     await press(world.alice, board, 3)
     assert board.embeds[0].footer.text == "Move 2"  # Alice's move and the bot's answer
-    (row,) = await world.env.bot.store._read("SELECT record FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT record FROM games")
     answer = row["record"].split()[-1]
     taken = await world.alice.slash(world.channel, "wari takeback")
     assert not taken.ephemeral
@@ -21,7 +21,7 @@ async def test_a_takeback_against_the_computer_undoes_your_move_and_its_answer(w
         f"**{shown(world.alice)}**, your move"
     )
     assert board.components == before and enabled_houses(board) == [1, 2, 3, 4, 5, 6]
-    (row,) = await world.env.bot.store._read("SELECT record, position FROM games")
+    (row,) = await world.env.bot.store.database.read("SELECT record, position FROM games")
     assert "A(3,4)" not in row["record"]
     await press(world.alice, board, 5)  # she plays another move, and the bot answers it
     assert board.embeds[0].footer.text == "Move 2" and "`A(5,4)`" in board.embeds[0].description
@@ -80,4 +80,4 @@ async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
     assert board.embeds[0].footer.text == "Move 2 · unrated"
     # Unrated: the end changes no rating.
     await surrender(world.alice, world.channel)
-    assert not await world.env.bot.store._read("SELECT * FROM rating_changes")
+    assert not await world.env.bot.store.database.read("SELECT * FROM rating_changes")

@@ -45,7 +45,7 @@ def boards_in(thread) -> list:
 async def started_game(world):
     """Round 1's only game, as stored, and its thread."""
     (pairing,) = (await event(world)).round_pairings(1)
-    game = await world.env.bot.store.get_game(pairing.game_id)
+    game = await world.env.bot.store.games.get_game(pairing.game_id)
     assert game is not None
     return pairing, game, thread_of(world, game.channel_id)
 
@@ -80,7 +80,7 @@ async def test_a_game_started_just_before_a_crash_gets_its_board_and_its_whole_c
     # their hour runs from the moment the board was shown.
     await world.env.advance_time(59 * 60)
     assert (await event(world)).round_pairings(1)[0].result is None
-    assert (await world.env.bot.store.get_game(game.id)).live
+    assert (await world.env.bot.store.games.get_game(game.id)).live
     assert not [m for m in thread.history() if "ran out of time" in m.content]
     board = boards_in(thread)[0]
     await press(by_id[pairing.first_id], board, enabled_houses(board)[0])  # in time: the move counts
@@ -103,7 +103,7 @@ async def test_a_board_discord_refused_is_posted_by_the_next_sweep_before_the_ro
     called = announcement(world)
     assert f"/{thread.id}/{board.id})" in called.content
     assert pinged(world, called) == {member.id for member in players}
-    game = await world.env.bot.store.get_game(game.id)
+    game = await world.env.bot.store.games.get_game(game.id)
     assert game.deadline is not None and game.deadline - world.env.now() > timedelta(minutes=59)  # a whole hour
 
 

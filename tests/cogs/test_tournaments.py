@@ -50,7 +50,7 @@ def thread_of(world, channel_id: int):
 
 
 async def game_channel(world, game_id: int) -> int:
-    game = await world.env.bot.store.get_game(game_id)
+    game = await world.env.bot.store.games.get_game(game_id)
     assert game is not None
     return game.channel_id
 
@@ -255,7 +255,7 @@ async def test_moderators_pause_kick_set_results_and_cancel(world):
     assert current.row.status == "cancelled"
     for pairing in current.pairings:
         if pairing.game_id is not None:
-            assert (await world.env.bot.store.get_game(pairing.game_id)).status != "live"
+            assert (await world.env.bot.store.games.get_game(pairing.game_id)).status != "live"
     assert buttons(signup) == []  # the sign-up message closed
     listed = await world.alice.slash(world.channel, "wari tournament list")
     assert "Cup" in listed.response.content and "cancelled" in listed.response.content
@@ -296,7 +296,7 @@ async def test_a_moderator_starts_the_next_round_early_and_the_games_left_are_ad
     assert current.row.round == 2
     (ruled,) = [p for p in current.round_pairings(1) if p.board == left.board]
     assert ruled.result in (0.0, 0.5, 1.0) and ruled.forfeit and ruled.reason == "adjudicated"
-    game = await world.env.bot.store.get_game(left.game_id)
+    game = await world.env.bot.store.games.get_game(left.game_id)
     assert game.status == "aborted"  # ended, and its result is the adjudication's, not a draw by abort
     assert "Round 2 of 2" in standings_in(world).embeds[0].footer.text
 

@@ -15,7 +15,7 @@ from .players import ALICE, BOB, GUILD, T0
 
 @pytest.fixture
 def puzzles(store) -> PuzzleService:
-    return PuzzleService(store, rng=random.Random(3))
+    return PuzzleService(store.puzzles, rng=random.Random(3))
 
 
 async def test_a_move_the_puzzles_position_does_not_allow_is_refused_and_the_try_goes_on(puzzles):

@@ -161,11 +161,11 @@ async def test_each_kind_of_write_on_a_full_disk_is_storage_full_and_the_same_co
         with pytest.raises(StorageFull, match=full):
             await store.set_meta("in a transaction", "x" * 5000)  # it is the commit that finds no room
         with pytest.raises(StorageFull, match=full):
-            await store._write_one("INSERT INTO meta (key, value) VALUES ('alone', ?)", ("x" * 5000,))
+            await store.database.write_one("INSERT INTO meta (key, value) VALUES ('alone', ?)", ("x" * 5000,))
         assert integrity(disk / "wari.sqlite3") == ["ok"]
         filler.unlink()
         await store.set_meta("in a transaction", "yes")
-        await store._write_one("INSERT INTO meta (key, value) VALUES ('alone', 'yes')")
+        await store.database.write_one("INSERT INTO meta (key, value) VALUES ('alone', 'yes')")
         assert [await store.get_meta(key) for key in ("before", "in a transaction", "alone")] == ["kept", "yes", "yes"]
     finally:
         await store.close()

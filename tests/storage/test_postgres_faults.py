@@ -178,7 +178,7 @@ async def test_a_hung_server_fails_every_call_in_time_and_carries_out_nothing_la
     try:
         await store.set_meta("board", "before")
         for _ in range(2):  # a move's statement, ready on a connection: it is sent in one piece
-            await store._write_one(SAVE, ("before",))
+            await store.database.write_one(SAVE, ("before",))
         with server.frozen():
 
             async def call(number: int) -> tuple[float, str]:
@@ -187,7 +187,7 @@ async def test_a_hung_server_fails_every_call_in_time_and_carries_out_nothing_la
                     if number % 2:
                         await store.get_meta("board")
                     else:  # saved as a move is (bot/storage/games.py)
-                        await store._write_one(SAVE, (f"late {number}",))
+                        await store.database.write_one(SAVE, (f"late {number}",))
                 return time.monotonic() - began, str(failed.value)
 
             calls = [asyncio.ensure_future(call(number)) for number in range(3 * pg.POOL_SIZE)]
@@ -202,7 +202,7 @@ async def test_a_hung_server_fails_every_call_in_time_and_carries_out_nothing_la
         }
         await asyncio.sleep(0.5)  # the server, awake, reads what was sent to it before
         assert await store.get_meta("board") == "before"  # none of it was carried out late
-        await store._write_one(SAVE, ("after",))
+        await store.database.write_one(SAVE, ("after",))
         assert await store.get_meta("board") == "after"
     finally:
         await store.close()
@@ -309,7 +309,7 @@ async def test_a_bot_killed_in_the_middle_of_presses_loses_no_acknowledged_move(
     acknowledged = pressing_then_killed(database, 8, after, tmp_path / "errors.txt")
     store = await Store.open(database)
     try:
-        (row,) = [GameRow.from_row(row) for row in await store._read("SELECT * FROM games")]
+        (row,) = [GameRow.from_row(row) for row in await store.database.read("SELECT * FROM games")]
         table = Table.of(row)  # refuses a position that does not go with the record
         houses = [move.house for move in table.game.moves]
         assert houses[: len(acknowledged)] == acknowledged

@@ -50,8 +50,8 @@ async def test_reopening_does_not_migrate_again_and_keeps_data(tmp_path):
 
 
 async def test_foreign_keys_are_on_and_commits_do_not_wait_for_the_disk(sqlite_store):
-    assert (await sqlite_store._read("PRAGMA foreign_keys"))[0][0] == 1
-    assert (await sqlite_store._read("PRAGMA synchronous"))[0][
+    assert (await sqlite_store.database.read("PRAGMA foreign_keys"))[0][0] == 1
+    assert (await sqlite_store.database.read("PRAGMA synchronous"))[0][
         0
     ] == 1  # NORMAL: safe in WAL mode against a killed process
 
@@ -95,7 +95,7 @@ async def new_challenge(store, channel=10, **overrides):
         "expires_at": T0 + timedelta(minutes=10),
     }
     fields.update(overrides)
-    return await store.add_challenge(**fields)
+    return await store.games.add_challenge(**fields)
 
 
 async def test_one_open_challenge_per_channel(store):
@@ -108,89 +108,89 @@ async def test_one_open_challenge_per_channel(store):
 
 async def test_accepting_moves_the_challenge_to_a_live_game_once(store):
     challenge = await new_challenge(store)
-    game = await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
-    assert game.live and game.version == 0 and await store.challenge_in(10) is None
+    game = await store.games.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
+    assert game.live and game.version == 0 and await store.games.challenge_in(10) is None
     with pytest.raises(Conflict):
-        await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
+        await store.games.start_game(challenge, player_a=100, player_b=200, record="R", now=T0)
     with pytest.raises(Conflict):  # no challenge either while the game is live
         await new_challenge(store)
 
 
 async def test_updates_check_the_version_and_archive_finished_games(store):
-    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
-    moved = await store.update_game(game, now=T0, record="R1")
+    game = await store.games.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    moved = await store.games.update_game(game, now=T0, record="R1")
     assert moved.version == 1 and moved.record == "R1"
     with pytest.raises(Conflict):
-        await store.update_game(game, now=T0, record="R1 again")  # written for version 0
-    done = await store.update_game(
+        await store.games.update_game(game, now=T0, record="R1 again")  # written for version 0
+    done = await store.games.update_game(
         moved, now=T0 + timedelta(hours=1), record="R2", status="finished", result="B", reason="majority"
     )
     assert done.finished_at == T0 + timedelta(hours=1)
-    assert await store.live_game(10) is None
-    assert [row.id for row in await store.archived_games(10)] == [done.id]
+    assert await store.games.live_game(10) is None
+    assert [row.id for row in await store.games.archived_games(10)] == [done.id]
 
 
 async def test_a_move_is_saved_by_one_statement_that_commits_by_itself(store, database):
-    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
-    moved = await store.update_game(game, now=T0, record="R1")
+    game = await store.games.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    moved = await store.games.update_game(game, now=T0, record="R1")
     other = await Store.open(database)  # another process's view: the move is committed
     try:
-        assert (await other.get_game(game.id)).record == "R1"
+        assert (await other.games.get_game(game.id)).record == "R1"
     finally:
         await other.close()
     if store.dialect == "sqlite":
-        assert not store._backend._db.in_transaction
+        assert not store.database._backend._db.in_transaction
     with pytest.raises(Conflict):  # its version check is its whole defence, as in a transaction
-        await store.update_game(game, now=T0, record="R1 again")
-    assert (await store.get_game(game.id)).version == moved.version == 1
+        await store.games.update_game(game, now=T0, record="R1 again")
+    assert (await store.games.get_game(game.id)).version == moved.version == 1
 
 
 async def test_a_lone_write_waits_for_a_transaction_under_way_and_is_not_undone_with_it(store):
-    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    game = await store.games.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
     opened, release = asyncio.Event(), asyncio.Event()
 
     async def failing_transaction():
-        async with store._writing():
-            await store._step("UPDATE meta SET value = 'doomed' WHERE key = 'nothing'")
+        async with store.database.writing():
+            await store.database.step("UPDATE meta SET value = 'doomed' WHERE key = 'nothing'")
             opened.set()
             await release.wait()
             raise RuntimeError("rolled back")
 
     failing = asyncio.ensure_future(failing_transaction())
     await opened.wait()
-    move = asyncio.ensure_future(store.update_game(game, now=T0, record="R1"))
+    move = asyncio.ensure_future(store.games.update_game(game, now=T0, record="R1"))
     await asyncio.sleep(0.05)
     release.set()
     with pytest.raises(RuntimeError, match="rolled back"):
         await failing
     assert (await move).record == "R1"
-    assert (await store.get_game(game.id)).record == "R1"  # not rolled back with the other write
+    assert (await store.games.get_game(game.id)).record == "R1"  # not rolled back with the other write
 
 
 async def test_a_read_sees_what_is_committed_never_another_write_under_way(store):
-    game = await store.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
+    game = await store.games.start_game(await new_challenge(store), player_a=100, player_b=200, record="R0", now=T0)
     opened, release = asyncio.Event(), asyncio.Event()
 
     async def doomed_write():
-        async with store._writing():
-            await store._step("UPDATE games SET record = 'R-doomed' WHERE id = ?", (game.id,))
+        async with store.database.writing():
+            await store.database.step("UPDATE games SET record = 'R-doomed' WHERE id = ?", (game.id,))
             opened.set()
             await release.wait()
             raise RuntimeError("rolled back")
 
     write = asyncio.ensure_future(doomed_write())
     await opened.wait()
-    assert (await store.get_game(game.id)).record == "R0"  # not what the write under way wrote
+    assert (await store.games.get_game(game.id)).record == "R0"  # not what the write under way wrote
     release.set()
     with pytest.raises(RuntimeError, match="rolled back"):
         await write
-    assert (await store.get_game(game.id)).record == "R0"
+    assert (await store.games.get_game(game.id)).record == "R0"
 
 
 async def test_due_challenges_are_the_expired_ones(store):
     await new_challenge(store, channel=1, expires_at=T0)
     await new_challenge(store, channel=2, expires_at=T0 + timedelta(minutes=5))
-    assert [c.channel_id for c in await store.due_challenges(T0 + timedelta(minutes=1))] == [1]
+    assert [c.channel_id for c in await store.games.due_challenges(T0 + timedelta(minutes=1))] == [1]
 
 
 async def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path):
@@ -204,7 +204,7 @@ async def test_a_version_1_database_is_migrated_and_keeps_its_games(tmp_path):
         )
     store = await Store.open(path)
     assert await store.schema_version() == len(MIGRATIONS) >= 2
-    game = await store.live_game(10)
+    game = await store.games.live_game(10)
     assert (game.record, game.level_a, game.level_b, game.autoplay) == ("R", None, None, 0)
     await store.close()
 
@@ -225,12 +225,12 @@ async def test_a_cancelled_write_leaves_the_database_usable(store):
     await asyncio.gather(task, return_exceptions=True)
     assert await new_challenge(store, channel=2)
     if store.dialect == "sqlite":
-        assert not store._backend._db.in_transaction
+        assert not store.database._backend._db.in_transaction
 
 
 async def test_ids_are_never_reused(store):
     first = await new_challenge(store, channel=1)
-    await store.delete_challenge(first.id)
+    await store.games.delete_challenge(first.id)
     second = await new_challenge(store, channel=1)
     assert second.id > first.id
 
@@ -255,7 +255,7 @@ async def test_processes_opening_a_new_database_at_once_all_start_and_migrate_on
 
 async def clocked_game(store, channel=10, **columns):
     challenge = await new_challenge(store, channel=channel)
-    return await store.start_game(challenge, player_a=100, player_b=200, record="R", now=T0, **columns)
+    return await store.games.start_game(challenge, player_a=100, player_b=200, record="R", now=T0, **columns)
 
 
 async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
@@ -264,7 +264,7 @@ async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
         ("deadline", "deadline IS NOT NULL AND deadline <= ?"),
         ("ping", "ping_at IS NOT NULL AND ping_at <= ?"),
     ):
-        rows = await sqlite_store._read(
+        rows = await sqlite_store.database.read(
             f"EXPLAIN QUERY PLAN SELECT * FROM games WHERE status = 'live' AND {where}", ("x",)
         )
         plans[name] = " ".join(row["detail"] for row in rows)
@@ -274,27 +274,27 @@ async def test_the_sweeps_read_through_their_partial_indexes(sqlite_store):
 
 async def test_a_game_to_ping_is_read_with_its_players_who_turned_pings_off(store):
     game = await clocked_game(store)
-    assert await store.game_to_ping(game.id) == (game, frozenset())
-    await store.set_pings(200, False)
-    await store.set_user_language(100, "fr")  # a settings row of its own, pings left on
-    assert await store.game_to_ping(game.id) == (game, frozenset({200}))
-    await store.set_pings(200, True)
-    assert (await store.game_to_ping(game.id))[1] == frozenset()
-    assert await store.game_to_ping(game.id + 1) is None
+    assert await store.clocks.game_to_ping(game.id) == (game, frozenset())
+    await store.settings.set_pings(200, False)
+    await store.settings.set_user_language(100, "fr")  # a settings row of its own, pings left on
+    assert await store.clocks.game_to_ping(game.id) == (game, frozenset({200}))
+    await store.settings.set_pings(200, True)
+    assert (await store.clocks.game_to_ping(game.id))[1] == frozenset()
+    assert await store.clocks.game_to_ping(game.id + 1) is None
 
 
 async def test_a_ping_is_recorded_once_and_never_for_a_game_that_moved_on(store):
     game = await clocked_game(store, ping_at=T0, ping_kind="turn")
-    assert [g.id for g in await store.games_due_a_ping(T0)] == [game.id]
-    moved = await store.update_game(game, now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
-    assert not await store.record_ping(game, message_id=77, next_at=None, next_kind=None)  # read before the move
-    assert (await store.get_game(game.id)).ping_message_id is None
+    assert [g.id for g in await store.clocks.games_due_a_ping(T0)] == [game.id]
+    moved = await store.games.update_game(game, now=T0, ping_at=T0 + timedelta(seconds=5), ping_kind="turn")
+    assert not await store.clocks.record_ping(game, message_id=77, next_at=None, next_kind=None)  # read before the move
+    assert (await store.games.get_game(game.id)).ping_message_id is None
     reminder = T0 + timedelta(hours=1)
-    assert await store.record_ping(moved, message_id=78, next_at=reminder, next_kind="reminder")
-    assert not await store.record_ping(moved, message_id=79, next_at=None, next_kind=None)  # a second time: no
-    after = await store.get_game(game.id)
+    assert await store.clocks.record_ping(moved, message_id=78, next_at=reminder, next_kind="reminder")
+    assert not await store.clocks.record_ping(moved, message_id=79, next_at=None, next_kind=None)  # a second time: no
+    after = await store.games.get_game(game.id)
     assert (after.ping_message_id, after.ping_at, after.ping_kind) == (78, reminder, "reminder")
-    assert await store.games_due_a_ping(T0 + timedelta(minutes=59)) == []
+    assert await store.clocks.games_due_a_ping(T0 + timedelta(minutes=59)) == []
 
 
 async def test_downtime_is_credited_once_to_running_clocks_only(store):
@@ -303,15 +303,15 @@ async def test_downtime_is_credited_once_to_running_clocks_only(store):
     )
     still = await clocked_game(store, channel=2)
     rules = {"longer_than": timedelta(minutes=3), "note_every": timedelta(minutes=1)}
-    assert await store.credit_downtime(T0, **rules) == (timedelta(0), [])  # the first sign of life
+    assert await store.clocks.credit_downtime(T0, **rules) == (timedelta(0), [])  # the first sign of life
     back = T0 + timedelta(hours=2)
-    gap, shifted = await store.credit_downtime(back, **rules)
+    gap, shifted = await store.clocks.credit_downtime(back, **rules)
     assert gap == timedelta(hours=2) and [g.id for g in shifted] == [running.id]
-    moved = await store.get_game(running.id)
+    moved = await store.games.get_game(running.id)
     assert moved.deadline == T0 + timedelta(hours=3) and moved.ping_at == T0 + timedelta(hours=2, minutes=45)
-    assert moved.clock_paused == 7200 and (await store.get_game(still.id)).deadline is None
-    assert await store.credit_downtime(back + timedelta(minutes=2), **rules) == (timedelta(0), [])  # not twice
-    assert (await store.get_game(running.id)).deadline == T0 + timedelta(hours=3)
+    assert moved.clock_paused == 7200 and (await store.games.get_game(still.id)).deadline is None
+    assert await store.clocks.credit_downtime(back + timedelta(minutes=2), **rules) == (timedelta(0), [])  # not twice
+    assert (await store.games.get_game(running.id)).deadline == T0 + timedelta(hours=3)
 
 
 async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order_games_finished(tmp_path):
@@ -347,14 +347,14 @@ async def test_a_version_3_database_gets_the_ratings_of_its_archive_in_the_order
     r[100], r[300] = rate_game(r[100], r[300], 0.5)
     r[100], r[200] = rate_game(r[100], r[200], 1.0)
     for user in (100, 200, 300):
-        stored = (await store.ratings_of(user))["wari"]
+        stored = (await store.ratings.ratings_of(user))["wari"]
         assert (round(stored.rating, 6), round(stored.rd, 6), stored.games) == (
             round(r[user].rating, 6),
             round(r[user].rd, 6),
             r[user].games,
         )
-    assert 999 not in [s.user_id for s in await store.leaderboard("wari", guild_id=None, offset=0, limit=10)]
-    assert (await store.results_of(100))["mcts"].wins == 1
+    assert 999 not in [s.user_id for s in await store.ratings.leaderboard("wari", guild_id=None, offset=0, limit=10)]
+    assert (await store.ratings.results_of(100))["mcts"].wins == 1
     await store.close()
 
 
@@ -384,12 +384,12 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     source_path = tmp_path / "old.sqlite3"
     source = await Store.open(source_path)
     game = await clocked_game(source, channel=1)
-    await source.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    await source.games.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
     await clocked_game(source, channel=2)
-    await source.delete_challenge((await new_challenge(source, channel=3)).id)
+    await source.games.delete_challenge((await new_challenge(source, channel=3)).id)
     open_challenge = await new_challenge(source, channel=4)
-    await source.set_pings(100, False)
-    await source.set_board_style(1, "image")
+    await source.settings.set_pings(100, False)
+    await source.settings.set_board_style(1, "image")
     await source.set_meta("commands_digest", "abc")
     seek = {
         "guild_id": 1,
@@ -400,16 +400,20 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
         "clock": "5+3",
         "rating": 1500,
     }
-    _paired, waiting = await source.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
-    event = await source.create_tournament(now=T0, **TOURNAMENT)
-    await source.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
-    await source.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
-    await source.request_analysis(
+    _paired, waiting = await source.seeks.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
+    event = await source.tournaments.create_tournament(now=T0, **TOURNAMENT)
+    await source.tournaments.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
+    await source.tournaments.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
+    await source.analyses.request_analysis(
         game_id=game.id, depth="quick", requested_by=100, guild_id=1, total_plies=1, now=T0, most=8
     )
-    attempt = await source.start_attempt(user_id=100, guild_id=1, puzzle_id="wari-0001", daily="2026-01-01", now=T0)
-    await source.finish_attempt(attempt, (3,), solved=True, now=T0, rerate=lambda standing: standing, rated=True)
-    await source.daily_puzzle(1, "2026-01-01", "wari-0001")
+    attempt = await source.puzzles.start_attempt(
+        user_id=100, guild_id=1, puzzle_id="wari-0001", daily="2026-01-01", now=T0
+    )
+    await source.puzzles.finish_attempt(
+        attempt, (3,), solved=True, now=T0, rerate=lambda standing: standing, rated=True
+    )
+    await source.puzzles.daily_puzzle(1, "2026-01-01", "wari-0001")
     await source.close()
     target = database if database != source_path else tmp_path / "new.sqlite3"
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 0
@@ -417,21 +421,24 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     assert "games: 2 rows" in said and "every table's count matches" in said
     copied = await Store.open(target)
     try:
-        assert (await copied.get_challenge(open_challenge.id)).channel_id == 4
-        assert [g.id for g in await copied.archived_games()] == [game.id]
-        assert (await copied.live_game(2)).record == "R"
-        assert not await copied.pings_enabled(100) and await copied.server_settings(1) == (None, "image")
-        assert (await copied.ratings_of(100))["wari"].games == 1
+        assert (await copied.games.get_challenge(open_challenge.id)).channel_id == 4
+        assert [g.id for g in await copied.games.archived_games()] == [game.id]
+        assert (await copied.games.live_game(2)).record == "R"
+        assert not await copied.settings.pings_enabled(100) and await copied.settings.server_settings(1) == (
+            None,
+            "image",
+        )
+        assert (await copied.ratings.ratings_of(100))["wari"].games == 1
         after = await new_challenge(copied, channel=5)  # ids go on after the copied ones, never reused
         assert after.id > open_challenge.id
-        assert (await copied.waiting(1, 7)) == waiting
-        await copied.end_seek(waiting.id)
-        _paired, again = await copied.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
+        assert (await copied.seeks.waiting(1, 7)) == waiting
+        await copied.seeks.end_seek(waiting.id)
+        _paired, again = await copied.seeks.seek(now=T0, within=None, expires_at=T0 + timedelta(minutes=15), **seek)
         assert again.id > waiting.id  # a wait's id is never reused either (its Cancel button names it)
-        assert [(p.first_id, p.result) for p in await copied.pairings(event.id)] == [(100, 1.0)]
-        assert (await copied.create_tournament(now=T0, **TOURNAMENT)).id > event.id
+        assert [(p.first_id, p.result) for p in await copied.tournaments.pairings(event.id)] == [(100, 1.0)]
+        assert (await copied.tournaments.create_tournament(now=T0, **TOURNAMENT)).id > event.id
         for table, _ in TABLES:
-            assert (await copied._read(f"SELECT COUNT(*) AS n FROM {table}"))[0]["n"] > 0, table
+            assert (await copied.database.read(f"SELECT COUNT(*) AS n FROM {table}"))[0]["n"] > 0, table
     finally:
         await copied.close()
     assert await asyncio.to_thread(storage_cli, ["copy", str(source_path), str(target)]) == 1  # not into a filled one
@@ -443,15 +450,15 @@ async def test_rated_games_between_two_players_count_five_times_in_any_24_hours(
 
     async def finish(channel, at):
         game = await clocked_game(store, channel=channel)
-        return await store.update_game(game, now=at, status="finished", result="A", reason="surrender")
+        return await store.games.update_game(game, now=at, status="finished", result="A", reason="surrender")
 
     finished = [await finish(channel, T0 + timedelta(hours=channel)) for channel in range(1, 7)]
     assert [game.rated for game in finished] == [RATED] * RATED_GAMES_PER_PAIR_PER_DAY + [OVER_THE_DAILY_LIMIT]
-    assert len(await store.rating_changes(finished[-1].id)) == 0
-    assert (await store.ratings_of(100))["wari"].games == 5
+    assert len(await store.ratings.rating_changes(finished[-1].id)) == 0
+    assert (await store.ratings.ratings_of(100))["wari"].games == 5
     # The first of the five is more than a day old by hour 26: one more counts.
     assert (await finish(26, T0 + timedelta(hours=26))).rated == RATED
-    assert (await store.ratings_of(100))["wari"].games == 6
+    assert (await store.ratings.ratings_of(100))["wari"].games == 6
 
 
 async def test_a_database_password_never_shows_in_an_error_or_a_log_line(caplog):

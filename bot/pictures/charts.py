@@ -16,14 +16,15 @@ True
 
 from __future__ import annotations
 
-import functools
 import io
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.i18n import _, n_
+
+from .fonts import font
 
 WIDTH, HEIGHT = 640, 360
 #: About how wide Discord shows the chart on a phone, in the phone's pixels.
@@ -83,11 +84,6 @@ def game_ticks(games: int) -> list[int]:
         return [0]
     step = next((step for step in GAME_STEPS if games // step <= MAX_STEPS), GAME_STEPS[-1])
     return list(range(0, games + 1, step))
-
-
-@functools.cache
-def font(size: int = FONT_SIZE) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
 
 
 @dataclass(frozen=True)

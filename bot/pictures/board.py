@@ -35,10 +35,12 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.engine import Game, MoveRecord, Player, Rules
 from bot.render import PHONE_COLUMNS, across_width
+
+from .fonts import Font, font
 
 #: The widest picture, in pixels: about what a 390-pixel phone shows of an embed's picture (less on
 #: a 360-pixel one, which shrinks it to three quarters at most), and what a desktop shows as is.
@@ -59,25 +61,12 @@ PLATE, PLATE_TEXT = (88, 54, 26), (250, 214, 150)  # a name plate
 TURN, TURN_TEXT = (150, 222, 128), (20, 36, 12)  # the plate of the player to move
 PLAYED = (255, 204, 64)  # the house the last move was played from
 CAPTURED = (235, 82, 70)  # houses the last move captured from
-#: The fonts, from Debian's fonts-dejavu-core (found by Pillow among the system's fonts); Pillow's
-#: own font when they are missing. Condensed bold for the numbers, bold for the names: DejaVu covers
-#: Latin, Greek, Cyrillic, Arabic, Hebrew and more (a character it lacks, say a CJK one, shows as a box).
+#: The faces (:mod:`.fonts`): condensed bold for the numbers, bold for the names.
 NUMBER_FONT, NAME_FONT = "DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf"
 #: Digits are this part of the font's size tall (DejaVu Sans: 0.73).
 DIGIT_EM = 0.73
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
-
-
-@functools.lru_cache(maxsize=32)
-def _font(name: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype(name, size)
-    except OSError:  # not a Debian machine: Pillow's own font (Pillow 10.1 and later scale it)
-        try:
-            return ImageFont.load_default(size=size)
-        except TypeError:  # pragma: no cover - Pillow 10.0: one small size only
-            return ImageFont.load_default()
 
 
 def stands_upright(rules: Rules) -> bool:
@@ -214,7 +203,7 @@ def _printable(name: str) -> str:
     return " ".join("".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in name).split())
 
 
-def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: float) -> str:
+def _fit(text: str, font: Font, room: float) -> str:
     """``text``, cut short with … if it is wider than ``room``."""
     if font.getlength(text) <= room:
         return text
@@ -244,16 +233,16 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None, names: tuple[s
     image = Image.new("RGBA", (at.width * k, at.height * k), (*WOOD_EDGE, 0))  # see-through, edge-coloured
     draw = ImageDraw.Draw(image)
     number_size = round(digit / DIGIT_EM) * k
-    numbers = _font(NUMBER_FONT, number_size)
+    numbers = font(number_size, NUMBER_FONT)
     draw.rounded_rectangle(scaled(at.board), radius=digit * 0.8 * k, fill=WOOD, outline=WOOD_EDGE, width=2 * k)
 
     def count(box: Box, value: int) -> None:
         """``value`` in the middle of ``box``, smaller if it would not fit its width."""
-        font, room = numbers, (box[2] - box[0]) * 0.86 * k
-        if font.getlength(str(value)) > room:
-            font = _font(NUMBER_FONT, int(number_size * room / font.getlength(str(value))))
+        fitting, room = numbers, (box[2] - box[0]) * 0.86 * k
+        if fitting.getlength(str(value)) > room:
+            fitting = font(int(number_size * room / fitting.getlength(str(value))), NUMBER_FONT)
         middle = ((box[0] + box[2]) / 2 * k, (box[1] + box[3]) / 2 * k)
-        draw.text(middle, str(value), fill=COUNT, font=font, anchor="mm")
+        draw.text(middle, str(value), fill=COUNT, font=fitting, anchor="mm")
 
     def cup(box: Box, ring: tuple[int, int, int] | None = None) -> None:
         """A cup, and its ``ring`` (if any) over its edge, half in the cup and half in the gap to the
@@ -281,7 +270,7 @@ def board_png(game: Game, *, last_move: MoveRecord | None = None, names: tuple[s
         draw.text((x * k, y * k), letter, fill=LABEL, font=numbers, anchor="mm")
 
     to_move = game.to_move
-    name_font = _font(NAME_FONT, at.name_px * k)
+    name_font = font(at.name_px * k, NAME_FONT)
     for player, box in zip((Player.A, Player.B), at.plates, strict=True):
         lit = player is to_move
         height = box[3] - box[1]

@@ -11,36 +11,29 @@ True
 
 from __future__ import annotations
 
-import functools
 import io
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-#: Debian's fonts-dejavu-core; Pillow's own font where it is missing.
+from .fonts import font
+
+#: The face (:mod:`.fonts`): DejaVu's monospaced one, so that the columns line up.
 MONO_FONT = "DejaVuSansMono.ttf"
 FONT_SIZE = 22
 PAD = 16
 BACKGROUND, INK = (250, 246, 238), (40, 28, 16)
 
 
-@functools.lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype(MONO_FONT, size)
-    except OSError:  # not a Debian machine
-        return ImageFont.load_default(size=size)
-
-
 def crosstable_png(text: str) -> bytes:
     """The PNG of ``text``, one crosstable line a line."""
-    font = _font(FONT_SIZE)
+    mono = font(FONT_SIZE, MONO_FONT)
     lines = text.splitlines() or [""]
     line_height = round(FONT_SIZE * 1.3)
-    width = round(max(font.getlength(line) for line in lines)) + 2 * PAD
+    width = round(max(mono.getlength(line) for line in lines)) + 2 * PAD
     image = Image.new("RGB", (max(width, 2 * PAD + 1), line_height * len(lines) + 2 * PAD), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for number, line in enumerate(lines):
-        draw.text((PAD, PAD + number * line_height), line, fill=INK, font=font)
+        draw.text((PAD, PAD + number * line_height), line, fill=INK, font=mono)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

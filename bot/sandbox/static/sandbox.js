@@ -1,4 +1,4 @@
-// The sandbox's additions to SimCord's page (served by bot/sandbox_page.py):
+// The sandbox's additions to SimCord's page (served by bot/sandbox/page.py):
 // - a channel picker: #games and its threads, newest first; a thread the bot opens is followed;
 // - Discord timestamps (<t:…>) rendered again every second against the sandbox's clock (which may
 //   be simulated: the server sends its "now" with each state), in the viewer's language.

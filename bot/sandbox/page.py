@@ -3,7 +3,7 @@
 SimCord's Preview serves one channel at a time (the threads where games with ``thread: True``
 are played were out of its reach), and renders Discord timestamps (``<t:…:R>``) once, in the
 page's profile language (English). The sandbox serves the same page with a script of its own,
-``bot/sandbox_static/sandbox.js``, and two endpoints for it, behind the session's capability
+``bot/sandbox/static/sandbox.js``, and two endpoints for it, behind the session's capability
 like SimCord's:
 
 ``GET /sandbox/state``
@@ -42,7 +42,7 @@ class Sandbox(Protocol):
 
 log = logging.getLogger("bot.sandbox")
 
-STATIC = Path(__file__).with_name("sandbox_static")
+STATIC = Path(__file__).with_name("static")
 #: The sandbox's own files, served next to SimCord's.
 OWN_FILES = {"/sandbox.js": ("sandbox.js", "application/javascript"), "/sandbox.css": ("sandbox.css", "text/css")}
 STATE_PATH = "/sandbox/state"

@@ -1,4 +1,5 @@
-"""``python -m bot.sandbox``: play the real bot in a local browser page, without Discord.
+"""The sandbox: play the real bot in a local browser page, without Discord (``make sandbox``,
+``python -m bot.sandbox``: its command line is :mod:`.__main__`).
 
 The bot is built exactly as production builds it (:func:`bot.client.create_bot`, a real SQLite
 file) and attached to SimCord's simulated Discord, whose *Preview* serves one channel as a
@@ -26,9 +27,9 @@ A game that was going on when the sandbox stopped continues: at start one of its
 runs ``/wari board``, which posts the board again (the old message went with the old run). The
 ids of the earlier run's messages are forgotten first, so the bot tries to edit none of them.
 
-The page is SimCord's, served with the sandbox's additions (:mod:`bot.sandbox_page`): a channel
-picker, for the threads where games with ``thread: True`` are played (the page follows a thread
-the bot opens), and Discord timestamps (``<t:…:R>``…) kept up to date against the sandbox's
+The page is SimCord's, served with the sandbox's additions (:mod:`.page`, its files in
+``static/``): a channel picker, for the threads where games with ``thread: True`` are played (the
+page follows a thread the bot opens), and Discord timestamps (``<t:…:R>``…) kept up to date against the sandbox's
 clock, in the language of the member the page is shown to. When the bot plays, the page shows
 its board "thinking" before its move (:func:`_show_thinking`).
 
@@ -38,36 +39,31 @@ The database is ``data/sandbox.sqlite3`` by default, never the production one.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import importlib.util
 import json
 import logging
-import os
 import random
-import signal
 import sqlite3
-import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .client import WariBot, create_bot
-from .config import PROJECT_ROOT
-from .storage import StorageError
+from ..client import WariBot, create_bot
+from ..config import PROJECT_ROOT
+from ..storage import StorageError
 
 if TYPE_CHECKING:
     import simcord
     from simcord.builders import ChannelHandle, GuildHandle, UserHandle
     from simcord.preview import Preview
 
-log = logging.getLogger("bot.sandbox")  # not "__main__" under python -m
+log = logging.getLogger(__name__)
 
-PROG = "wari-sandbox"
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "sandbox.sqlite3"
 
 #: The simulated server's id, pinned (a snowflake of 2025; SimCord's own ids are of 2026 on).
@@ -212,9 +208,9 @@ class Sandbox:
         store = self.bot.store
         languages: dict[str, str | None] = {}
         try:
-            server_language, _style = await store.server_settings(self.guild.id)
+            server_language, _style = await store.settings.server_settings(self.guild.id)
             for member in self.members:
-                languages[str(member.id)] = await store.user_language(member.id) or server_language
+                languages[str(member.id)] = await store.settings.user_language(member.id) or server_language
         except StorageError as exc:
             log.warning("could not read the members' languages: %s", exc)
         return {
@@ -440,7 +436,7 @@ async def _resume(sandbox: Sandbox) -> None:
             log.info("game #%s of an earlier run continues: %s ran /wari board to show it", table.row.id, actor.name)
         else:
             log.warning("game #%s of an earlier run is live, but /wari board did not show it", table.row.id)
-    challenge = await sandbox.bot.store.challenge_in(sandbox.channel.id)
+    challenge = await sandbox.bot.store.games.challenge_in(sandbox.channel.id)
     if challenge is not None:
         log.info(
             "a challenge of an earlier run is still open, but its message went with that run: "
@@ -452,8 +448,8 @@ async def _resume(sandbox: Sandbox) -> None:
 
 def _page(sandbox: Sandbox, port: int | None) -> Preview:
     """SimCord's Preview of #games for both members, served with the sandbox's additions
-    (:mod:`bot.sandbox_page`: threads, live timestamps in the viewer's language)."""
-    from .sandbox_page import SandboxServer
+    (:mod:`.page`: threads, live timestamps in the viewer's language)."""
+    from .page import SandboxServer
 
     preview = sandbox.env.preview(sandbox.channel, viewers=list(sandbox.members), layout="channel", port=port)
     # A SimCord internal (simcord is pinned to 3.x): the server is made with the Preview, and
@@ -525,117 +521,3 @@ async def open_sandbox(
             # SimCord detaches the bot but does not close it: close it as a stopping process
             # would (its cogs are unloaded and the database is closed).
             await bot.close()
-
-
-# -- the command line ---------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.sandbox",
-        description="Play the real Wari bot in a local browser page: SimCord's simulated Discord, no token needed.",
-    )
-    parser.add_argument(
-        "--database",
-        type=Path,
-        default=DEFAULT_DATABASE,
-        metavar="PATH",
-        help="the sandbox's SQLite file (default: data/sandbox.sqlite3; never the bot's own)",
-    )
-    parser.add_argument(
-        "--port", type=_port, default=None, help="serve the page on this loopback port (default: any free one)"
-    )
-    return parser
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}")
-    return value
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-async def serve(database_path: Path, port: int | None) -> str:
-    """Run the sandbox until Ctrl-C (or SIGTERM) or "End preview session"; returns the last words."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for number in signals:
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
-            loop.add_signal_handler(number, stop.set)
-    try:
-        async with open_sandbox(database_path, port=port, check_errors=False) as sandbox:
-            ama, kofi = (display for _, display in MEMBERS)
-            print(
-                f"Wari sandbox: the real bot in SimCord's simulated Discord; nothing leaves this machine.\n"
-                f"  Server {GUILD_NAME!r}, channel #{CHANNEL_NAME}: {ama} (the owner) and {kofi}, "
-                f"and the bot, {BOT_NAME}.\n"
-                f"  Pick who you are at the top of the page; type / in the message box for the commands.\n"
-                f"  Database: {_shown(database_path)} (games survive a restart of the sandbox).\n"
-                f"\n"
-                f"  Open {sandbox.url}\n"
-                f"\n"
-                f"Press Ctrl-C to stop.",
-                flush=True,
-            )
-            closed = asyncio.ensure_future(sandbox.preview.wait_closed())
-            stopping = asyncio.ensure_future(stop.wait())
-            try:
-                await asyncio.wait({closed, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                closed.cancel()
-                stopping.cancel()
-            # A second Ctrl-C while shutting down interrupts at once.
-            for number in signals:
-                with contextlib.suppress(NotImplementedError, RuntimeError):
-                    loop.remove_signal_handler(number)
-            return "Wari sandbox stopped." if stop.is_set() else "The page's session was ended: Wari sandbox stopped."
-    finally:
-        for number in signals:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(number)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    options = build_parser().parse_args(argv)
-    try:
-        require_sandbox()
-    except SandboxUnavailable as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
-    import discord
-    from simcord import SetupError
-
-    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    discord.utils.setup_logging(level=getattr(logging, level, logging.INFO), root=True)
-    logging.getLogger("discord").setLevel(
-        max(logging.WARNING, logging.getLogger().level)
-    )  # "logging in using static token"…
-    # "Slash commands synced globally (they may take a while to appear)" is about the real Discord.
-    logging.getLogger("bot.client").setLevel(max(logging.WARNING, logging.getLogger().level))
-    try:
-        last_words = asyncio.run(serve(options.database, options.port))
-    except StorageError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 1
-    except SetupError as exc:  # e.g. "preview could not bind port 8000"
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:  # a second Ctrl-C while stopping
-        last_words = "Wari sandbox interrupted."
-    print(last_words, flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,7 +5,7 @@ winning, at the bottom B is, and the centre line is an even game. The area betwe
 and the centre is filled in the colour of the side ahead, and the moves the analysis marked are
 dots on the line: red for a blunder, orange for a mistake, yellow for an inaccuracy. A's name is
 written at the top edge and B's at the bottom, each beside a square of their colour, so the
-chart needs no other words. Sizes, the font and the colours are :mod:`bot.charts`'s, made to be
+chart needs no other words. Sizes, the font and the colours are :mod:`.charts`'s, made to be
 read on a phone.
 
 >>> from bot.ai.analysis import GameAnalysis
@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.ai.analysis import GameAnalysis
-from bot.charts import BACKGROUND, FONT_SIZE, GRID, HEIGHT, LINE, LINE_WIDTH, PAD, TEXT, WIDTH, font, game_ticks
+
+from .charts import BACKGROUND, FONT_SIZE, GRID, HEIGHT, LINE, LINE_WIDTH, PAD, TEXT, WIDTH, game_ticks
+from .fonts import font
 
 #: The fill of the side ahead: A light (above the centre), B darker than the background (below).
 A_FILL, B_FILL = (148, 151, 156), (24, 25, 28)
@@ -88,7 +90,7 @@ def advantage_chart(analysis: GameAnalysis, names: tuple[str, str]) -> bytes:
     for ply in game_ticks(frame.plies):
         x = frame.x(ply)
         draw.line([(x, bottom), (x, bottom + PAD // 3)], fill=GRID, width=2)
-        draw.text((x, bottom + PAD // 2), f"{ply}", fill=TEXT, font=font(), anchor="ma")
+        draw.text((x, bottom + PAD // 2), f"{ply}", fill=TEXT, font=font(FONT_SIZE), anchor="ma")
     if len(points) > 1:
         draw.line(points, fill=LINE, width=LINE_WIDTH, joint="curve")
     for dot in dots(analysis):

@@ -1,0 +1,126 @@
+"""The store's shape: one database handle and each feature's queries over it, composed, never
+stacked; and the writes that take a step of another feature's stay one transaction (on both
+back ends)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import bot.storage
+from bot.storage import Conflict, StorageError, Store
+
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+#: How many classes of the project a class's MRO may hold: itself and one base.
+MOST_CLASSES_OF_THE_PROJECT = 2
+
+
+def storage_classes() -> list[type]:
+    """Every class the modules of :mod:`bot.storage` define."""
+    modules = [bot.storage] + [
+        importlib.import_module(f"bot.storage.{module.name}")
+        for module in pkgutil.iter_modules(bot.storage.__path__)
+        if module.name != "__main__"
+    ]
+    return [
+        member
+        for module in modules
+        for _, member in inspect.getmembers(module, inspect.isclass)
+        if member.__module__ == module.__name__
+    ]
+
+
+def project_classes_in_mro(cls: type) -> list[str]:
+    return [ancestor.__qualname__ for ancestor in cls.__mro__ if ancestor.__module__.startswith("bot.")]
+
+
+def test_no_class_of_the_storage_stacks_more_than_one_base_of_the_project():
+    classes = storage_classes()
+    assert {"Store", "Database", "GameQueries", "RatingQueries", "TournamentQueries"} <= {c.__name__ for c in classes}
+    stacked = {
+        cls.__qualname__: chain
+        for cls in classes
+        if len(chain := project_classes_in_mro(cls)) > MOST_CLASSES_OF_THE_PROJECT
+    }
+    assert stacked == {}
+
+
+@pytest.fixture
+async def store(database):
+    """Each back end in turn (see ``tests/conftest.py``)."""
+    store = await Store.open(database)
+    yield store
+    await store.close()
+
+
+async def refuse_rating_changes(store: Store) -> None:
+    """A rule of the database that refuses every new rating change, as a broken disk or a bad
+    constraint would, halfway through the write that archives a rated game."""
+    if store.dialect == "sqlite":
+        statements = [
+            "CREATE TRIGGER refuse_ratings BEFORE INSERT ON rating_changes BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        ]
+    else:
+        statements = [
+            "CREATE FUNCTION refuse_ratings() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ "
+            "LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse_ratings BEFORE INSERT ON rating_changes FOR EACH ROW "
+            "EXECUTE FUNCTION refuse_ratings()",
+        ]
+    await store.database.write(*((sql, ()) for sql in statements))
+
+
+async def live_game(store: Store, channel: int = 10):
+    challenge = await store.games.add_challenge(
+        guild_id=1,
+        channel_id=channel,
+        challenger_id=100,
+        opponent_id=200,
+        variant="wari",
+        first="me",
+        created_at=T0,
+        expires_at=T0 + timedelta(minutes=10),
+    )
+    return await store.games.start_game(challenge, player_a=100, player_b=200, record="R0", now=T0)
+
+
+async def test_a_game_whose_rating_cannot_be_written_does_not_end_either(store):
+    game = await live_game(store)
+    await refuse_rating_changes(store)
+    with pytest.raises((Conflict, StorageError)):
+        await store.games.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    still = await store.games.get_game(game.id)
+    assert still is not None and still.live and still.version == game.version and still.record == "R0"
+    # The results counted before the rating was refused went with it.
+    assert await store.ratings.results_of(100) == {} and await store.ratings.ratings_of(100) == {}
+
+
+async def test_a_pairing_that_has_its_game_already_starts_no_second_game(store):
+    event = await store.tournaments.create_tournament(
+        now=T0,
+        guild_id=1,
+        channel_id=1,
+        name="Cup",
+        format="swiss",
+        variant="wari",
+        clock="5+3",
+        rounds=1,
+        max_players=None,
+        rated=1,
+        duration=None,
+        cycles=1,
+        starts_at=T0,
+        created_by=100,
+    )
+    assert await store.tournaments.start_round(event.id, after=0, pairings=[(100, 200, None)], now=T0)
+    (pairing,) = await store.tournaments.pairings(event.id)
+    columns = {"guild_id": 1, "variant": "wari", "player_a": 100, "player_b": 200, "record": "R0"}
+    first = await store.tournaments.create_tournament_game(pairing, now=T0, channel_id=20, **columns)
+    with pytest.raises(Conflict):
+        await store.tournaments.create_tournament_game(pairing, now=T0, channel_id=21, **columns)
+    assert await store.games.live_game(21) is None  # the game inserted before the link failed is undone
+    assert (await store.tournaments.pairing_of_game(first.id)).board == pairing.board
