@@ -22,6 +22,8 @@ feature                 commands and buttons
 :mod:`.analyses`        analyse; Analyse
 :mod:`.puzzles`         puzzle next|daily, wari-mod puzzle daily; a puzzle's cups, Show the solution,
                         Next puzzle, Try it; the daily post (sweep)
+:mod:`.tournaments`     tournament join|leave|standings|results|list, wari-mod tournament ...;
+                        Join/Leave; each event's next step (sweep)
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.guide`           help; the game numbers suggested as they are typed
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages; challenges past their time
@@ -44,9 +46,9 @@ from bot.i18n import N_
 from bot.service import Refusal
 from bot.service.services import Services
 
-from . import buttons, puzzle_views, records, standings
-from .analyses import Analyses
-from .analysis_views import AnalyseButton
+from . import buttons, records, standings
+from .analyses.feature import Analyses
+from .analyses.views import AnalyseButton
 from .answering import Answering
 from .boards import Boards
 from .challenge_expiry import ChallengeExpiry
@@ -64,19 +66,20 @@ from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES,
 from .permissions import Hosting, hosting, hosts_games
 from .pings import Pings
 from .presenter import Presenter
-from .puzzle_commands import PuzzleCommands, PuzzleModerationCommands
-from .puzzles import DailyPuzzles, Puzzles
+from .puzzles import views as puzzle_views
+from .puzzles.commands import PuzzleCommands, PuzzleModerationCommands
+from .puzzles.feature import DailyPuzzles, Puzzles
 from .records import Records
 from .seeks import CancelSeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
 from .takebacks import TakebackButton, Takebacks
 from .threads import GameThreads
-from .tournament_commands import TournamentCommands, TournamentModerationCommands
-from .tournament_moderation import TournamentModeration
-from .tournament_runs import TournamentRunner
-from .tournament_views import TournamentButton
-from .tournaments import Tournaments
+from .tournaments.commands import TournamentCommands, TournamentModerationCommands
+from .tournaments.feature import Tournaments
+from .tournaments.moderation import TournamentModeration
+from .tournaments.runs import TournamentRunner
+from .tournaments.views import TournamentButton
 from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:

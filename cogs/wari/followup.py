@@ -4,7 +4,7 @@ computer set thinking if it is its turn; a game that ended loses its last ping, 
 thread, lets its tournament move on and stops the computer.
 
 Two layers, so that each is built with all it uses: :class:`Notices`, the messages a change calls
-for, which is all a tournament's new game needs (:class:`cogs.wari.tournament_runs.TournamentRunner`);
+for, which is all a tournament's new game needs (:class:`cogs.wari.tournaments.runs.TournamentRunner`);
 and :class:`Followup`, the notices and the computer, and the end of a game told to the runner.
 The computer is handed :meth:`Followup.board_changed` each time it is set thinking, to show the
 moves it plays on its own."""

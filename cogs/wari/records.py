@@ -26,7 +26,7 @@ from bot.service import WariService
 from bot.service.analyses import AnalysisService
 from bot.storage import GameRow
 
-from .analysis_views import better_text, evaluation_text
+from .analyses.views import better_text, evaluation_text
 from .buttons import PersistentButton, read_number
 from .presenter import Message, Presenter
 from .views import OVER_COLOUR, aborted_text, position_lines, side_names

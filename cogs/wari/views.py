@@ -22,7 +22,7 @@ from bot.render import board_text, describe_move, houses_of, result_text
 from bot.service import EARLY_ABORT, Table
 from bot.storage import ChallengeRow, GameRow
 
-from .analysis_views import AnalyseButton
+from .analyses.views import AnalyseButton
 from .buttons import PersistentButton, read_house, read_number
 from .options import level_name
 from .presenter import Message, mention_only

@@ -335,14 +335,14 @@ async def test_a_button_of_an_older_version_still_on_its_message_is_answered(wor
 
 def every_button() -> list:
     """One button of each class the bot registers, as it draws them."""
-    from cogs.wari.analysis_views import AnalyseButton
+    from cogs.wari.analyses.views import AnalyseButton
     from cogs.wari.endings import SurrenderButton
-    from cogs.wari.puzzle_views import DailyTryButton, NextPuzzleButton, PuzzleCupButton, SolutionButton
+    from cogs.wari.puzzles.views import DailyTryButton, NextPuzzleButton, PuzzleCupButton, SolutionButton
     from cogs.wari.records import ReplayButton
     from cogs.wari.seeks import CancelSeekButton
     from cogs.wari.standings import PageButton
     from cogs.wari.takebacks import TakebackButton
-    from cogs.wari.tournament_views import TournamentButton
+    from cogs.wari.tournaments.views import TournamentButton
     from cogs.wari.views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
     return [

@@ -12,7 +12,7 @@ import pytest
 
 from bot.service import WariService
 from bot.service.tournaments import TournamentService
-from cogs.wari.tournament_runs import TournamentRunner
+from cogs.wari.tournaments.runs import TournamentRunner
 from tests.cogs.test_tournaments import event, gathered, thread_of
 from tests.helpers import enabled_houses, pinged, press
 

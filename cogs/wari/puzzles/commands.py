@@ -9,10 +9,10 @@ from discord import app_commands
 
 from bot.i18n import N_
 
-from .answering import Answering
-from .cooldowns import limited
-from .options import VARIANT_CHOICES
-from .puzzles import DailyPuzzles, Puzzles
+from ..answering import Answering
+from ..cooldowns import limited
+from ..options import VARIANT_CHOICES
+from .feature import DailyPuzzles, Puzzles
 
 
 class PuzzleCommands(app_commands.Group):

@@ -7,7 +7,7 @@ a wrong move is answered with its refutation, searched in the computer's worker 
 
 The cog builds :class:`DailyPuzzles` first, then :class:`Puzzles` with it (a daily try's buttons
 are a puzzle's, and its end redraws the server's post); their commands are
-:mod:`.puzzle_commands`, their button handler is of kind ``puzzle``, and
+:mod:`.commands`, their button handler is of kind ``puzzle``, and
 :meth:`DailyPuzzles.post_due` is a part of the sweep.
 """
 
@@ -30,9 +30,9 @@ from bot.service.puzzles import Played, PuzzleService, Try, refutation_line
 from bot.storage import StorageError
 from bot.storage.puzzles import DailySetting, moves_text
 
-from .languages import Languages
-from .presenter import Message, Presenter, Unexpected
-from .puzzle_views import daily_message, puzzle_message, solvers_line
+from ..languages import Languages
+from ..presenter import Message, Presenter, Unexpected
+from .views import daily_message, puzzle_message, solvers_line
 
 log = logging.getLogger("cogs.wari")
 

@@ -20,9 +20,9 @@ from bot.render import describe_move, houses_of
 from bot.service.puzzles import Ended, Try, line_after, rating_of
 from bot.storage import shown_name
 
-from .buttons import PersistentButton, read_day, read_house, read_number, read_variant
-from .presenter import Message
-from .views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, cup_button, position_lines
+from ..buttons import PersistentButton, read_day, read_house, read_number, read_variant
+from ..presenter import Message
+from ..views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, cup_button, position_lines
 
 PUZZLE_COLOUR = discord.Colour.purple()
 SOLVED_COLOUR = discord.Colour.green()

@@ -1,6 +1,6 @@
 """The tournament commands: ``/wari tournament ...`` for everyone and ``/wari-mod tournament ...``
 for moderators, two sub-groups the cog adds to its groups. Each command hands its options to
-its feature (:mod:`.tournaments`, :mod:`.tournament_moderation`) through :class:`Answering`."""
+its feature (:mod:`.feature`, :mod:`.moderation`) through :class:`Answering`."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from discord import app_commands
 from bot.clock import CLOCKS
 from bot.i18n import N_
 
-from .answering import Answering
-from .cooldowns import limited
-from .options import VARIANT_CHOICES
-from .tournament_moderation import TournamentModeration
-from .tournaments import Tournaments
+from ..answering import Answering
+from ..cooldowns import limited
+from ..options import VARIANT_CHOICES
+from .feature import Tournaments
+from .moderation import TournamentModeration
 
 NUMBER = N_("The tournament's number (default: the one under way here)")
 FORMAT_CHOICES = [

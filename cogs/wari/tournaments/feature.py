@@ -1,6 +1,6 @@
 """Tournaments as players see them: ``/wari tournament join|leave|standings|results|list`` and the
 Join/Leave buttons of an event's sign-up message. The moderators' side is in
-:mod:`.tournament_moderation`, the events' running in :mod:`.tournament_runs`."""
+:mod:`.moderation`, the events' running in :mod:`.runs`."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from bot.service import Refusal
 from bot.service.tournaments import Event, TournamentService
 from bot.tournament import tournament_trf
 
-from .presenter import Message, Presenter
-from .tournament_runs import TournamentRunner
-from .tournament_views import list_message, signup_message
+from ..presenter import Message, Presenter
+from .runs import TournamentRunner
+from .views import list_message, signup_message
 
 
 class Tournaments:

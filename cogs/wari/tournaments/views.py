@@ -16,9 +16,9 @@ from bot.service.tournaments import Event
 from bot.storage import PairingRow, TournamentRow
 from bot.tournament import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, crosstable_text
 
-from .buttons import PersistentButton, read_number
-from .presenter import Message
-from .views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
+from ..buttons import PersistentButton, read_number
+from ..presenter import Message
+from ..views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
 
 FORMAT_NAMES = {"swiss": N_("Swiss"), "round-robin": N_("round-robin"), "arena": N_("arena")}
 MEDALS = ("🥇", "🥈", "🥉")

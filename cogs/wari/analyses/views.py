@@ -3,7 +3,7 @@
 The result names each player's accuracy, their count of inaccuracies ``?!``, mistakes ``?`` and
 blunders ``??`` and their worst moves, each with the engine's better move and what it would have
 won, over a picture of the advantage through the game (:mod:`bot.pictures.analysis_chart`). The replay
-(:mod:`.records`) then shows every move's mark and evaluation.
+(:mod:`cogs.wari.records`) then shows every move's mark and evaluation.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from bot.i18n import N_, _, n_
 from bot.pictures.analysis_chart import advantage_chart
 from bot.storage import AnalysisRow, GameRow
 
-from .buttons import PersistentButton, read_number
-from .presenter import Message
+from ..buttons import PersistentButton, read_number
+from ..presenter import Message
 
 ANALYSIS_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 #: The name of the advantage chart's attachment, which the result's embed shows.

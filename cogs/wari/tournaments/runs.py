@@ -30,13 +30,13 @@ from bot.service import PlayerService, Refusal, Table, WariService
 from bot.service.tournaments import Advance, Event, TournamentService
 from bot.storage import GameRow, PairingRow
 
-from .boards import Boards
-from .followup import Notices
-from .languages import Languages
-from .presenter import Message, Presenter
-from .threads import THREAD_ARCHIVE_MINUTES
-from .tournament_views import crosstable, podium_message, round_messages, signup_message, standings_message
-from .views import board_link, replaced_board
+from ..boards import Boards
+from ..followup import Notices
+from ..languages import Languages
+from ..presenter import Message, Presenter
+from ..threads import THREAD_ARCHIVE_MINUTES
+from ..views import board_link, replaced_board
+from .views import crosstable, podium_message, round_messages, signup_message, standings_message
 
 log = logging.getLogger("cogs.wari")
 

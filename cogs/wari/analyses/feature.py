@@ -2,7 +2,7 @@
 
 Asking posts one message in the channel that shows the analysis's progress, edited every couple
 of seconds as the positions are judged, and becomes the result when it is done
-(:mod:`.analysis_views`). The analysis itself runs in the computer's workers
+(:mod:`.views`). The analysis itself runs in the computer's workers
 (:class:`bot.service.analyses.AnalysisService`) and is stored once done, so asking again shows it
 at once; one that a restart interrupted starts again by itself, on the same message.
 """
@@ -20,11 +20,11 @@ from bot.service import Refusal
 from bot.service.analyses import AnalysisService
 from bot.storage import AnalysisRow, GameRow, Queued
 
-from .analysis_views import failed_message, progress_message, result_message
-from .languages import Languages
-from .presenter import Message, Presenter, channel_of
-from .records import Records
-from .views import side_names
+from ..languages import Languages
+from ..presenter import Message, Presenter, channel_of
+from ..records import Records
+from ..views import side_names
+from .views import failed_message, progress_message, result_message
 
 log = logging.getLogger("cogs.wari")
 

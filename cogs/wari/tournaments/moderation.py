@@ -12,11 +12,11 @@ from bot.names import markdown_name
 from bot.service import Refusal, WariService
 from bot.service.tournaments import Event, TournamentService
 
-from .followup import Followup
-from .presenter import Message, Presenter
-from .tournament_runs import TournamentRunner
-from .tournament_views import signup_message
-from .tournaments import Tournaments
+from ..followup import Followup
+from ..presenter import Message, Presenter
+from .feature import Tournaments
+from .runs import TournamentRunner
+from .views import signup_message
 
 #: A result as a moderator gives it, as the named player's points.
 RESULTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
