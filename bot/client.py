@@ -49,7 +49,7 @@ class WariBot(commands.Bot):
         store: Store | None = None,
         metrics_port: int | None = None,
         table_seeds: int = 0,
-        **sharding,
+        **sharding: Any,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
         # The bot plays no sound: discord.py's warnings that voice needs PyNaCl and davey are noise.
@@ -220,7 +220,7 @@ class ShardedWariBot(WariBot, commands.AutoShardedBot):
 
 
 def create_bot(
-    database: str | Path, *, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None, **options
+    database: str | Path, *, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None, **options: Any
 ) -> WariBot:
     """The fully configured bot, not connected. ``python -m bot``, the tests and the sandbox use it.
 

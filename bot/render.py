@@ -15,6 +15,8 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bot.i18n import N_, _, n_
 
 from .engine import Game, MoveRecord, Outcome, Player, Rules, Termination
@@ -87,13 +89,13 @@ def across_text(game: Game) -> str:
     def cell(value: int) -> str:
         return f"{space}{str(value).rjust(w)}{space}"
 
-    def row(values) -> str:
+    def row(values: Iterable[int]) -> str:
         return f"{pad}│" + "│".join(map(cell, values)) + "│"
 
     def rule(left: str, middle: str, right: str) -> str:
         return pad + left + middle.join(["─" * len(cell(0))] * n) + right
 
-    def labels(houses) -> str:
+    def labels(houses: Iterable[int]) -> str:
         return (pad + " " + " ".join(map(cell, houses))).rstrip()
 
     middle = f"{str(store_b).rjust(sw)} " + rule("├", "┼", "┤")[sw + 1 :] + f" {store_a}"

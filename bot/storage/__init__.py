@@ -16,6 +16,7 @@ PostgreSQL (one database several bot processes share). The schema is versioned;
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .analyses import AnalysisQueries, AnalysisRow, Queued
 from .clocks import ClockQueries
@@ -75,7 +76,7 @@ class Store:
         self.analyses = AnalysisQueries(database)
 
     @classmethod
-    async def open(cls, target: str | Path, *, shards: ShardScope | None = None, **options) -> Store:
+    async def open(cls, target: str | Path, *, shards: ShardScope | None = None, **options: Any) -> Store:
         """Open the database ``target`` names (a SQLite file or ``sqlite:///`` URL, or a
         ``postgresql://`` URL) and bring its schema up to date (:meth:`Database.open`).
 

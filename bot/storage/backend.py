@@ -19,7 +19,7 @@ back rather than carried out late (see :mod:`.postgres`).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeGuard
 
@@ -48,7 +48,7 @@ class Conflict(Exception):
 @contextlib.asynccontextmanager
 async def closed_on_failure(
     close: Callable[[], Awaitable[None]], errors: tuple[type[Exception], ...], describe: Callable[[Exception], str]
-):
+) -> AsyncIterator[None]:
     """Set up what was just opened: on any failure, ``close`` it (no connection outlives a failed
     start), and turn ``errors`` into a :class:`StorageError` that ``describe`` words."""
     try:

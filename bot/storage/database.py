@@ -14,7 +14,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from .backend import (
     MIGRATION_LOCK,
@@ -64,7 +64,7 @@ def scheme_of(url: str) -> str | None:
     return scheme if separator and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]{0,31}", scheme) else None
 
 
-async def open_backend(target: str | Path, **options):
+async def open_backend(target: str | Path, **options: Any) -> Any:
     """The back end ``target`` names: a ``postgresql://`` URL, else a SQLite file or URL.
 
     Here, above both back ends, which import the protocol they share from :mod:`.backend`."""
@@ -73,7 +73,8 @@ async def open_backend(target: str | Path, **options):
 
         return await PostgresBackend.open(target, **options)
     if isinstance(target, str) and "://" in target and not target.startswith("sqlite:"):
-        named = f" {scheme}://" if (scheme := scheme_of(target)) else ""
+        scheme = scheme_of(target)
+        named = f" {scheme}://" if scheme else ""
         raise StorageError(f"unknown database URL scheme{named}: use postgresql:// or sqlite:///")
     return await SQLiteBackend.open(sqlite_path(target))
 
@@ -105,7 +106,7 @@ class Database:
     is built over the same :class:`Database`.
     """
 
-    def __init__(self, backend, *, shards: ShardScope | None = None) -> None:
+    def __init__(self, backend: Any, *, shards: ShardScope | None = None) -> None:
         self._backend = backend
         #: The transaction under way in this task (a write of several steps), if any.
         self._session: ContextVar[Session | None] = ContextVar(f"session-{id(self)}", default=None)
@@ -118,7 +119,7 @@ class Database:
         *,
         shards: ShardScope | None = None,
         after_migration: AfterMigration | None = None,
-        **options,
+        **options: Any,
     ) -> Self:
         """Open the database ``target`` names (a SQLite file or ``sqlite:///`` URL, or a
         ``postgresql://`` URL) and bring its schema up to date; ``after_migration`` does the work
@@ -254,7 +255,7 @@ class Database:
         except self._backend.errors as exc:
             raise StorageError(f"cannot read the database {self.label}: {exc}") from exc
 
-    async def one(self, kind, sql: str, params: Sequence):
+    async def one(self, kind: Any, sql: str, params: Sequence) -> Any:
         """The first row of a query as a ``kind`` (a row class with ``from_row``), or ``None``."""
         rows = await self.read(sql, params)
         return kind.from_row(rows[0]) if rows else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from .database import Conflict, Database, Queries, time_text
 from .ratings import RatingQueries
@@ -108,7 +109,7 @@ class GameQueries(Queries):
         )
         return GameRow.from_row(row)
 
-    async def start_game(self, challenge: ChallengeRow, *, now: datetime, **columns) -> GameRow:
+    async def start_game(self, challenge: ChallengeRow, *, now: datetime, **columns: Any) -> GameRow:
         """Turn an open challenge into a live game, in one transaction.
 
         ``columns`` are the game's (players, record, clock state...); the channel, variant,
@@ -134,7 +135,7 @@ class GameQueries(Queries):
                 raise Conflict("the challenge was already answered")
             return await self.insert_game(columns)
 
-    async def create_game(self, *, now: datetime, **columns) -> GameRow:
+    async def create_game(self, *, now: datetime, **columns: Any) -> GameRow:
         """Start a live game at once (against the computer: no challenge to accept).
 
         ``columns`` name the game's columns (``guild_id``, ``channel_id``, players, levels...).
@@ -194,7 +195,7 @@ class GameQueries(Queries):
             GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)
         )
 
-    async def update_game(self, game: GameRow, *, now: datetime, **changes) -> GameRow:
+    async def update_game(self, game: GameRow, *, now: datetime, **changes: Any) -> GameRow:
         """Save a new state of ``game`` if nobody changed it since it was read.
 
         ``changes`` name columns of the game's state (record, status, result, reason, message,

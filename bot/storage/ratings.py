@@ -23,6 +23,7 @@ from bot.ratings import (
     rate_game,
 )
 
+from .backend import Row
 from .database import Database, Queries, time_text
 from .rows import GAME_COLUMNS, GameRow
 
@@ -79,7 +80,7 @@ class Record:
     losses: int = 0
 
 
-def _rating(row) -> Rating:
+def _rating(row: Row) -> Rating:
     return Rating(row["rating"], row["rd"], row["volatility"], row["games"])
 
 
@@ -123,7 +124,7 @@ def _outcomes(game: GameRow) -> list[tuple[tuple[int, str, str], str | None]]:
     return rows
 
 
-def _tally_of(row) -> list[int]:
+def _tally_of(row: Row) -> list[int]:
     return [row["games"], row["wins"], row["draws"], row["losses"], row["streak"], row["best_streak"]]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import TypeVar
 
 from bot.names import markdown_name
 
@@ -27,7 +28,11 @@ _TIME_COLUMNS = frozenset(
 )
 
 
-def row_as(kind, row: Row):
+#: A row class.
+RowT = TypeVar("RowT")
+
+
+def row_as(kind: type[RowT], row: Row) -> RowT:
     """A row as the dataclass ``kind``, its time columns as aware datetimes."""
     return kind(**{key: when(value) if key in _TIME_COLUMNS else value for key, value in dict(row).items()})
 
@@ -42,7 +47,7 @@ def shown_name(user_id: int, name: str | None) -> str:
     return shown if shown.strip() else f"<@{user_id}>"
 
 
-def to_column(value):
+def to_column(value: object) -> object:
     return time_text(value) if isinstance(value, datetime) else value
 
 

@@ -8,6 +8,7 @@ are paired with each other, never left waiting side by side.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from .backend import Conflict
 from .database import Queries, time_text
@@ -17,7 +18,7 @@ from .rows import SeekRow, to_column
 class SeekQueries(Queries):
     """Waiting for a game, being paired, giving up, expiring."""
 
-    async def seek(self, *, now: datetime, **columns) -> tuple[SeekRow | None, SeekRow]:
+    async def seek(self, *, now: datetime, **columns: Any) -> tuple[SeekRow | None, SeekRow]:
         """Pair a new wait with the oldest fitting one of its server, or queue it.
 
         ``columns`` are the new wait's (guild, channel, user, variant, clock, rating, within,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from .backend import Conflict, Row
 from .database import Database, Queries, time_text
@@ -137,7 +138,7 @@ class TournamentQueries(Queries):
         super().__init__(database)
         self._games = games
 
-    async def create_tournament(self, *, now: datetime, **columns) -> TournamentRow:
+    async def create_tournament(self, *, now: datetime, **columns: Any) -> TournamentRow:
         columns = {"created_at": now, **columns}
         names, marks = ", ".join(columns), ", ".join("?" for _ in columns)
         async with self._db.writing():
@@ -269,7 +270,7 @@ class TournamentQueries(Queries):
         after: int,
         pairings: list[tuple[int, int | None, float | None]],
         now: datetime,
-        **columns,
+        **columns: Any,
     ) -> bool:
         """Round ``after + 1`` with these pairings (first, second or ``None`` for a bye, result
         already known or ``None``), and ``columns`` of the event changed with it, if the event is
@@ -294,7 +295,7 @@ class TournamentQueries(Queries):
                 )
         return True
 
-    async def create_tournament_game(self, pairing: PairingRow, *, now: datetime, **columns) -> GameRow:
+    async def create_tournament_game(self, pairing: PairingRow, *, now: datetime, **columns: Any) -> GameRow:
         """Start the live game of ``pairing`` (``columns`` as :meth:`GameQueries.create_game`'s) and link it,
         in one transaction.
 

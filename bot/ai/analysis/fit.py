@@ -68,7 +68,9 @@ def samples_of(game: Game, depth: str) -> list[Sample]:
     return samples
 
 
-def collect(games: int, seed: int, depth: str, variant: str = "wari", report=None) -> list[Sample]:
+def collect(
+    games: int, seed: int, depth: str, variant: str = "wari", report: Callable[[int, Game, int], None] | None = None
+) -> list[Sample]:
     """The samples of ``games`` self-play games (seeds ``seed``, ``seed + 1``...)."""
     samples: list[Sample] = []
     for number in range(games):

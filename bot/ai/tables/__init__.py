@@ -30,6 +30,7 @@ import sys
 import time
 from functools import lru_cache
 from pathlib import Path
+from typing import TextIO
 
 from bot.engine import VARIANTS as ALL_VARIANTS
 from bot.engine import Game, rules_for
@@ -170,7 +171,7 @@ def _margin_after(game: Game, house: int, mover: int, table: Table) -> int | Non
 # -- building -----------------------------------------------------------------------------------
 
 
-def build(variant: str, seeds: int, folder: Path, out=sys.stdout) -> Path:
+def build(variant: str, seeds: int, folder: Path, out: TextIO = sys.stdout) -> Path:
     """Solve ``variant`` up to ``seeds`` seeds on board and write ``folder/variant-seeds.bin``."""
     if _core is None:
         raise RuntimeError("the endgame tables are built by the compiled core, which was not built")
