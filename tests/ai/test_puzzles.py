@@ -99,7 +99,9 @@ def test_a_sample_holds_under_a_deeper_search_than_the_screening(variant):
         assert max(values, key=lambda house: values[house].score) == puzzle.solution[0], (puzzle.id, values)
         if unique_best(values) != puzzle.solution[0]:
             short.append(puzzle.id)
-    assert len(short) <= 2, short
+    # Since issue 39 a loss found at a horizon no longer beats a proven loss by the margin: up to
+    # 3 of a sample fall short (test_puzzle_verification.py lists them for re-verification).
+    assert len(short) <= 3, short
 
 
 def test_endgame_puzzles_hold_against_small_tables(tmp_path):

@@ -33,6 +33,9 @@ from .solver import DECIDED, Value, compiled_machine, first_stable_depth, margin
 SCREEN_NODES = 4_000
 #: Node budget of the verifying search of each legal move (and of the opponent's replies).
 VERIFY_NODES = 300_000
+#: Node budget of the confirming search of each legal move: the verified first move must still be
+#: unique by the margin (oware-0795 and oware-0883 were not: another move caught up deeper).
+CONFIRM_NODES = 1_000_000
 #: The most solver moves in a solution.
 MOST_SOLVER_MOVES = 3
 #: The most puzzles taken from one game, and the plies skipped after one is found.
@@ -85,12 +88,10 @@ def analyse(game: Game, table: Table | None, screen: int = SCREEN_NODES, verify:
     game = from_position(position(game))
     if game.is_over or len(game.legal_moves) < 2:
         return None
-    first = unique_best(move_values(game, screen, table))
-    if first is None:
+    checked = verified_first_move(game, table, screen, verify)
+    if checked is None:
         return None
-    values = move_values(game, verify, table)
-    if unique_best(values) != first:
-        return None
+    first, values = checked
     solver = int(game.state[machine_for(game.rules).turn])
     line, records = extend(game, first, solver, table, screen, verify)
     best = values[first]
@@ -107,9 +108,31 @@ def analyse(game: Game, table: Table | None, screen: int = SCREEN_NODES, verify:
         0,
         depth,
         round(margin, 2),
-        "tables" if best.source == "tables" else f"search{verify // 1000}k",
+        "tables" if best.source == "tables" else f"search{max(verify, CONFIRM_NODES) // 1000}k",
     )
     return replace(puzzle, difficulty=difficulty(game, puzzle))
+
+
+def verified_first_move(
+    game: Game,
+    table: Table | None,
+    screen: int = SCREEN_NODES,
+    verify: int = VERIFY_NODES,
+    confirm: int = CONFIRM_NODES,
+) -> tuple[int, dict[int, Value]] | None:
+    """The first move of a puzzle at ``game`` and every move's value at the deepest search, or
+    ``None``: the same move must be unique by the margin (:func:`.solver.unique_best`) at the
+    screening, the verifying and the confirming budget (the confirmation is skipped when the
+    verifying budget is already as deep)."""
+    first = unique_best(move_values(game, screen, table))
+    if first is None:
+        return None
+    values: dict[int, Value] = {}
+    for nodes in sorted({verify, max(verify, confirm)}):
+        values = move_values(game, nodes, table)
+        if unique_best(values) != first:
+            return None
+    return first, values
 
 
 def extend(

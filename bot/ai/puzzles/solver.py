@@ -27,7 +27,8 @@ from ..tables import Table
 SEARCH_MARGIN = 3
 #: The same where both values are exact (tables or a proven search): exact values do not move.
 EXACT_MARGIN = 2
-#: A move whose estimate is at most this many seeds ahead is "no win" against a proven win.
+#: A move whose estimate is at most this many seeds ahead is "no win" against a proven win (and
+#: one at most this many behind "no loss" against a proven loss).
 NO_WIN_ESTIMATE = 4
 #: Scores beyond this are won or lost games (a found win may be a lower bound of its margin).
 DECIDED = WIN - 100
@@ -134,13 +135,17 @@ def beats(best: Value, other: Value) -> bool:
     if best.result == 1 and other.result < 1:
         # A proven win against no win: the other must not be a win beyond its horizon either.
         return other.exact or other.result == -1 or other.seeds <= NO_WIN_ESTIMATE
-    if best.result == 0 and best.exact and other.result == -1:
-        return True  # a draw that the other move loses
+    if best.result == 0 and other.result == -1:
+        # A draw or an estimate against a loss: the estimate must not be a loss beyond its horizon
+        # either (oware-0089 and oware-0900 were "saved" by moves that lose as well).
+        return best.exact or best.seeds >= -NO_WIN_ESTIMATE
     if best.result < other.result:
         return False
     margin = EXACT_MARGIN if best.exact and other.exact else SEARCH_MARGIN
     if best.result == 1 and other.result == 1 and not other.exact:
         return False  # a win's margin found at a horizon may still grow
+    if best.result == -1 and not best.exact:
+        return False  # a loss's margin found at a horizon may still grow (oware-0089)
     return best.seeds - other.seeds >= margin
 
 
