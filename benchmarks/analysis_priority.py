@@ -94,7 +94,7 @@ async def during(
 async def main(moves: int, analyses: int) -> None:
     text = long_game()
     searched = searched_position()
-    computer = Computer(games=None)  # type: ignore[arg-type]  # only its pool is used here
+    computer = Computer(service=None)  # type: ignore[arg-type]  # only its pool is used here
     try:
         await timed_moves(computer, searched, computer.workers)  # start every worker before timing
         idle = await timed_moves(computer, searched, moves)

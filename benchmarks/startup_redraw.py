@@ -10,7 +10,7 @@ The bot (built as production builds it, on a real SQLite file) runs in SimCord w
 :data:`~benchmarks.load.PER_SERVER` channels) are opened, and what their opening left waiting on
 a rate limit runs out. Then, within the last ``--spread`` simulated seconds before a crash, each
 game gets one move that is committed to the database but never drawn: the move goes through the
-bot's own service (``WariService.play``, as a press would, stamped with its moment), without
+bot's own service (``WariService.games.play``, as a press would, stamped with its moment), without
 the press's answer or anything after it, which is what a process that dies between the commit
 and the redraw leaves behind (the same as
 ``tests/cogs/test_resilience.py::test_boards_a_crash_left_behind_are_redrawn_at_start_up``).
@@ -135,9 +135,9 @@ async def stale_moves(
     rng.shuffle(order)
     for rank, slot in enumerate(order):
         before = spread * (1 - rank / max(len(order) - 1, 1))
-        table = await bot.service.table(slot.channel.id)
+        table = await bot.service.tables.table(slot.channel.id)
         assert table is not None and table.user_to_move is not None
-        await bot.service.play(
+        await bot.service.games.play(
             channel_id=slot.channel.id,
             game_id=table.row.id,
             ply=table.game.ply,

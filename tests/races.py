@@ -62,7 +62,7 @@ async def prepare(url: str, race: str, rounds: int) -> None:
             if race == "challenge_vs_game":
                 continue  # the channels start empty
             now = expiry_time(round_) - timedelta(minutes=10) if race == "expiry" else T0
-            challenge = await service.challenge(
+            challenge = await service.challenges.challenge(
                 guild_id=GUILD,
                 channel_id=channel(round_),
                 challenger_id=CHALLENGER,
@@ -73,7 +73,7 @@ async def prepare(url: str, race: str, rounds: int) -> None:
                 clock="1h/move" if race == "timeout" else DEFAULT_CLOCK,
             )
             if race in ("press", "timeout"):
-                await service.accept(challenge.id, OPPONENT, channel(round_), T0)
+                await service.challenges.accept(challenge.id, OPPONENT, channel(round_), T0)
     finally:
         await store.close()
 
@@ -163,10 +163,10 @@ async def _attempt(store: Store, service: WariService, race: str, racer: int, ro
     where = channel(round_)
     try:
         if race == "press":
-            table = await service.table(where)
+            table = await service.tables.table(where)
             if table is None:
                 raise RuntimeError(f"no game in channel {where}: prepare() starts one in every round's channel")
-            _, move = await service.play(
+            _, move = await service.games.play(
                 channel_id=where,
                 game_id=table.row.id,
                 ply=0,
@@ -180,11 +180,11 @@ async def _attempt(store: Store, service: WariService, race: str, racer: int, ro
             challenge = await store.games.challenge_in(where)
             if challenge is None:
                 return "gone"
-            table = await service.accept(challenge.id, OPPONENT, where, T0)
+            table = await service.challenges.accept(challenge.id, OPPONENT, where, T0)
             return f"started {table.row.id}"
         if race == "challenge_vs_game":
             if racer % 2 == 0:
-                made = await service.challenge(
+                made = await service.challenges.challenge(
                     guild_id=GUILD,
                     channel_id=where,
                     challenger_id=CHALLENGER,
@@ -194,7 +194,7 @@ async def _attempt(store: Store, service: WariService, race: str, racer: int, ro
                     now=T0,
                 )
                 return f"challenge {made.id}"
-            table = await service.play_computer(
+            table = await service.starts.play_computer(
                 guild_id=GUILD,
                 channel_id=where,
                 human_id=CHALLENGER,
@@ -206,17 +206,17 @@ async def _attempt(store: Store, service: WariService, race: str, racer: int, ro
             )
             return f"game {table.row.id}"
         if race == "expiry":
-            expired = await service.expire_due(expiry_time(round_) + timedelta(milliseconds=500))
+            expired = await service.challenges.expire_due(expiry_time(round_) + timedelta(milliseconds=500))
             return " ".join(f"expired {challenge.id}" for challenge in expired) or "none"
         if race == "round":  # two processes' sweeps find the same tournament due to start
             step = await TournamentService(store).advance(round_ + 1, T0 + timedelta(minutes=1))
             return "started" if step.new_round else "none"
         if race == "timeout":  # two clock sweeps find the same game past its deadline
-            table = await service.table(where)
+            table = await service.tables.table(where)
             if table is None:
                 return "gone"
             # A day apart: the same two players' rated games count five times in 24 hours.
-            ended = await service.time_out(table.row, TIMEOUT_SWEEP + timedelta(days=round_))
+            ended = await service.games.time_out(table.row, TIMEOUT_SWEEP + timedelta(days=round_))
             return f"ended {ended.row.id} {ended.row.result}" if ended else "none"
     except Refusal as refusal:
         # Which check refused: the service's reading checks, or the write's own guard.

@@ -426,7 +426,7 @@ async def _check_world(sandbox: Sandbox) -> None:
 async def _resume(sandbox: Sandbox) -> None:
     """Post the board of a game from an earlier run again, and mention a challenge still open."""
     by_id = {member.id: member for member in sandbox.members}
-    table = await sandbox.bot.service.table(sandbox.channel.id)
+    table = await sandbox.bot.service.tables.table(sandbox.channel.id)
     if table is not None:
         candidates = (table.user_to_move, table.row.player_a, table.row.player_b)
         actor = next((by_id[user] for user in candidates if user in by_id), sandbox.ama)

@@ -12,13 +12,10 @@ moves, even across processes sharing the database.
 from __future__ import annotations
 
 from .base import HEARTBEAT, OUTAGE
-from .challenges import ChallengeService
 from .computer import Computer
-from .games import GameService
-from .pings import DuePing, PingService
+from .pings import DuePing
 from .players import LeaderboardPage, PlayerService, PlayerStats
 from .seeks import SeekService
-from .starts import StartService
 from .table import (
     CHALLENGE_CLOSED,
     CHANNEL_BUSY,
@@ -32,6 +29,7 @@ from .table import (
     Table,
     TimeUp,
 )
+from .wari import WariService
 
 __all__ = [
     "CHALLENGE_CLOSED",
@@ -55,7 +53,3 @@ __all__ = [
     "TimeUp",
     "WariService",
 ]
-
-
-class WariService(ChallengeService, StartService, GameService, PingService):
-    """Challenges, the start of games, games and their pings, stored in a :class:`bot.storage.Store`."""

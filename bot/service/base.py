@@ -1,4 +1,7 @@
-"""What every part of the service shares: the store, the channel locks, reading and saving games."""
+"""What every part of the game service shares (:class:`Tables`): the store, the channel locks,
+reading and saving games. Each part (:mod:`.challenges`, :mod:`.starts`, :mod:`.games`,
+:mod:`.pings`) takes the one :class:`Tables` in its constructor, so one channel has one lock
+whichever part changes it."""
 
 from __future__ import annotations
 
@@ -6,7 +9,9 @@ import asyncio
 import logging
 import random
 import weakref
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.engine import Game, Player
 from bot.engine.notation import record, snapshot
@@ -28,13 +33,17 @@ OUTAGE = timedelta(minutes=3)
 UNPOSTED_GRACE = timedelta(minutes=1)
 
 
-class ServiceBase:
-    """The store and the per-channel locks; reading, saving and ending a channel's game."""
+class Tables:
+    """The store and the per-channel locks; reading, saving and ending a channel's game. The
+    methods a player's action needs are public for the parts of :class:`bot.service.WariService`
+    that share this object; the cogs read games through :meth:`table`, :meth:`game`,
+    :meth:`game_in_server` and :meth:`live_table`, and hold a channel with :meth:`lock`."""
 
     def __init__(self, store: Store, *, challenge_timeout: int = 600, rng: random.Random | None = None) -> None:
-        self._store = store
+        self.store = store
         self.challenge_timeout = timedelta(seconds=challenge_timeout)
-        self._rng = rng or random.Random()
+        #: Settles random first players (a seeded one makes them repeatable).
+        self.rng = rng or random.Random()
         # Weak values: a channel's lock lives while someone holds or awaits it, and no longer.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -47,12 +56,12 @@ class ServiceBase:
 
     async def table(self, channel_id: int) -> Table | None:
         """The live game of a channel, if any."""
-        row = await self._store.games.live_game(channel_id)
+        row = await self.store.games.live_game(channel_id)
         return Table.of(row) if row else None
 
     async def game(self, game_id: int) -> Table:
         """Any game, live or finished, by its number; a :class:`Refusal` if there is none."""
-        row = await self._store.games.get_game(game_id)
+        row = await self.store.games.get_game(game_id)
         if row is None:
             raise Refusal(N_("There is no game #{number}."), number=game_id)
         return Table.of(row)
@@ -62,7 +71,7 @@ class ServiceBase:
         does not tell another server's game from one that does not exist. Every read of one game
         by a number a member gave (a record, a replay, an analysis, a button's id) goes through
         here: a game of another server, even the asker's own, is not this server's to show."""
-        row = await self._store.games.get_game(game_id)
+        row = await self.store.games.get_game(game_id)
         if row is None or row.guild_id != guild_id:
             raise Refusal(NOT_IN_THIS_SERVER, number=game_id)
         return Table.of(row)
@@ -74,33 +83,33 @@ class ServiceBase:
             raise Refusal(NO_GAME)
         return table
 
-    async def _open_challenge_in(self, channel_id: int, now: datetime) -> ChallengeRow | None:
+    async def open_challenge_in(self, channel_id: int, now: datetime) -> ChallengeRow | None:
         """The channel's open challenge; one that never got its message (the bot stopped, or
         the database failed, between saving and posting it) is removed after a short grace,
         so that it cannot block the channel until it expires."""
-        challenge = await self._store.games.challenge_in(channel_id)
+        challenge = await self.store.games.challenge_in(channel_id)
         if challenge is not None and challenge.message_id is None and now - challenge.created_at > UNPOSTED_GRACE:
-            await self._store.games.delete_challenge(challenge.id)
+            await self.store.games.delete_challenge(challenge.id)
             return None
         return challenge
 
-    async def _current(self, channel_id: int, game_id: int) -> Table:
+    async def current(self, channel_id: int, game_id: int) -> Table:
         table = await self.table(channel_id)
         if table is None or table.row.id != game_id:
             raise StaleBoard(N_("This game is over."), table)
         return table
 
-    async def _seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
+    async def seated(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
         """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none,
         :class:`TimeUp` if the player to move had run out of time."""
         table = await self.live_table(channel_id)
         player = table.player(user_id)
         if player is None:
             raise Refusal(N_("You are not playing in this channel's game."))
-        await self._check_flag(table, now)
+        await self.check_flag(table, now)
         return table, player
 
-    async def _check_flag(self, table: Table, now: datetime) -> None:
+    async def check_flag(self, table: Table, now: datetime) -> None:
         """If the player to move let their deadline pass, end the game on time before anything
         else happens to it (the sweep may not have come yet), and say so.
 
@@ -110,19 +119,19 @@ class ServiceBase:
             mover = table.game.to_move
             assert mover is not None  # a deadline runs only while a person is to move (Clock.next_turn)
             loser = table.row.names[mover]
-            ended = await self._end(table, table.game.time_out, now)
+            ended = await self.end(table, table.game.time_out, now)
             raise TimeUp(N_("Too late: {name}'s time had run out, so the game is over."), ended, name=loser)
 
-    async def _end(self, table: Table, ending, now: datetime) -> Table:
+    async def end(self, table: Table, ending: Callable[[], object], now: datetime) -> Table:
         """End ``table``'s game by ``ending`` (a :class:`Game` method: surrender, time out, draw).
 
         The player whose turn it was is charged the time they used (no increment: no move).
         """
         on_move = table.game.to_move
         ending()
-        return await self._save(table, table.game, now, mover=on_move, actor=None, moved=False)
+        return await self.save(table, table.game, now, mover=on_move, actor=None, moved=False)
 
-    async def _save(
+    async def save(
         self, table: Table, game: Game, now: datetime, *, mover: Player | None, actor: int | None, moved: bool = True
     ) -> Table:
         """Store ``game`` (the new state of ``table``): record, result, clocks, pings, draw offer."""
@@ -137,21 +146,21 @@ class ServiceBase:
             **(NO_OFFER if table.row.draw_by is not None else {}),
             **handover(table, game, mover, actor, now, moved),
         }
-        row = await self._update(table.row, now=now, **changes)
+        row = await self.update(table.row, now=now, **changes)
         return Table(row, game, table.row, await self._rating_changes(row) if outcome else ())
 
     async def _rating_changes(self, row: GameRow) -> tuple:
         """What the game just archived did to the ratings, to show; none if it cannot be read
         (the game is saved all the same: this must not read as a failure)."""
         try:
-            return tuple(await self._store.ratings.rating_changes(row.id))
+            return tuple(await self.store.ratings.rating_changes(row.id))
         except StorageError as exc:
             log.warning("game %s is archived, but its rating changes could not be read: %s", row.id, exc)
             return ()
 
-    async def _update(self, row: GameRow, **changes) -> GameRow:
+    async def update(self, row: GameRow, **changes: Any) -> GameRow:
         try:
-            return await self._store.games.update_game(row, **changes)
+            return await self.store.games.update_game(row, **changes)
         except Conflict:
             raise StaleBoard(
                 N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)

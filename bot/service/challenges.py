@@ -12,13 +12,18 @@ from bot.i18n import N_
 from bot.ratings import Rating, family
 from bot.storage import ChallengeRow, Conflict
 
-from .base import ServiceBase
+from .base import Tables
 from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Closed, Refusal, Table
 from .turns import check_first, opening, parse_clock
 
 
-class ChallengeService(ServiceBase):
+class ChallengeService:
     """Challenges and their answers."""
+
+    def __init__(self, tables: Tables) -> None:
+        #: The channels' locks and games, shared with the other parts of the game service.
+        self._tables = tables
+        self._store = tables.store
 
     async def challenge(
         self,
@@ -41,10 +46,10 @@ class ChallengeService(ServiceBase):
         An ``opponent_id`` of :data:`bot.storage.ANYONE` is an open challenge, which anyone in the
         channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             if await self._store.games.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
-            if await self._open_challenge_in(channel_id, now):
+            if await self._tables.open_challenge_in(channel_id, now):
                 raise Refusal(N_("This channel already has an open challenge. Wait until it is answered or expires."))
             try:
                 return await self._store.games.add_challenge(
@@ -55,7 +60,7 @@ class ChallengeService(ServiceBase):
                     variant=rules_code(rules),
                     first=first,
                     created_at=now,
-                    expires_at=now + self.challenge_timeout,
+                    expires_at=now + self._tables.challenge_timeout,
                     clock=clock,
                     thread=thread,
                     rematch_of=rematch_of,
@@ -81,7 +86,7 @@ class ChallengeService(ServiceBase):
 
     async def drop_unposted(self, challenge: ChallengeRow) -> None:
         """Remove a challenge whose message Discord refused to post: nobody could answer it."""
-        async with self.lock(challenge.channel_id):
+        async with self._tables.lock(challenge.channel_id):
             await self._store.games.delete_challenge(challenge.id)
 
     async def _open_challenge(self, challenge_id: int, channel_id: int, now: datetime) -> ChallengeRow:
@@ -95,7 +100,7 @@ class ChallengeService(ServiceBase):
     ) -> Table:
         """The challenged member accepts: the game starts, its first player settled. ``user_name``:
         their name as the server shows it now."""
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if challenge.open:
                 await self._check_open_to(challenge, user_id)
@@ -105,7 +110,7 @@ class ChallengeService(ServiceBase):
                 (challenge.challenger_id, challenge.challenger_name),
                 (user_id, user_name or challenge.opponent_name),  # the challenged member, or anyone's taker
             )
-            first = challenge.first if challenge.first != "random" else self._rng.choice(("me", "opponent"))
+            first = challenge.first if challenge.first != "random" else self._tables.rng.choice(("me", "opponent"))
             if first == "opponent":
                 (a, name_a), (b, name_b) = (b, name_b), (a, name_a)  # A always moves first: the starting member is A
             game = Game(parse_rules_code(challenge.variant), Player.A)
@@ -135,7 +140,7 @@ class ChallengeService(ServiceBase):
     async def _close_challenge(
         self, challenge_id: int, user_id: int, channel_id: int, now: datetime, by: str
     ) -> ChallengeRow:
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             challenge = await self._open_challenge(challenge_id, channel_id, now)
             if user_id != getattr(challenge, f"{by}_id"):
                 raise self._not_yours(challenge, user_id)
@@ -181,7 +186,7 @@ class ChallengeService(ServiceBase):
         """Remove every challenge past its time and return them (to update their messages)."""
         expired = []
         for challenge in await self._store.games.due_challenges(now):
-            async with self.lock(challenge.channel_id):
+            async with self._tables.lock(challenge.channel_id):
                 if await self._store.games.delete_challenge(challenge.id):
                     expired.append(challenge)
         return expired

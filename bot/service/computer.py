@@ -16,13 +16,13 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from bot.ai.worker import choose_move, evaluate, tie_to_parent
-from bot.engine import MoveRecord
 from bot.i18n import N_
 
 from .table import Refusal, StaleBoard, Table
+from .wari import WariService
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -35,18 +35,6 @@ RETRY_PAUSE, MAX_RETRY_PAUSE = 5, 300
 EXHIBITION_PACE = 6
 
 
-class Games(Protocol):
-    """What the computer needs of the service (:class:`bot.service.WariService`)."""
-
-    async def table(self, channel_id: int) -> Table | None: ...
-
-    async def computer_move(
-        self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime
-    ) -> tuple[Table, MoveRecord]: ...
-
-    async def computer_games(self) -> list[Table]: ...
-
-
 #: What to do with each move the computer plays on its own: show it. Given by whoever asks the
 #: computer to think (:meth:`Computer.schedule`), which is what shows games: the computer itself
 #: knows nothing above the service, and nobody has to tell it later whom to tell.
@@ -57,9 +45,10 @@ class Computer:
     """Plays the bot's moves in every channel where it is a player."""
 
     def __init__(
-        self, games: Games, workers: int | None = None, *, clock: Callable[[], datetime] | None = None
+        self, service: WariService, workers: int | None = None, *, clock: Callable[[], datetime] | None = None
     ) -> None:
-        self.games = games
+        #: Whose games it plays: their moves, the live table of a channel, its games to resume.
+        self.service = service
         #: The time of a move (the caller's clock: Discord's, which a simulated Discord may run).
         self.clock = clock or (lambda: datetime.now(UTC))
         self.workers = workers or max(1, os.cpu_count() or 1)
@@ -123,7 +112,7 @@ class Computer:
         seed = table.row.id * 1000 + table.game.ply
         house = await self._search(level, table.row.record, THINKING_TIME.get(level, 0.0), seed)
         try:
-            table, _move = await self.games.computer_move(
+            table, _move = await self.service.games.computer_move(
                 channel_id=table.row.channel_id,
                 game_id=table.row.id,
                 ply=table.game.ply,
@@ -178,7 +167,7 @@ class Computer:
         pause = RETRY_PAUSE
         while True:
             try:
-                table = await self.games.table(channel_id)
+                table = await self.service.tables.table(channel_id)
                 if table is None or table.row.id != game_id or not table.computer_to_move:
                     return
                 if table.exhibition and table.game.ply:
@@ -197,7 +186,7 @@ class Computer:
     async def resume(self, show: ShowMove) -> None:
         """After a restart: think again where it is the bot's turn (not in button-paced
         exhibitions), handing each move to ``show``."""
-        for table in await self.games.computer_games():
+        for table in await self.service.pings.computer_games():
             self.schedule(table, show)
 
     def stop_thinking(self) -> None:

@@ -10,15 +10,20 @@ from bot.engine.notation import from_record
 from bot.i18n import N_
 from bot.storage import GameRow, StorageError
 
-from .base import HEARTBEAT, OUTAGE, ServiceBase
+from .base import HEARTBEAT, OUTAGE, Tables
 from .table import EARLY_ABORT, ILLEGAL_MOVE, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
 
 log = logging.getLogger(__name__)
 
 
-class GameService(ServiceBase):
+class GameService:
     """Changes to live games."""
+
+    def __init__(self, tables: Tables) -> None:
+        #: The channels' locks and games, shared with the other parts of the game service.
+        self._tables = tables
+        self._store = tables.store
 
     async def play(
         self,
@@ -35,8 +40,8 @@ class GameService(ServiceBase):
 
         :raises TimeUp: the presser's time had run out: the game ended on time instead.
         """
-        async with self.lock(channel_id):
-            table = await self._current(channel_id, game_id)
+        async with self._tables.lock(channel_id):
+            table = await self._tables.current(channel_id, game_id)
             player = table.player(user_id)
             if player is None:
                 raise Refusal(N_("You are not in this game. Start your own with `/wari challenge`."))
@@ -46,15 +51,15 @@ class GameService(ServiceBase):
             assert mover is not None  # a live game (see _current) is not over: someone is to move
             if player != mover:
                 raise Refusal(N_("It's {name}'s turn."), name=table.row.names[mover])
-            await self._check_flag(table, now)
+            await self._tables.check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 
     async def computer_move(
         self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime
     ) -> tuple[Table, MoveRecord]:
         """The computer's move ``house``, found by a search of the position after move ``ply``."""
-        async with self.lock(channel_id):
-            table = await self._current(channel_id, game_id)
+        async with self._tables.lock(channel_id):
+            table = await self._tables.current(channel_id, game_id)
             if ply != table.game.ply or not table.computer_to_move:
                 raise StaleBoard(N_("The game moved on while the computer was thinking."), table)
             return await self._apply(table, house, now, actor=None)
@@ -66,31 +71,31 @@ class GameService(ServiceBase):
             move = game.play(house)
         except IllegalMoveError as exc:
             raise Refusal(ILLEGAL_MOVE, house=house, reason=exc) from None
-        return await self._save(table, game, now, mover=mover, actor=actor), move
+        return await self._tables.save(table, game, now, mover=mover, actor=actor), move
 
     async def seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
         """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none
         (a game found past its deadline is ended on time first: :class:`TimeUp`)."""
-        async with self.lock(channel_id):
-            return await self._seat(channel_id, user_id, now)
+        async with self._tables.lock(channel_id):
+            return await self._tables.seated(channel_id, user_id, now)
 
     async def surrender(self, channel_id: int, user_id: int, now: datetime, *, game_id: int | None = None) -> Table:
         """``user_id`` gives up the channel's game (only game ``game_id``, if given: a confirmation
         pressed after that game ended is :class:`Closed`)."""
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             if game_id is not None:
-                live = await self.table(channel_id)
+                live = await self._tables.table(channel_id)
                 if live is None or live.row.id != game_id:
                     raise Closed(N_("Game #{number} is already over."), number=game_id)
-            table, player = await self._seat(channel_id, user_id, now)
-            return await self._end(table, lambda: table.game.surrender(player), now)
+            table, player = await self._tables.seated(channel_id, user_id, now)
+            return await self._tables.end(table, lambda: table.game.surrender(player), now)
 
     async def take_back(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, list[MoveRecord]]:
         """``user_id`` takes back their last move: the moves taken back (latest first), or none
         when the opponent is a person, who must agree first (:meth:`grant_takeback`; the game
         must be unrated). Against the computer it is granted at once: such games are practice."""
-        async with self.lock(channel_id):
-            table, player = await self._seat(channel_id, user_id, now)
+        async with self._tables.lock(channel_id):
+            table, player = await self._tables.seated(channel_id, user_id, now)
             if table.level(player.other) is None and table.row.rated:
                 raise Refusal(
                     N_(
@@ -108,11 +113,11 @@ class GameService(ServiceBase):
         self, *, channel_id: int, game_id: int, ply: int, side: Player, user_id: int, now: datetime
     ) -> tuple[Table, list[MoveRecord]]:
         """The opponent of ``side`` agrees to the takeback asked after move ``ply``."""
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             table = await self.check_takeback_answer(
                 channel_id=channel_id, game_id=game_id, ply=ply, side=side, user_id=user_id
             )
-            await self._check_flag(table, now)
+            await self._tables.check_flag(table, now)
             return await self._undo(table, side, now, actor=user_id)
 
     async def check_takeback_answer(
@@ -120,7 +125,7 @@ class GameService(ServiceBase):
     ) -> Table:
         """The game a takeback request of ``side`` after move ``ply`` stands in, if ``user_id``
         may answer it (:class:`Closed` once a move was played, or the game ended)."""
-        table = await self.table(channel_id)
+        table = await self._tables.table(channel_id)
         if table is None or table.row.id != game_id or table.game.ply != ply:
             raise Closed(N_("This takeback request lapsed: the game moved on."))
         if table.player(user_id) is not side.other:
@@ -133,12 +138,12 @@ class GameService(ServiceBase):
         undone = [game.undo()]
         while undone[-1].player is not player or not undone[-1].sows:
             undone.append(game.undo())
-        return await self._save(table, game, now, mover=None, actor=actor, moved=False), undone
+        return await self._tables.save(table, game, now, mover=None, actor=actor, moved=False), undone
 
     async def abort_early(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""
-        async with self.lock(channel_id):
-            table, _player = await self._seat(channel_id, user_id, now)
+        async with self._tables.lock(channel_id):
+            table, _player = await self._tables.seated(channel_id, user_id, now)
             if await self._store.tournaments.pairing_of_game(table.row.id) is not None:
                 raise Refusal(
                     N_(
@@ -158,19 +163,19 @@ class GameService(ServiceBase):
 
     async def time_out(self, game: GameRow, now: datetime) -> Table | None:
         """End ``game`` on time if its player to move is still past the deadline (else ``None``)."""
-        async with self.lock(game.channel_id):
-            table = await self.table(game.channel_id)
+        async with self._tables.lock(game.channel_id):
+            table = await self._tables.table(game.channel_id)
             if table is None or table.row.id != game.id or table.row.deadline is None or table.row.deadline > now:
                 return None  # moved, ended or given more time meanwhile
-            return await self._end(table, table.game.time_out, now)
+            return await self._tables.end(table, table.game.time_out, now)
 
     async def abort(self, channel_id: int, now: datetime) -> Table:
         """End a stuck game with no winner (moderators only: the cog checks permissions)."""
-        async with self.lock(channel_id):
-            return await self._abort(await self.live_table(channel_id), now, reason=MODERATOR_ABORT)
+        async with self._tables.lock(channel_id):
+            return await self._abort(await self._tables.live_table(channel_id), now, reason=MODERATOR_ABORT)
 
     async def _abort(self, table: Table, now: datetime, *, reason: str) -> Table:
-        row = await self._update(table.row, now=now, status="aborted", reason=reason, **STILL, **NO_OFFER)
+        row = await self._tables.update(table.row, now=now, status="aborted", reason=reason, **STILL, **NO_OFFER)
         return Table(row, table.game, table.row)
 
     async def moved_board(self, table: Table, message_id: int, now: datetime) -> Table:
@@ -179,12 +184,12 @@ class GameService(ServiceBase):
         Returns the game as it is now, which may be ahead of ``table`` (the computer may have
         moved while the message was being posted): the caller redraws if so.
         """
-        async with self.lock(table.row.channel_id):
-            current = await self.table(table.row.channel_id)
+        async with self._tables.lock(table.row.channel_id):
+            current = await self._tables.table(table.row.channel_id)
             if current is not None and current.row.id == table.row.id:
-                row = await self._update(current.row, now=now, message_id=message_id)
+                row = await self._tables.update(current.row, now=now, message_id=message_id)
             else:  # it ended: its final board moves
-                current = await self.game(table.row.id)
+                current = await self._tables.game(table.row.id)
                 row = await self._store.games.move_final_board(current.row, message_id)
             if current.row.version != table.row.version:  # changed meanwhile: that change follows up itself
                 return Table(row, current.game)
@@ -192,36 +197,36 @@ class GameService(ServiceBase):
 
     async def offer_draw(self, channel_id: int, user_id: int, now: datetime) -> Table:
         """``user_id`` offers a draw to their opponent; it stands until answered or the next move."""
-        async with self.lock(channel_id):
-            table, player = await self._seat(channel_id, user_id, now)
+        async with self._tables.lock(channel_id):
+            table, player = await self._tables.seated(channel_id, user_id, now)
             row = table.row
             if row.draw_open:
                 raise Refusal(N_("A draw offer is already waiting for an answer."))
             if row.draw_by == player.name and row.draw_ply == table.game.ply:
                 raise Refusal(N_("Your opponent declined your draw offer. You can offer again after the next move."))
-            row = await self._update(
+            row = await self._tables.update(
                 row, now=now, draw_by=player.name, draw_ply=table.game.ply, draw_open=1, draw_message_id=None
             )
             return Table(row, table.game, table.row)
 
     async def set_draw_message(self, table: Table, message_id: int, now: datetime) -> None:
         """Remember the offer's message (to close it when the offer lapses); skipped if it already did."""
-        async with self.lock(table.row.channel_id):
-            current = await self.table(table.row.channel_id)
+        async with self._tables.lock(table.row.channel_id):
+            current = await self._tables.table(table.row.channel_id)
             if (
                 current is not None
                 and current.row.id == table.row.id
                 and current.row.draw_open
                 and current.row.draw_ply == table.game.ply
             ):
-                await self._update(current.row, now=now, draw_message_id=message_id)
+                await self._tables.update(current.row, now=now, draw_message_id=message_id)
 
     async def answer_draw(
         self, *, channel_id: int, game_id: int, ply: int, user_id: int, accept: bool, now: datetime
     ) -> Table:
         """The opponent accepts (the game ends drawn by agreement) or declines the offer made at ``ply``."""
-        async with self.lock(channel_id):
-            table = await self.table(channel_id)
+        async with self._tables.lock(channel_id):
+            table = await self._tables.table(channel_id)
             if (
                 table is None
                 or table.row.id != game_id
@@ -237,23 +242,23 @@ class GameService(ServiceBase):
                 if table.player(user_id) is offerer:
                     raise Refusal(N_("You made this offer: your opponent answers it."))
                 raise Refusal(N_("Only the player this offer was made to can answer it."))
-            await self._check_flag(table, now)
+            await self._tables.check_flag(table, now)
             if accept:
-                return await self._end(table, table.game.agree_draw, now)
-            row = await self._update(row, now=now, draw_open=0)
+                return await self._tables.end(table, table.game.agree_draw, now)
+            row = await self._tables.update(row, now=now, draw_open=0)
             return Table(row, table.game, table.row)
 
     async def cancel_draw(self, table: Table, now: datetime) -> None:
         """Take back the offer ``table`` made (its message could not be posted, or no answer came)."""
-        async with self.lock(table.row.channel_id):
-            current = await self.table(table.row.channel_id)
+        async with self._tables.lock(table.row.channel_id):
+            current = await self._tables.table(table.row.channel_id)
             if (
                 current is not None
                 and current.row.id == table.row.id
                 and current.row.draw_open
                 and current.row.draw_ply == table.game.ply
             ):
-                await self._update(current.row, now=now, **NO_OFFER)
+                await self._tables.update(current.row, now=now, **NO_OFFER)
 
     async def shown(self, table: Table) -> None:
         """Note that ``table``'s board message now shows it. A failure is only logged: the

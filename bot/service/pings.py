@@ -11,7 +11,7 @@ from datetime import datetime
 
 from bot.storage import GameRow
 
-from .base import ServiceBase
+from .base import Tables
 from .table import Table
 
 
@@ -26,11 +26,16 @@ class DuePing:
     user_id: int | None
 
 
-class PingService(ServiceBase):
+class PingService:
     """Who is due a ping, its record, and the due rows the sweeps read."""
 
+    def __init__(self, tables: Tables) -> None:
+        #: The channels' locks and games, shared with the other parts of the game service.
+        self._tables = tables
+        self._store = tables.store
+
     async def games_past_deadline(self, now: datetime) -> list[GameRow]:
-        """Live games whose player to move has run out of time (end each with :meth:`time_out`)."""
+        """Live games whose player to move has run out of time (end each with :meth:`.games.GameService.time_out`)."""
         return await self._store.clocks.games_past_deadline(now)
 
     async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
@@ -42,7 +47,7 @@ class PingService(ServiceBase):
         """The ping game ``game_id`` is due at ``now`` (``None``: none is), held under the channel's
         lock so that no move or ending comes between reading it and :meth:`record_ping`, which
         must be called inside the block (its compare-and-set keeps other processes right)."""
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             found = await self._store.clocks.game_to_ping(game_id)
             due = None
             if found is not None:
@@ -74,14 +79,14 @@ class PingService(ServiceBase):
         previous = table.previous
         if previous is None or previous.record == table.row.record or previous.ping_message_id is None:
             return None  # not a move, or no ping shown
-        async with self.lock(table.row.channel_id):
+        async with self._tables.lock(table.row.channel_id):
             if await self._store.clocks.forget_ping(table.row.id, previous.ping_message_id):
                 return previous.ping_message_id
         return None
 
     async def last_ping(self, table: Table) -> int | None:
         """The last ping message of ``table``'s game, read afresh (one may have come meanwhile)."""
-        async with self.lock(table.row.channel_id):
+        async with self._tables.lock(table.row.channel_id):
             row = await self._store.games.get_game(table.row.id)
         return row.ping_message_id if row else None
 

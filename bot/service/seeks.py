@@ -18,7 +18,7 @@ SEEK_TIMEOUT = timedelta(minutes=15)
 
 class SeekService:
     """Waiting, being paired, giving up and expiring; the game itself is started by
-    :meth:`bot.service.WariService.start_paired`."""
+    :meth:`bot.service.starts.StartService.start_paired`."""
 
     def __init__(self, store: Store, *, timeout: timedelta = SEEK_TIMEOUT) -> None:
         self._store = store

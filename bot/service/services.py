@@ -16,20 +16,22 @@ from datetime import datetime
 
 from bot.storage import Store
 
-from . import WariService
 from .analyses import AnalysisService
 from .computer import Computer
 from .players import PlayerService
 from .puzzles import PuzzleService
 from .seeks import SeekService
 from .tournaments import TournamentService
+from .wari import WariService
 
 
 @dataclass(frozen=True)
 class Services:
     """The bot's services, each built once over the same store."""
 
-    #: Challenges, the start of games, the games themselves and their pings.
+    #: Challenges, the start of games, the games themselves and their pings (one part each,
+    #: over one shared :class:`~bot.service.base.Tables`: ``games.challenges``, ``games.starts``,
+    #: ``games.games``, ``games.pings``, ``games.tables``).
     games: WariService
     #: Players' settings and languages, servers' settings, stats, leaderboards and histories.
     players: PlayerService

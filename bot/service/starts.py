@@ -17,7 +17,7 @@ from bot.engine.notation import record, rules_code, snapshot
 from bot.i18n import N_
 from bot.storage import Conflict, PairingRow, SeekRow
 
-from .base import ServiceBase
+from .base import Tables
 from .table import CHANNEL_BUSY, Refusal, Table
 from .turns import STILL, check_first, check_level, opening, parse_clock, pings_and_clock
 
@@ -25,8 +25,13 @@ from .turns import STILL, check_first, check_level, opening, parse_clock, pings_
 CLOCK_COLUMNS = ("deadline", "time_a", "time_b", "ping_at", "ping_kind")
 
 
-class StartService(ServiceBase):
+class StartService:
     """Games that start at once."""
+
+    def __init__(self, tables: Tables) -> None:
+        #: The channels' locks and games, shared with the other parts of the game service.
+        self._tables = tables
+        self._store = tables.store
 
     async def play_computer(
         self,
@@ -47,7 +52,7 @@ class StartService(ServiceBase):
         ``names``: the human's and the bot's, as the server shows them."""
         check_first(first)
         if first == "random":
-            first = self._rng.choice(("me", "opponent"))
+            first = self._tables.rng.choice(("me", "opponent"))
         levels: tuple[str | None, str | None]
         if first == "me":
             players, levels = (human_id, computer_id), (None, level)
@@ -87,7 +92,7 @@ class StartService(ServiceBase):
     ) -> Table:
         """The game of two waits that ``/wari seek`` paired, in ``channel_id`` (their thread); who
         moves first is drawn. Nobody gets a turn ping: the game's first message calls both."""
-        a, b = seeks if self._rng.random() < 0.5 else seeks[::-1]
+        a, b = seeks if self._tables.rng.random() < 0.5 else seeks[::-1]
         return await self._create(
             guild_id,
             channel_id,
@@ -120,10 +125,10 @@ class StartService(ServiceBase):
     ) -> Table:
         for level in filter(None, levels):
             check_level(level)
-        async with self.lock(channel_id):
+        async with self._tables.lock(channel_id):
             if await self._store.games.live_game(channel_id):
                 raise Refusal(CHANNEL_BUSY)
-            await self._open_challenge_in(channel_id, now)  # an unposted one must not block the channel
+            await self._tables.open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
             if pairing is not None:  # its clock waits for its board (see the module)

@@ -103,7 +103,14 @@ def ping_delay(clock: Clock | None, mover: Player | None, levels: tuple[str | No
     return PING_DELAY if person_moved and correspondence else timedelta(0)
 
 
-def opening(clock: Clock | None, game: Game, users: tuple[int, int], levels, actor: int | None, now: datetime) -> dict:
+def opening(
+    clock: Clock | None,
+    game: Game,
+    users: tuple[int, int],
+    levels: tuple[str | None, str | None],
+    actor: int | None,
+    now: datetime,
+) -> dict:
     """The clock and ping columns of a game about to start."""
     state = clock.start() if clock else ClockState(None)
     return pings_and_clock(clock, state, game, users, levels, mover=None, actor=actor, now=now)

@@ -115,7 +115,7 @@ class Boards:
         any press on its old board or ``/wari board`` shows it."""
         async with self.languages.public(table.row.guild_id):  # also when the computer or the sweep changed it
             if await self.presenter.edit(table.row.channel_id, table.row.message_id, await self.message(table)):
-                await self.service.shown(table)
+                await self.service.games.shown(table)
                 return table
             return await self.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
 
@@ -144,7 +144,7 @@ class Boards:
                 )
             return posted
         try:
-            current = await self.service.moved_board(table, message.id, discord.utils.utcnow())
+            current = await self.service.games.moved_board(table, message.id, discord.utils.utcnow())
         except StorageError as error:
             # A board whose place is not saved would refuse every press: it is taken back. A game
             # that had a board keeps it, live, so "nothing was changed" is true; a new game has
@@ -156,7 +156,7 @@ class Boards:
             raise Refusal(BOARD_NOT_SAVED, number=table.row.id) from error
         moved = current.game.ply != table.game.ply  # the computer moved while we were posting
         if not moved or await self.presenter.edit(message.channel.id, message.id, await self.message(current)):
-            await self.service.shown(current)
+            await self.service.games.shown(current)
         if table.row.message_id is not None:  # the old board must not look live
             await self.presenter.edit(table.row.channel_id, table.row.message_id, replaced_board(current))
         return current
@@ -165,7 +165,7 @@ class Boards:
         """Redraw the pressed board as the press's answer. If Discord refuses, the board is redrawn
         by id or posted anew (:meth:`redraw`), and the presser is told that the move counts all the same."""
         if await self.presenter.update_pressed(interaction, await self.message(table)):
-            await self.service.shown(table)
+            await self.service.games.shown(table)
             return
         log.warning("game %s moved, but the pressed board could not be redrawn", table.row.id)
         shown = await self.redraw(table)
@@ -184,7 +184,7 @@ class Boards:
         table = stale.table if stale.table is not None and stale.table.row.id == pressed_game else None
         if table is None:  # the game ended: the pressed board shows its end, if it is its board
             # (a forged id of another server's game is refused: nothing of it is shown here)
-            table = await self.service.game_in_server(pressed_game, interaction.guild_id)
+            table = await self.service.tables.game_in_server(pressed_game, interaction.guild_id)
         assert interaction.message is not None  # a press comes from a message
         if table.row.message_id == interaction.message.id:
             message, text = await self.message(table), stale_reason(table, interaction, table.row.board_behind)
@@ -196,5 +196,5 @@ class Boards:
         if not await self.presenter.update_pressed(interaction, message):
             log.warning("could not bring a stale board of game %s up to date", table.row.id)
         elif table.row.message_id == interaction.message.id:
-            await self.service.shown(table)
+            await self.service.games.shown(table)
         await self.presenter.tell(interaction, text)

@@ -27,7 +27,7 @@ class ChallengeExpiry:
 
     async def close_expired(self) -> None:
         """Remove the challenges past their time and say so on their messages."""
-        for challenge in await self.service.expire_due(now()):
+        for challenge in await self.service.challenges.expire_due(now()):
             async with self.languages.public(challenge.guild_id):
                 fields = challenge_message(challenge, _("⌛ This challenge expired without an answer."))
             await self.presenter.edit(challenge.channel_id, challenge.message_id, fields)

@@ -81,14 +81,14 @@ class Challenges:
                 await self.computer_games.start(interaction, DEFAULT_LEVEL, rules, first, clock, thread)
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
-        self.service.check_challenge(interaction.user.id, opponent.id, first, clock)
+        self.service.challenges.check_challenge(interaction.user.id, opponent.id, first, clock)
         players = (interaction.user.display_name, opponent.display_name)
         intro = N_("⚔️ {title}: the challenge and the game are in the thread below.")
         where = await self.threads.open(thread, interaction, players, rules, intro)
         # The command is guild_only: it comes from a server channel.
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.threads.closing_on_failure(where):
-            challenge = await self.service.challenge(
+            challenge = await self.service.challenges.challenge(
                 guild_id=interaction.guild_id,
                 channel_id=where.id if where else interaction.channel_id,
                 challenger_id=interaction.user.id,
@@ -110,10 +110,10 @@ class Challenges:
         challenger's rating in its rule set, if given)."""
         rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
         user = interaction.user
-        self.service.check_challenge(user.id, ANYONE, first, clock)
+        self.service.challenges.check_challenge(user.id, ANYONE, first, clock)
         rating_range: tuple[int | None, int | None] = (None, None)
         if rating_within is not None:
-            mine = (await self.service.rating_of(user.id, rules_code(rules))).points
+            mine = (await self.service.challenges.rating_of(user.id, rules_code(rules))).points
             rating_range = (mine - rating_within, mine + rating_within)
         where = await self.threads.open(
             thread,
@@ -124,7 +124,7 @@ class Challenges:
         )
         assert interaction.guild_id is not None and interaction.channel_id is not None  # guild_only
         async with self.threads.closing_on_failure(where):
-            challenge = await self.service.challenge(
+            challenge = await self.service.challenges.challenge(
                 guild_id=interaction.guild_id,
                 channel_id=where.id if where else interaction.channel_id,
                 challenger_id=user.id,
@@ -152,7 +152,7 @@ class Challenges:
             message = await self.presenter.respond(interaction, where, challenge_message(challenge))
         except discord.HTTPException as exc:
             log.warning("could not post challenge %s in channel %s: %s", challenge.id, challenge.channel_id, exc)
-            await self.service.drop_unposted(challenge)
+            await self.service.challenges.drop_unposted(challenge)
             raise Refusal(
                 N_("Discord did not let me post your challenge, so it was not made. Please try again.")
             ) from None
@@ -166,7 +166,7 @@ class Challenges:
             if pause:
                 await asyncio.sleep(pause)
             try:
-                await self.service.set_challenge_message(challenge, message_id)
+                await self.service.challenges.set_challenge_message(challenge, message_id)
                 return
             except StorageError as exc:
                 log.warning("challenge %s is posted, but its message could not be saved yet: %s", challenge.id, exc)
@@ -178,11 +178,13 @@ class Challenges:
         # A button on a challenge's message, in a server channel.
         assert channel is not None and interaction.message is not None
         if action == "accept":
-            table = await self.service.accept(challenge_id, user, channel, now(), interaction.user.display_name)
+            table = await self.service.challenges.accept(
+                challenge_id, user, channel, now(), interaction.user.display_name
+            )
             if table.row.message_id != interaction.message.id:
-                table = await self.service.moved_board(table, interaction.message.id, now())
+                table = await self.service.games.moved_board(table, interaction.message.id, now())
             if await self.presenter.update_pressed(interaction, await self.boards.message(table)):
-                await self.service.shown(table)
+                await self.service.games.shown(table)
             else:
                 shown = await self.boards.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
                 await self.presenter.tell(
@@ -195,10 +197,10 @@ class Challenges:
             await self.followup.game_changed(table)
             return
         if action == "decline":
-            challenge = await self.service.decline(challenge_id, user, channel, now())
+            challenge = await self.service.challenges.decline(challenge_id, user, channel, now())
             closing = _("{name} declined the challenge.", name=challenge.names[1])
         else:
-            challenge = await self.service.withdraw(challenge_id, user, channel, now())
+            challenge = await self.service.challenges.withdraw(challenge_id, user, channel, now())
             closing = _("{name} withdrew the challenge.", name=challenge.names[0])
         if not await self.presenter.update_pressed(interaction, challenge_message(challenge, closing)):
             await self.presenter.tell(
@@ -213,7 +215,7 @@ class Challenges:
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
-        old = await self.service.rematch_of(game_id, interaction.user.id, interaction.guild_id)
+        old = await self.service.starts.rematch_of(game_id, interaction.user.id, interaction.guild_id)
         await self.hosting.check(interaction)
         charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)
@@ -229,7 +231,7 @@ class Challenges:
                 interaction, old.row.guild_id, channel, level, rules, first, clock, thread
             )
         else:
-            challenge = await self.service.challenge(
+            challenge = await self.service.challenges.challenge(
                 guild_id=old.row.guild_id,
                 channel_id=channel,
                 challenger_id=interaction.user.id,

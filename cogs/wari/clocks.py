@@ -64,7 +64,7 @@ class Clocks:
         """Before the gateway connects: credit an outage, so that no press meets a deadline the
         outage ran out; then start the loops."""
         try:
-            self._paused = (await self.service.credit_downtime(now()))[1]
+            self._paused = (await self.service.games.credit_downtime(now()))[1]
             self._noted_at = now()
         except StorageError as exc:
             log.error("could not check the clocks at start: %s", exc)
@@ -91,7 +91,7 @@ class Clocks:
         died, or Discord failed, between a change and its redraw), the longest unchanged first,
         one at a time: discord.py paces the edits within Discord's rate limits."""
         try:
-            behind = await self.service.boards_behind()
+            behind = await self.service.games.boards_behind()
         except StorageError as exc:
             log.error("could not look for boards left behind: %s", exc)
             return
@@ -146,7 +146,7 @@ class Clocks:
         """Note that the bot is alive; if it was away, pause the running clocks for as long.
         ``False`` if the database could not be reached."""
         try:
-            gap, tables = await self.service.credit_downtime(now())
+            gap, tables = await self.service.games.credit_downtime(now())
         except Exception:
             log.exception("could not note that the bot is alive; will try again")
             return False
@@ -184,16 +184,16 @@ class Clocks:
     async def end_games_on_time(self) -> None:
         """End every game whose player to move let the deadline pass: the opponent wins."""
         moment = now()
-        for row in await self.service.games_past_deadline(moment):
+        for row in await self.service.pings.games_past_deadline(moment):
             try:
-                table = await self.service.time_out(row, moment)
+                table = await self.service.games.time_out(row, moment)
                 if table is not None:
                     await self.followup.ended_on_time(table)
             except Exception:
                 log.exception("could not end game %s on time; will try again", row.id)
 
     async def send_due_pings(self) -> None:
-        for row in await self.service.games_due_a_ping(now()):
+        for row in await self.service.pings.games_due_a_ping(now()):
             try:
                 await self.pings.deliver(row.id, row.channel_id)
             except Exception:

@@ -82,7 +82,7 @@ class ComputerGames:
         thread: bool,
     ) -> Table:
         """A new game of ``interaction``'s user against the computer at ``level``, stored."""
-        return await self.service.play_computer(
+        return await self.service.starts.play_computer(
             guild_id=guild_id,
             channel_id=channel_id,
             human_id=interaction.user.id,
@@ -118,7 +118,7 @@ class ComputerGames:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         me = self.me
         self.computer.check_capacity(interaction.channel_id)
-        table = await self.service.exhibition(
+        table = await self.service.starts.exhibition(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             computer_id=me.id,

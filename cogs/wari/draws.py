@@ -49,7 +49,7 @@ class Draws:
     async def offer(self, interaction: discord.Interaction) -> None:
         """``/wari draw``: the offer, pinging the opponent, or the computer's answer at once."""
         assert interaction.channel_id is not None  # a command is used in a channel
-        offered = await self.service.offer_draw(interaction.channel_id, interaction.user.id, now())
+        offered = await self.service.games.offer_draw(interaction.channel_id, interaction.user.id, now())
         assert offered.row.draw_by is not None  # the offer just made names its side
         offerer = Player[offered.row.draw_by]
         if offered.level(offerer.other) is not None:
@@ -59,12 +59,12 @@ class Draws:
             message = await self.presenter.respond(interaction, None, offer_message(offered))
         except discord.HTTPException as exc:
             log.warning("could not post the draw offer in game %s: %s", offered.row.id, exc)
-            await self.service.cancel_draw(offered, now())
+            await self.service.games.cancel_draw(offered, now())
             raise Refusal(
                 N_("Discord did not let me post your offer, so no draw was offered. Try again in a moment.")
             ) from None
         try:
-            await self.service.set_draw_message(offered, message.id, now())
+            await self.service.games.set_draw_message(offered, message.id, now())
         except StorageError as exc:  # the offer stands and can be answered; only its lapse cannot close its message
             log.error("draw offer in game %s is posted, but its message could not be saved: %s", offered.row.id, exc)
 
@@ -76,10 +76,10 @@ class Draws:
         try:
             accepts, score = await self.computer.judge_draw(offered, me)
         except BaseException:
-            await self.service.cancel_draw(offered, now())  # no answer: no offer left standing
+            await self.service.games.cancel_draw(offered, now())  # no answer: no offer left standing
             raise
         try:
-            table = await self.service.answer_draw(
+            table = await self.service.games.answer_draw(
                 channel_id=offered.row.channel_id,
                 game_id=offered.row.id,
                 ply=offered.game.ply,
@@ -106,7 +106,7 @@ class Draws:
     async def answer(self, interaction: discord.Interaction, game_id: int, ply: int, action: str) -> None:
         """Accept or Decline pressed on an offer."""
         assert interaction.channel_id is not None  # a press comes from a message in a channel
-        table = await self.service.answer_draw(
+        table = await self.service.games.answer_draw(
             channel_id=interaction.channel_id,
             game_id=game_id,
             ply=ply,

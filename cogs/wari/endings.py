@@ -51,7 +51,7 @@ class Endings:
 
     async def ask_surrender(self, interaction: discord.Interaction) -> None:
         """``/wari surrender``: ask the player, privately, with a Surrender button."""
-        table, side = await self.service.seat(channel_of(interaction), interaction.user.id, now())
+        table, side = await self.service.games.seat(channel_of(interaction), interaction.user.id, now())
         opponent = table.row.names[side.other]
         text = _(
             "Give up game #{number}? {opponent} wins, and this cannot be undone.",
@@ -66,7 +66,7 @@ class Endings:
 
     async def surrender(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Surrender button: the game ends, the asker is answered in place, the channel told."""
-        table = await self.service.surrender(channel_of(interaction), interaction.user.id, now(), game_id=game_id)
+        table = await self.service.games.surrender(channel_of(interaction), interaction.user.id, now(), game_id=game_id)
         done = Message(content=_("🏳️ You surrendered game #{number}.", number=table.row.id), view=None)
         await self.presenter.update_pressed(interaction, done)
         outcome = table.game.outcome
@@ -86,7 +86,7 @@ class Endings:
 
     async def abort(self, interaction: discord.Interaction) -> None:
         """``/wari abort``: a player calls the game off before both sides have moved."""
-        table = await self.service.abort_early(channel_of(interaction), interaction.user.id, now())
+        table = await self.service.games.abort_early(channel_of(interaction), interaction.user.id, now())
         side = table.player(interaction.user.id)
         assert side is not None  # abort_early seats the asker
         text = _(
@@ -102,7 +102,7 @@ class Endings:
         """``/wari-mod abort``: a moderator ends a stuck game with no winner."""
         if not interaction.permissions.manage_messages:
             raise Refusal(N_("Only members with the Manage Messages permission in this channel can abort a game."))
-        table = await self.service.abort(channel_of(interaction), now())
+        table = await self.service.games.abort(channel_of(interaction), now())
         text = _(
             "🛑 {name} aborted game #{number} between {a} and {b}. No winner.",
             name=markdown_name(interaction.user.display_name),

@@ -49,7 +49,7 @@ class Games:
         assert message is not None  # a press comes from a message
         try:
             async with self.answering_in_time(interaction):
-                table, _move = await self.service.play(
+                table, _move = await self.service.games.play(
                     channel_id=channel_of(interaction),
                     game_id=game_id,
                     ply=ply,
@@ -69,7 +69,7 @@ class Games:
         await self.presenter.acknowledge(interaction)
         message = interaction.message
         assert message is not None  # a press comes from a message
-        table = await self.service.table(channel_of(interaction))
+        table = await self.service.tables.table(channel_of(interaction))
         if table is not None and table.row.id == game_id and not table.paced_by_button:
             raise Refusal(NOT_ON_THIS_MESSAGE)  # a forged id: only an exhibition's board has the button
         if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != message.id:
@@ -98,7 +98,7 @@ class Games:
 
     async def board(self, interaction: discord.Interaction) -> None:
         """``/wari board``: the channel's game posted anew at the bottom of the channel."""
-        table = await self.service.live_table(channel_of(interaction))
+        table = await self.service.tables.live_table(channel_of(interaction))
         posted = await self.boards.post(interaction, table)
         if posted is None:
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
@@ -106,7 +106,7 @@ class Games:
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         """The rules of ``variant``, else of the channel's game, else of wari: only the asker sees them."""
-        table = await self.service.table(channel_of(interaction)) if variant is None else None
+        table = await self.service.tables.table(channel_of(interaction)) if variant is None else None
         rules = table.game.rules if table else rules_of(variant or "wari", None, None)
         with speaking(await self.languages.of_reader(interaction)):  # only the asker sees it
             title = _("How to play {variant}", variant=f"{rules.label[0].upper()}{rules.label[1:]}")

@@ -2,7 +2,7 @@
 notifies nobody of a mention added by an edit) and links the board; the game's previous ping is
 deleted, so a channel holds at most one per game. A player who turned pings off gets none.
 
-What is due and what was posted are the service's (:class:`bot.service.PingService`): a ping
+What is due and what was posted are the service's (:class:`bot.service.pings.PingService`): a ping
 stays due until it is recorded as posted, so nothing is lost or doubled by a restart."""
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ class Pings:
     async def deliver(self, game_id: int, channel_id: int) -> None:
         """Post the ping the game is due now, if it is due, then delete its previous ping.
 
-        It runs under the channel's lock (:meth:`bot.service.PingService.due_ping`), so no move or
+        It runs under the channel's lock (:meth:`bot.service.pings.PingService.due_ping`), so no move or
         ending comes between reading the game and recording its ping.
         """
-        async with self.service.due_ping(game_id, channel_id, discord.utils.utcnow()) as due:
+        async with self.service.pings.due_ping(game_id, channel_id, discord.utils.utcnow()) as due:
             if due is None:
                 return
             posted = None
@@ -66,13 +66,13 @@ class Pings:
                 except discord.HTTPException as exc:
                     log.warning("could not ping in game %s (the sweep tries again): %s", game_id, exc)
                     return
-            stale = await self.service.record_ping(due, posted.id if posted else None)
+            stale = await self.service.pings.record_ping(due, posted.id if posted else None)
             await self.presenter.delete(channel_id, stale)
 
     async def take_back_passed(self, table: Table) -> None:
         """After a move that calls for no ping, delete the ping of the turn that passed."""
-        await self.presenter.delete(table.row.channel_id, await self.service.passed_ping(table))
+        await self.presenter.delete(table.row.channel_id, await self.service.pings.passed_ping(table))
 
     async def forget(self, table: Table) -> None:
         """Delete the last ping of a game that ended."""
-        await self.presenter.delete(table.row.channel_id, await self.service.last_ping(table))
+        await self.presenter.delete(table.row.channel_id, await self.service.pings.last_ping(table))

@@ -200,8 +200,8 @@ class Records:
 
     async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
         """Game ``number`` if it was played in this server; else a refusal (see
-        :meth:`bot.service.WariService.game_in_server`)."""
-        return (await self.service.game_in_server(number, interaction.guild_id)).row
+        :meth:`bot.service.base.Tables.game_in_server`)."""
+        return (await self.service.tables.game_in_server(number, interaction.guild_id)).row
 
     async def display_name(self, user_id: int, level: str | None) -> str:
         """How a record names a player: the computer with its level, a person by their Discord

@@ -137,7 +137,7 @@ class Seeks:
         thread = await self.threads.open(True, interaction, players, rules, intro)
         assert thread is not None  # asked for
         async with self.threads.closing_on_failure(thread):
-            table = await self.service.start_paired(
+            table = await self.service.starts.start_paired(
                 guild_id=theirs.guild_id, channel_id=thread.id, seeks=(theirs, mine), rules=rules, now=now()
             )
         shown = await self.boards.post(None, table, thread)

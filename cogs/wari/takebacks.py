@@ -66,7 +66,7 @@ class Takebacks:
     async def take_back(self, interaction: discord.Interaction) -> None:
         """``/wari takeback``."""
         assert interaction.channel_id is not None  # a command is used in a channel
-        table, undone = await self.service.take_back(interaction.channel_id, interaction.user.id, now())
+        table, undone = await self.service.games.take_back(interaction.channel_id, interaction.user.id, now())
         name = markdown_name(interaction.user.display_name)
         if not undone:  # a person is asked
             side = table.player(interaction.user.id)
@@ -89,7 +89,7 @@ class Takebacks:
         name = markdown_name(interaction.user.display_name)
         asker = Player[side]
         if action == "accept":
-            table, undone = await self.service.grant_takeback(
+            table, undone = await self.service.games.grant_takeback(
                 channel_id=interaction.channel_id,
                 game_id=game_id,
                 ply=ply,
@@ -102,7 +102,7 @@ class Takebacks:
                 "<@{player}>, {name} agreed to your takeback: your move again.", player=table.user(asker), name=name
             )
         else:
-            table = await self.service.check_takeback_answer(
+            table = await self.service.games.check_takeback_answer(
                 channel_id=interaction.channel_id, game_id=game_id, ply=ply, side=asker, user_id=interaction.user.id
             )
             closing = _("{name} declined: the move stands.", name=name)

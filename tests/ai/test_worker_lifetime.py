@@ -27,7 +27,7 @@ from bot.engine import Game
 from bot.engine.notation import record
 from bot.service.computer import Computer
 
-computer = Computer(games=None, workers=2)
+computer = Computer(service=None, workers=2)
 game = Game("wari")
 for house in (1, 7, 2, 8):  # past the opening book, which would answer at once
     game.play(house)

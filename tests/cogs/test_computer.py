@@ -54,7 +54,7 @@ async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world)
     from cogs.wari.views import board_message
 
     board = await play_bot(world, level="random", first="opponent")
-    table = await world.env.bot.service.table(world.channel.id)
+    table = await world.env.bot.service.tables.table(world.channel.id)
     # Rebuild the message as drawn when it was the bot's turn (before its move).
     thinking_game = Game(table.game.rules)
     thinking = Table(table.row, thinking_game)
@@ -84,9 +84,9 @@ async def test_surrender_against_the_bot(world):
 async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
     board = await play_bot(world, level="greedy", first="me")
     service = world.env.bot.service
-    table = await service.table(world.channel.id)
+    table = await service.tables.table(world.channel.id)
     # Alice's move is stored but the process dies before the bot could answer.
-    await service.play(
+    await service.games.play(
         channel_id=world.channel.id,
         game_id=table.row.id,
         ply=0,
@@ -152,7 +152,7 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
     monkeypatch.setitem(computer_module.THINKING_TIME, "expert", 0.5)
     cog = world.env.bot.get_cog("Wari")
     service = world.env.bot.service
-    table = await service.play_computer(
+    table = await service.starts.play_computer(
         guild_id=world.guild.id,
         channel_id=world.channel.id,
         human_id=world.alice.id,
@@ -173,7 +173,7 @@ async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world
     cog.computer.schedule(table, cog.followup.board_changed)
     task = cog.computer.tasks[world.channel.id]
     await asyncio.wait_for(searching.wait(), 5)  # the bot is thinking when she surrenders
-    await service.surrender(world.channel.id, world.alice.id, discord_now())
+    await service.games.surrender(world.channel.id, world.alice.id, discord_now())
     cog.computer.cancel(world.channel.id)
     await asyncio.sleep(1.0)  # longer than the search: its answer would have arrived by now
     assert task.cancelled() and world.channel.id not in cog.computer.tasks
@@ -195,8 +195,8 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
     monkeypatch.setattr(computer_module, "RETRY_PAUSE", 0.2)
     board = await play_bot(world, level="greedy", first="me")
     service, store = world.env.bot.service, world.env.bot.store
-    table = await service.table(world.channel.id)
-    await service.play(
+    table = await service.tables.table(world.channel.id)
+    await service.games.play(
         channel_id=world.channel.id,
         game_id=table.row.id,
         ply=0,
@@ -215,7 +215,7 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
 
     monkeypatch.setattr(store.games, "update_game", update_game)
     cog = world.env.bot.get_cog("Wari")
-    cog.computer.schedule(await service.table(world.channel.id), cog.followup.board_changed)
+    cog.computer.schedule(await service.tables.table(world.channel.id), cog.followup.board_changed)
 
     async def until(condition):
         for _ in range(200):

@@ -236,13 +236,13 @@ async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_boa
 
     monkeypatch.setattr(games, "DEFER_AFTER", 0.05)
     service = world.env.bot.service
-    play = service.play
+    play = service.games.play
 
     async def slow_play(**move):
         await asyncio.sleep(0.1)
         return await play(**move)
 
-    monkeypatch.setattr(service, "play", slow_play)
+    monkeypatch.setattr(service.games, "play", slow_play)
     board = await start_game(world)
     before = len(world.env.backend.http_requests)
     result = await press(world.alice, board, 5)

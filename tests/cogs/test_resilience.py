@@ -101,10 +101,10 @@ async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_boa
 async def test_two_presses_at_once_apply_one_move(world):
     await start_game(world)
     service = world.env.bot.service
-    table = await service.table(world.channel.id)
+    table = await service.tables.table(world.channel.id)
 
     async def alice_plays(house):
-        return await service.play(
+        return await service.games.play(
             channel_id=world.channel.id,
             game_id=table.row.id,
             ply=0,
@@ -118,7 +118,7 @@ async def test_two_presses_at_once_apply_one_move(world):
     played = [o for o in outcomes if not isinstance(o, BaseException)]
     refused = [o for o in outcomes if isinstance(o, StaleBoard)]
     assert len(played) == 1 and len(refused) == 2
-    stored = await service.table(world.channel.id)
+    stored = await service.tables.table(world.channel.id)
     assert stored.game.ply == 1 and stored.row.version == table.row.version + 1
 
 
@@ -157,10 +157,10 @@ async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(w
     await press(world.alice, board, 1)
     await press(world.bob, board, 7)
     service = world.env.bot.service
-    table = await service.table(world.channel.id)
+    table = await service.tables.table(world.channel.id)
     # The button of an empty house is disabled; a forged press still gets a clear refusal.
     with pytest.raises(Refusal, match="You can't play house 1: house 1 is empty"):
-        await service.play(
+        await service.games.play(
             channel_id=world.channel.id,
             game_id=table.row.id,
             ply=2,
@@ -169,7 +169,7 @@ async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(w
             house=1,
             now=table.row.updated_at,
         )
-    assert (await service.table(world.channel.id)).row.version == table.row.version
+    assert (await service.tables.table(world.channel.id)).row.version == table.row.version
 
 
 async def test_a_challenge_button_only_works_in_its_own_channel(world):
@@ -177,7 +177,7 @@ async def test_a_challenge_button_only_works_in_its_own_channel(world):
     challenge = await world.env.bot.store.games.challenge_in(world.channel.id)
     other = world.guild.create_text_channel("elsewhere")
     with pytest.raises(Refusal, match="no longer open"):
-        await world.env.bot.service.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
+        await world.env.bot.service.challenges.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
     await world.bob.click(message, label="Accept")
     assert message.content.startswith("**alice**, your move")  # still accepted where it was posted
 
@@ -243,7 +243,7 @@ async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_ke
 async def test_a_challenge_saved_without_its_message_stops_blocking_the_channel_after_a_minute(world):
     # The bot stopped between saving a challenge and posting it: nobody can see or answer it.
     service = world.env.bot.service
-    await service.challenge(
+    await service.challenges.challenge(
         guild_id=world.guild.id,
         channel_id=world.channel.id,
         challenger_id=world.alice.id,
@@ -294,7 +294,7 @@ async def test_a_refusal_discord_drops_once_is_sent_again(world):
 async def test_a_forged_level_or_board_size_is_refused_clearly_and_stores_nothing(world):
     service = world.env.bot.service
     with pytest.raises(Refusal, match="There is no level called `grandmaster`. Choose one of: random"):
-        await service.play_computer(
+        await service.starts.play_computer(
             guild_id=world.guild.id,
             channel_id=world.channel.id,
             human_id=world.alice.id,
@@ -315,8 +315,8 @@ async def commit_without_redraw(world, channel_id, board, member, house):
     """A press whose move is committed, then the process dies before the board is redrawn: the
     move is in the database, the board message still shows the position before it."""
     service = world.env.bot.service
-    table = await service.table(channel_id)
-    await service.play(
+    table = await service.tables.table(channel_id)
+    await service.games.play(
         channel_id=channel_id,
         game_id=table.row.id,
         ply=table.game.ply,

@@ -27,14 +27,14 @@ def killed_after_the_game_is_committed(world, monkeypatch) -> None:
     """The next tournament game the bot starts is committed and linked to its pairing, then the
     process dies before anything is posted in its thread."""
     service, cog = world.env.bot.service, world.env.bot.get_cog("Wari")
-    commit = service.start_tournament_game
+    commit = service.starts.start_tournament_game
 
     async def commit_then_die(**options):
         await commit(**options)
         cog.clocks.stop()
         raise Killed("killed between the game's commit and its board")
 
-    monkeypatch.setattr(service, "start_tournament_game", commit_then_die)
+    monkeypatch.setattr(service.starts, "start_tournament_game", commit_then_die)
 
 
 def boards_in(thread) -> list:
@@ -127,14 +127,14 @@ async def test_two_processes_repairing_the_same_game_at_once_leave_one_board(wor
     )
     both_posted, recorded = asyncio.Barrier(2), []
     for service in (mine.service, theirs.service):
-        record = service.first_shown
+        record = service.starts.first_shown
 
         async def record_once_both_posted(*args, record=record, **kwargs):
             await both_posted.wait()
             recorded.append(await record(*args, **kwargs))
             return recorded[-1]
 
-        monkeypatch.setattr(service, "first_shown", record_once_both_posted)
+        monkeypatch.setattr(service.starts, "first_shown", record_once_both_posted)
     await asyncio.gather(mine.advance(1), theirs.advance(1))
 
     assert len(recorded) == 2 and recorded.count(None) == 1  # both posted; one write lost

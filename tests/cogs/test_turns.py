@@ -233,9 +233,9 @@ async def test_restart_just_before_a_deadline_times_out_once(world):
 async def test_restart_between_a_move_and_its_ping_still_pings(world):
     board = await start_game(world)
     service = world.env.bot.service
-    table = await service.table(world.channel.id)
+    table = await service.tables.table(world.channel.id)
     # Alice's move is stored, but the process dies before the ping could be posted.
-    await service.play(
+    await service.games.play(
         channel_id=world.channel.id,
         game_id=1,
         ply=0,
@@ -286,13 +286,13 @@ async def test_no_sweep_ends_a_game_on_time_while_the_outage_is_being_credited(w
     world.env.bot.dispatch("disconnect")
     await world.env.advance_time(90 * 60)
     service = world.env.bot.service
-    credit, crediting = service.credit_downtime, asyncio.Event()
+    credit, crediting = service.games.credit_downtime, asyncio.Event()
 
     async def slow_credit(now):
         await crediting.wait()  # the database is slow to answer
         return await credit(now)
 
-    monkeypatch.setattr(service, "credit_downtime", slow_credit)
+    monkeypatch.setattr(service.games, "credit_downtime", slow_credit)
     back = asyncio.ensure_future(world.env.bot.get_cog("Wari").on_resumed())
     await world.env.advance_time(30)  # sweeps come meanwhile
     assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # not ended on time

@@ -11,8 +11,8 @@ from .players import ALICE, BOB, CHANNEL, DAVE, GUILD, T0, game_between
 
 
 async def play(games, table, user_id: int, house: int) -> None:
-    current = await games.live_table(CHANNEL)
-    await games.play(
+    current = await games.tables.live_table(CHANNEL)
+    await games.games.play(
         channel_id=CHANNEL,
         game_id=table.row.id,
         ply=current.game.ply,
@@ -27,27 +27,27 @@ async def test_in_a_rated_game_between_people_a_move_played_stands(games):
     table = await game_between(games, rated=True)
     await play(games, table, ALICE, 5)
     with pytest.raises(Refusal, match="In a rated game a move played stands"):
-        await games.take_back(CHANNEL, ALICE, T0)
-    assert (await games.live_table(CHANNEL)).game.ply == 1
+        await games.games.take_back(CHANNEL, ALICE, T0)
+    assert (await games.tables.live_table(CHANNEL)).game.ply == 1
 
 
 async def test_an_unrated_takeback_waits_for_the_opponent_and_undoes_the_askers_move_and_the_reply(games):
     table = await game_between(games, rated=False)
     with pytest.raises(Refusal, match="You have no move to take back yet"):
-        await games.take_back(CHANNEL, ALICE, T0)
+        await games.games.take_back(CHANNEL, ALICE, T0)
     await play(games, table, ALICE, 5)
     await play(games, table, BOB, 8)
-    asked, undone = await games.take_back(CHANNEL, ALICE, T0)
+    asked, undone = await games.games.take_back(CHANNEL, ALICE, T0)
     assert undone == [] and asked.game.ply == 2  # nothing happens until Bob agrees
     with pytest.raises(Refusal, match="Only the opponent of who asked"):
-        await games.grant_takeback(
+        await games.games.grant_takeback(
             channel_id=CHANNEL, game_id=table.row.id, ply=2, side=Player.A, user_id=ALICE, now=T0
         )
-    back, undone = await games.grant_takeback(
+    back, undone = await games.games.grant_takeback(
         channel_id=CHANNEL, game_id=table.row.id, ply=2, side=Player.A, user_id=BOB, now=T0
     )
     assert [(m.player, m.house) for m in undone] == [(Player.B, 8), (Player.A, 5)]  # latest first
-    stored = await games.live_table(CHANNEL)
+    stored = await games.tables.live_table(CHANNEL)
     assert stored.game.ply == back.game.ply == 0 and stored.game.to_move is Player.A
     assert stored.game.board == Game("wari").board  # the opening again
 
@@ -55,15 +55,17 @@ async def test_an_unrated_takeback_waits_for_the_opponent_and_undoes_the_askers_
 async def test_a_takeback_request_lapses_once_a_move_is_played(games):
     table = await game_between(games, rated=False)
     await play(games, table, ALICE, 5)
-    await games.take_back(CHANNEL, ALICE, T0)  # asked after move 1
+    await games.games.take_back(CHANNEL, ALICE, T0)  # asked after move 1
     await play(games, table, BOB, 8)
     with pytest.raises(Closed, match="This takeback request lapsed"):
-        await games.grant_takeback(channel_id=CHANNEL, game_id=table.row.id, ply=1, side=Player.A, user_id=BOB, now=T0)
-    assert (await games.live_table(CHANNEL)).game.ply == 2
+        await games.games.grant_takeback(
+            channel_id=CHANNEL, game_id=table.row.id, ply=1, side=Player.A, user_id=BOB, now=T0
+        )
+    assert (await games.tables.live_table(CHANNEL)).game.ply == 2
 
 
 async def test_against_the_computer_a_takeback_is_granted_at_once_even_in_a_rated_game(games):
-    table = await games.play_computer(
+    table = await games.starts.play_computer(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human_id=ALICE,
@@ -74,7 +76,7 @@ async def test_against_the_computer_a_takeback_is_granted_at_once_even_in_a_rate
         now=T0,
     )
     await play(games, table, ALICE, 5)
-    await games.computer_move(channel_id=CHANNEL, game_id=table.row.id, ply=1, house=8, now=T0)
-    back, undone = await games.take_back(CHANNEL, ALICE, T0)
+    await games.games.computer_move(channel_id=CHANNEL, game_id=table.row.id, ply=1, house=8, now=T0)
+    back, undone = await games.games.take_back(CHANNEL, ALICE, T0)
     assert [(m.player, m.house) for m in undone] == [(Player.B, 8), (Player.A, 5)]
-    assert back.game.ply == 0 and (await games.live_table(CHANNEL)).game.ply == 0
+    assert back.game.ply == 0 and (await games.tables.live_table(CHANNEL)).game.ply == 0

@@ -45,7 +45,7 @@ async def first_game(games, tournaments) -> tuple[Table, int]:
     step = await tournaments.start_now(event.id, T0)
     assert step.new_round
     (pairing,) = await tournaments.games_to_start(step.event)
-    table = await games.start_tournament_game(
+    table = await games.starts.start_tournament_game(
         guild_id=GUILD,
         channel_id=THREAD,
         pairing=pairing,
@@ -56,7 +56,7 @@ async def first_game(games, tournaments) -> tuple[Table, int]:
         now=T0,
     )
     with pytest.raises(Refusal):  # a second sweep (or process) finds the pairing has its game
-        await games.start_tournament_game(
+        await games.starts.start_tournament_game(
             guild_id=GUILD,
             channel_id=THREAD + 1,
             pairing=pairing,
@@ -74,21 +74,21 @@ async def test_a_tournament_games_clock_starts_with_its_first_board_not_with_the
     assert (table.row.deadline, table.row.ping_at) == (None, None)  # nobody can see it yet
     assert [t.row.id for t in await tournaments.unseen_games(await tournaments.event(event_id))] == [table.row.id]
     posted = T0 + timedelta(minutes=5)  # the process died, or Discord refused, in between
-    started = games.with_clock_started(table, posted)
+    started = games.starts.with_clock_started(table, posted)
     assert started.row.deadline == posted + timedelta(days=1)
-    assert (await games.live_table(THREAD)).row.deadline is None  # not stored until the board is shown
-    shown = await games.first_shown(started, 777, posted)
+    assert (await games.tables.live_table(THREAD)).row.deadline is None  # not stored until the board is shown
+    shown = await games.starts.first_shown(started, 777, posted)
     assert shown is not None
-    stored = await games.live_table(THREAD)
+    stored = await games.tables.live_table(THREAD)
     assert (stored.row.message_id, stored.row.deadline) == (777, posted + timedelta(days=1))
     assert await tournaments.unseen_games(await tournaments.event(event_id)) == []
 
 
 async def test_when_two_processes_show_the_first_board_the_first_one_stands(games, tournaments):
     table, _ = await first_game(games, tournaments)
-    mine = games.with_clock_started(table, T0 + timedelta(minutes=1))
-    theirs = games.with_clock_started(table, T0 + timedelta(minutes=2))  # read the same game
-    assert await games.first_shown(mine, 701, T0 + timedelta(minutes=1)) is not None
-    assert await games.first_shown(theirs, 702, T0 + timedelta(minutes=2)) is None  # takes its message back
-    stored = await games.live_table(THREAD)
+    mine = games.starts.with_clock_started(table, T0 + timedelta(minutes=1))
+    theirs = games.starts.with_clock_started(table, T0 + timedelta(minutes=2))  # read the same game
+    assert await games.starts.first_shown(mine, 701, T0 + timedelta(minutes=1)) is not None
+    assert await games.starts.first_shown(theirs, 702, T0 + timedelta(minutes=2)) is None  # takes its message back
+    stored = await games.tables.live_table(THREAD)
     assert (stored.row.message_id, stored.row.deadline) == (701, T0 + timedelta(minutes=1, days=1))

@@ -315,7 +315,7 @@ async def test_a_bot_killed_in_the_middle_of_presses_loses_no_acknowledged_move(
         assert houses[: len(acknowledged)] == acknowledged
         assert len(acknowledged) <= len(houses) <= len(acknowledged) + 1
         assert row.status == "live" and table.game.ply == len(houses)
-        moved, _ = await WariService(store).play(  # no lock, nothing half-done left behind: play goes on
+        moved, _ = await WariService(store).games.play(  # no lock, nothing half-done left behind: play goes on
             channel_id=row.channel_id,
             game_id=row.id,
             ply=table.game.ply,

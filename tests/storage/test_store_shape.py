@@ -1,52 +1,16 @@
-"""The store's shape: one database handle and each feature's queries over it, composed, never
-stacked; and the writes that take a step of another feature's stay one transaction (on both
-back ends)."""
+"""The store's queries are composed over one database handle (no class stacks on another:
+tests/test_class_shape.py), and the writes that take a step of another feature's stay one
+transaction (on both back ends)."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import bot.storage
 from bot.storage import Conflict, StorageError, Store
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-#: How many classes of the project a class's MRO may hold: itself and one base.
-MOST_CLASSES_OF_THE_PROJECT = 2
-
-
-def storage_classes() -> list[type]:
-    """Every class the modules of :mod:`bot.storage` define."""
-    modules = [bot.storage] + [
-        importlib.import_module(f"bot.storage.{module.name}")
-        for module in pkgutil.iter_modules(bot.storage.__path__)
-        if module.name != "__main__"
-    ]
-    return [
-        member
-        for module in modules
-        for _, member in inspect.getmembers(module, inspect.isclass)
-        if member.__module__ == module.__name__
-    ]
-
-
-def project_classes_in_mro(cls: type) -> list[str]:
-    return [ancestor.__qualname__ for ancestor in cls.__mro__ if ancestor.__module__.startswith("bot.")]
-
-
-def test_no_class_of_the_storage_stacks_more_than_one_base_of_the_project():
-    classes = storage_classes()
-    assert {"Store", "Database", "GameQueries", "RatingQueries", "TournamentQueries"} <= {c.__name__ for c in classes}
-    stacked = {
-        cls.__qualname__: chain
-        for cls in classes
-        if len(chain := project_classes_in_mro(cls)) > MOST_CLASSES_OF_THE_PROJECT
-    }
-    assert stacked == {}
 
 
 @pytest.fixture

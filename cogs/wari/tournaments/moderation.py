@@ -87,7 +87,7 @@ class TournamentModeration:
         for pairing in event.open_pairings:
             if pairing.game_id is None:
                 continue
-            table = await self.service.game(pairing.game_id)
+            table = await self.service.tables.game(pairing.game_id)
             points = await self.tournaments.adjudication(table.game)  # side A moves first: the pairing's first
             await self.tournaments.rule_pairing(pairing, points, N_("adjudicated"), now())
             await self.end_game(pairing.game_id)
@@ -97,9 +97,9 @@ class TournamentModeration:
     async def end_game(self, game_id: int | None) -> None:
         """Abort a pairing's game, if it is still being played, whose result was set otherwise
         (it counts as set, not as a draw)."""
-        table = await self.service.game(game_id) if game_id is not None else None
+        table = await self.service.tables.game(game_id) if game_id is not None else None
         if table is not None and table.row.live:
-            aborted = await self.service.abort(table.row.channel_id, now())
+            aborted = await self.service.games.abort(table.row.channel_id, now())
             await self.followup.board_changed(aborted)  # its end moves the event on, as any end does
 
     async def set_status(self, interaction: discord.Interaction, number: int | None, action: str) -> None:

@@ -139,7 +139,7 @@ class TournamentRunner:
             log.warning("tournament %s: could not open a thread for its game (%s); trying again", event.row.id, exc)
             return
         try:
-            await self.service.start_tournament_game(
+            await self.service.starts.start_tournament_game(
                 guild_id=event.row.guild_id,
                 channel_id=thread.id,
                 pairing=pairing,
@@ -161,15 +161,15 @@ class TournamentRunner:
         Two steps at once (two processes) may both post it: the game's versioned write keeps the
         first board recorded, and the other takes its message back, as a ping does."""
         row = table.row
-        started = self.service.with_clock_started(table, now())
+        started = self.service.starts.with_clock_started(table, now())
         posted = await self.presenter.post(row.channel_id, await self.boards.message(started))
         if posted is None:
             return False
-        shown = await self.service.first_shown(started, posted.id, now())
+        shown = await self.service.starts.first_shown(started, posted.id, now())
         if shown is None:
             await self.presenter.delete(row.channel_id, posted.id)
             return False
-        await self.service.shown(shown)
+        await self.service.games.shown(shown)
         if row.message_id is not None:  # a board shown with its clock waiting (`/wari board`) must not look live
             await self.presenter.edit(row.channel_id, row.message_id, replaced_board(shown))
         await self.notices.game_changed(shown)
