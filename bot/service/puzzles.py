@@ -18,7 +18,6 @@ rating must measure what a player finds alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 
@@ -308,13 +307,3 @@ class PuzzleService:
         """The posted message of the server's puzzle of ``day``; ``None`` gives up the claim (the
         post failed: the next sweep tries again)."""
         await self._puzzles.set_daily_message(guild_id, day.isoformat(), message_id)
-
-
-def line_after(game: Game, houses: Sequence[int]) -> list[str]:
-    """The moves ``houses`` from ``game`` in notation (``B(7,3)+2``), as far as they are legal."""
-    trial, texts = game.copy(), []
-    for house in houses:
-        if not trial.is_legal(house):
-            break
-        texts.append(str(trial.play(house)))
-    return texts

@@ -10,12 +10,20 @@ import discord
 import pytest
 
 from bot.ai.puzzles import Puzzle, puzzle_by_id, puzzles_for
+from bot.i18n import _ as translated
+from bot.i18n import speaking
+from bot.render import describe_move
 from bot.service import puzzles as puzzle_service
 from tests.helpers import buttons as buttons_of
 from tests.helpers import late_click, pinged, shown
 
 # Hours pass in the daily stories: SimCord settles the bot at each 30-second sweep on the way.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
+
+
+def in_language(language: str, message: str, **params) -> str:
+    with speaking(language):
+        return translated(message, **params)
 
 
 def first_puzzle(test) -> Puzzle:
@@ -114,7 +122,7 @@ async def test_a_wrong_move_is_refuted_the_solution_shown_and_the_rating_falls(w
 
     assert "did not solve the puzzle" in board.content
     text = description(board)
-    assert "❌" in text and "**Refutation**: `" in text and "**Solution**: `" in text
+    assert "❌" in text and "**Refutation**:\n" in text and "**Solution**:\n" in text
     assert "(-" in text and "🔥 **Streak:** 0" in text
     assert not [b for b in buttons_of(board) if b["custom_id"].startswith("wari:puzzle:1:")]  # the cups are gone
     mine = await standing(world, world.alice)
@@ -186,7 +194,7 @@ async def test_puzzles_come_near_the_rating_and_never_twice(world):
         mine = await standing(world, world.alice)
         current = mine.rating if mine else 1500
         assert abs(puzzle.difficulty - current) <= 250, (puzzle.difficulty, current)
-        await world.alice.click(board, label="Show the solution")
+        await world.alice.click(board, label="Show the solution (counts as a miss)")
         assert "did not solve" in board.content and "**Solution**" in description(board)
     assert len(set(seen)) == len(seen)
 
@@ -211,7 +219,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_and_lists_who_solved_it
 
 
 async def bob_try_wrong(world, board, puzzle: Puzzle) -> None:
-    await world.bob.click(board, label="Show the solution")
+    await world.bob.click(board, label="Show the solution (counts as a miss)")
     assert "did not solve" in board.content
 
 
@@ -248,3 +256,54 @@ async def test_the_daily_puzzle_is_posted_at_its_hour_once_and_a_press_starts_a_
 
     stopped = await admin.slash(world.channel, "wari-mod puzzle daily", off=True)
     assert "not posted here" in stopped.response.content
+
+
+def told_in_words(game, houses, names, language: str = "en") -> list[str]:
+    """Each move of ``houses`` from ``game`` as a board tells it (notation, then words), in ``language``."""
+    trial, words = game.copy(), []
+    with speaking(language):
+        for house in houses:
+            record = trial.play(house)
+            words.append(describe_move(record, names[record.player], trial.rules))
+    return words
+
+
+async def test_show_the_solution_says_before_it_is_pressed_that_it_counts_as_a_miss(world, given):
+    puzzle = multi_move()
+    given(puzzle)
+    board = (await world.alice.slash(world.channel, "wari puzzle next")).response
+    (giving_up,) = [b for b in buttons_of(board) if b["custom_id"].endswith(":solution")]
+    assert giving_up["label"] == "Show the solution (counts as a miss)"
+    assert len(giving_up["label"]) <= 80  # Discord's limit for a button label
+
+    await world.alice.click(board, custom_id=giving_up["custom_id"])
+    assert "did not solve" in board.content
+    mine = await standing(world, world.alice)
+    assert mine.rating < 1500 and (mine.solved, mine.failed, mine.streak) == (0, 1, 0)  # as it said: a miss
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_failed_try_tells_the_refutation_and_the_solution_in_words_beside_their_notation(
+    world, given, language
+):
+    puzzle = refutable()
+    given(puzzle)
+    if language != "en":
+        await world.alice.slash(world.channel, "wari settings", language=language)
+    board = (await world.alice.slash(world.channel, "wari puzzle next")).response
+    wrong = wrong_move(puzzle)
+    await play(world.alice, board, wrong)
+
+    text = description(board)
+    opponent = in_language(language, "Opponent")
+    names = (shown(world.alice), opponent) if puzzle.solver == 0 else (opponent, shown(world.alice))
+    after_the_wrong_move = puzzle.game()
+    after_the_wrong_move.play(wrong)
+    refutation = puzzle_service.refutation_line(puzzle.id, "", wrong)
+    solution = told_in_words(puzzle.game(), puzzle.solution, names, language)
+    refuted = told_in_words(after_the_wrong_move, refutation, names, language)
+    assert refuted and all(words in text for words in refuted), text
+    assert all(words in text for words in solution), text
+    assert language == "en" or " sowed " not in text  # the words are the reader's, not English
+    assert text.index(in_language(language, "**Refutation**")) < text.index(refuted[0])
+    assert text.index(in_language(language, "**Solution**")) < text.index(solution[0])

@@ -9,15 +9,16 @@ are handed to the feature with the kind ``puzzle`` and an action: they work afte
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import date
 
 import discord
 
 from bot.ai.puzzles import Puzzle
-from bot.engine import Game, Player
+from bot.engine import Game, MoveRecord, Player
 from bot.i18n import N_, _, labelled, n_
 from bot.render import describe_move, houses_of
-from bot.service.puzzles import Ended, Try, line_after, rating_of
+from bot.service.puzzles import Ended, Try, rating_of
 from bot.storage import shown_name
 
 from ..buttons import PersistentButton, read_day, read_house, read_number, read_variant
@@ -60,7 +61,8 @@ class PuzzleCupButton(PersistentButton, template=r"wari:puzzle:(?P<attempt>[0-9]
 
 
 class SolutionButton(PersistentButton, template=r"wari:puzzle:(?P<attempt>[0-9]+):(?P<step>[0-9]+):solution"):
-    """Give up a try and see its solution (the try fails)."""
+    """Give up a try and see its solution: the try fails, and the label says so before the press
+    (it costs puzzle rating points and the streak)."""
 
     KIND, ACTION, BELONGS = "puzzle", ("solution",), ("puzzle try", "attempt")
     FIELDS = {"attempt": read_number, "step": read_number}
@@ -68,7 +70,7 @@ class SolutionButton(PersistentButton, template=r"wari:puzzle:(?P<attempt>[0-9]+
     def __init__(self, attempt: int, step: int, *, row: int = 0) -> None:
         super().__init__(
             discord.ui.Button(
-                label=_("Show the solution"),
+                label=_("Show the solution (counts as a miss)"),
                 emoji="💡",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wari:puzzle:{attempt}:{step}:solution",
@@ -138,21 +140,38 @@ def side_names(puzzle: Puzzle, solver: str) -> tuple[str, str]:
     return (solver, opponent) if puzzle.solver == 0 else (opponent, solver)
 
 
-def told_moves(attempt: Try, names: tuple[str, str]) -> list[str]:
-    """Every move of the try so far in words: ✅ the solver's right ones, ❌ a wrong one, ↪️ replies."""
-    game, line = attempt.start(), attempt.line()
-    last_wrong = len(line) - 1 if attempt.wrong is not None else -1
-    lines = []
-    for number, house in enumerate(line):
-        record = game.play(house)
-        words = describe_move(record, names[record.player], game.rules)
-        mark = "↪️" if record.player != attempt.puzzle.solver else "❌" if number == last_wrong else "✅"
-        lines.append(f"{mark} {words}")
+def in_words(
+    game: Game, houses: Iterable[int], names: tuple[str, str], mark: Callable[[int, MoveRecord], str]
+) -> list[str]:
+    """The moves ``houses`` from ``game``, as far as they are legal, each as a board tells a move
+    (its notation, then what it did in words) after its ``mark(number, move)``."""
+    trial, lines = game.copy(), []
+    for number, house in enumerate(houses):
+        if not trial.is_legal(house):
+            break
+        record = trial.play(house)
+        lines.append(f"{mark(number, record)} {describe_move(record, names[record.player], trial.rules)}")
     return lines
 
 
-def notation(texts: list[str]) -> str:
-    return f"`{' '.join(texts)}`" if texts else "—"
+def told_moves(attempt: Try, names: tuple[str, str]) -> list[str]:
+    """Every move of the try so far in words: ✅ the solver's right ones, ❌ a wrong one, ↪️ replies."""
+    line, solver = attempt.line(), attempt.puzzle.solver
+    last_wrong = len(line) - 1 if attempt.wrong is not None else -1
+
+    def mark(number: int, move: MoveRecord) -> str:
+        return "↪️" if move.player != solver else "❌" if number == last_wrong else "✅"
+
+    return in_words(attempt.start(), line, names, mark)
+
+
+def told_line(
+    label: str, game: Game, houses: Iterable[int], names: tuple[str, str], solver: int, mark: str
+) -> list[str]:
+    """``label``, then the line ``houses`` from ``game`` in words: the moves of the ``solver``'s
+    side marked ``mark``, the opponent's ↪️ (``label: —`` if there is no move to tell)."""
+    words = in_words(game, houses, names, lambda _number, move: mark if move.player == solver else "↪️")
+    return [labelled(label, "").rstrip(), *words] if words else [labelled(label, "—")]
 
 
 def status_line(attempt: Try, solver: str) -> str:
@@ -176,13 +195,15 @@ def status_line(attempt: Try, solver: str) -> str:
     )
 
 
-def ending_lines(attempt: Try, ended: Ended | None, refutation: tuple[int, ...] | None) -> list[str]:
-    """After the end: the refutation of a wrong move, the solution, the rating and the streak, the theme."""
+def ending_lines(
+    attempt: Try, names: tuple[str, str], ended: Ended | None, refutation: tuple[int, ...] | None
+) -> list[str]:
+    """After the end: the refutation of a wrong move and the solution, told move by move as a
+    board tells its moves; the rating and the streak; the theme."""
     puzzle, lines = attempt.puzzle, []
     if attempt.wrong is not None and refutation is not None:
-        after = attempt.game()
-        lines.append(labelled(_("**Refutation**"), notation(line_after(after, refutation))))
-    lines.append(labelled(_("**Solution**"), notation(line_after(puzzle.game(), puzzle.solution))))
+        lines += told_line(_("**Refutation**"), attempt.game(), refutation, names, puzzle.solver, "▫️")
+    lines += told_line(_("**Solution**"), puzzle.game(), puzzle.solution, names, puzzle.solver, "💡")
     lines += standing_lines(attempt, ended)
     lines.append(
         _("🏷️ Theme: **{theme}** · puzzle rated **{rating}**", theme=theme_words(puzzle), rating=puzzle.difficulty)
@@ -244,7 +265,7 @@ def puzzle_embed(
         lines.append(_(BUTTONS_HINT))
     lines += told_moves(attempt, names)
     if not row.open:
-        lines += ending_lines(attempt, ended, refutation)
+        lines += ending_lines(attempt, names, ended, refutation)
     title = _("🧩 {variant} puzzle", variant=game.rules.label.capitalize())
     if row.daily is not None:
         title = _("🧩 Daily puzzle · {day}", day=row.daily)
