@@ -16,6 +16,7 @@ is worth a win (:data:`bot.tournament.BYE_POINTS`).
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -35,6 +36,7 @@ from bot.tournament import (
     Standing,
     arena_pairs,
     arena_standings,
+    most_rounds,
     pair_swiss,
     round_robin_rounds,
     swiss_standings,
@@ -56,6 +58,8 @@ ADJUDICATION_MARGIN = 8.0
 #: The languages ``starts`` is read in (the bot's).
 TIME_LANGUAGES = ["en", "fr", "pt"]
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class Event:
@@ -64,6 +68,8 @@ class Event:
     row: TournamentRow
     entrants: list[EntrantRow]
     pairings: list[PairingRow]
+    #: The players whose rating in the event's rule set is still provisional (shown ``1500?``).
+    provisional: frozenset[int] = frozenset()
 
     def entrant(self, user_id: int) -> EntrantRow | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
@@ -105,6 +111,25 @@ class Event:
     @property
     def total_rounds(self) -> int | None:
         return self.row.rounds
+
+    @property
+    def pairable_rounds(self) -> int | None:
+        """For a Swiss announced with more rounds than its players can be paired in (nobody
+        meets anyone twice), that smaller number; else ``None``. Counted on the players in now,
+        so only meaningful once the event has started."""
+        if self.row.format != "swiss" or self.row.status == "open":
+            return None
+        most = most_rounds(len(self.active))
+        return most if most < (self.row.rounds or 0) else None
+
+    @property
+    def unpaired_round(self) -> int | None:
+        """The round a finished Swiss could not pair (no pairing kept the rules), which ended it
+        before the rounds it announced; else ``None``."""
+        row = self.row
+        if row.format != "swiss" or row.status != "finished" or row.round >= (row.rounds or 0):
+            return None
+        return row.round + 1
 
 
 @dataclass
@@ -222,11 +247,19 @@ class TournamentService:
         row = await self._store.tournaments.tournament(tournament_id)
         if row is None:
             raise Refusal(N_("There is no tournament #{number}."), number=tournament_id)
+        entrants = await self._store.tournaments.entrants(tournament_id)
         return Event(
             row,
-            await self._store.tournaments.entrants(tournament_id),
+            entrants,
             await self._store.tournaments.pairings(tournament_id),
+            await self._provisional(entrants, row.variant),
         )
+
+    async def _provisional(self, entrants: list[EntrantRow], variant: str) -> frozenset[int]:
+        """Which players' ratings are still provisional: their ratings are read as they are now
+        (an entrant row keeps the points at joining, not how sure they were)."""
+        ratings = [(e.user_id, await self._store.ratings.rating_in(e.user_id, variant)) for e in entrants]
+        return frozenset(user for user, rating in ratings if rating.provisional)
 
     async def in_server(self, guild_id: int, tournament_id: int) -> Event:
         """Event ``tournament_id`` of this server (another server's is not found)."""
@@ -322,6 +355,12 @@ class TournamentService:
                     pair_swiss, event.model_entrants, event.model_pairings, number, row.rounds or DEFAULT_ROUNDS
                 )
             except PairingError:  # no pairing keeps the rules (few players, many rounds): it ends here
+                log.info(
+                    "tournament %s ends after round %s: round %s cannot be paired (no pairing keeps the rules)",
+                    row.id,
+                    row.round,
+                    number,
+                )
                 await self._finish(event, now, step)
                 return
         step.new_round = await self._store.tournaments.start_round(

@@ -11,7 +11,7 @@ from .crosstable import crosstable_text
 from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers, starting_order
 from .round_robin import round_robin_rounds
 from .standings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, arena_standings, swiss_standings
-from .swiss import pair_swiss
+from .swiss import fewest_players, most_rounds, pair_swiss
 from .trf import tournament_trf
 
 __all__ = [
@@ -27,6 +27,8 @@ __all__ = [
     "PairingError",
     "SWISS_TIEBREAKS",
     "Standing",
+    "fewest_players",
+    "most_rounds",
     "pair_swiss",
     "round_robin_rounds",
     "starting_numbers",

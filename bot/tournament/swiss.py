@@ -109,6 +109,27 @@ def pair_swiss(
     return pairings
 
 
+def most_rounds(players: int) -> int:
+    """How many rounds ``players`` can be paired in at most with nobody meeting anyone twice and
+    nobody given two byes: every other player once, and with an odd count one bye each. The
+    Dutch rules (colours, floats) can stop a Swiss sooner, never later.
+
+    >>> most_rounds(4), most_rounds(5), most_rounds(2)
+    (3, 5, 1)
+    """
+    return players if players % 2 else players - 1
+
+
+def fewest_players(rounds: int) -> int:
+    """The fewest players a Swiss of ``rounds`` rounds needs to have them all paired (the
+    inverse of :func:`most_rounds`).
+
+    >>> fewest_players(5), fewest_players(4), fewest_players(1)
+    (5, 5, 2)
+    """
+    return max(2, rounds if rounds % 2 else rounds + 1)
+
+
 def earlier_pairings(history: Iterable[Pairing], round_number: int) -> list[Pairing]:
     """The pairings before ``round_number``; a ``ValueError`` if one of them is still undecided."""
     past = [p for p in history if p.round < round_number]

@@ -29,6 +29,7 @@ RESULT_CHOICES = [
     app_commands.Choice(name=N_("loss"), value="loss"),
 ]
 Number = app_commands.Range[int, 1, None]
+Suggestions = list[app_commands.Choice[int]]
 
 
 class TournamentCommands(app_commands.Group):
@@ -68,6 +69,13 @@ class TournamentCommands(app_commands.Group):
     async def list(self, interaction: discord.Interaction) -> None:
         await self.answering.command(interaction, self.tournaments.list, private=True)
 
+    @join.autocomplete("tournament")
+    @leave.autocomplete("tournament")
+    @standings.autocomplete("tournament")
+    @results.autocomplete("tournament")
+    async def tournament_numbers(self, interaction: discord.Interaction, current: str) -> Suggestions:
+        return await self.tournaments.suggestions(interaction, current)
+
 
 class TournamentModerationCommands(app_commands.Group):
     """``/wari-mod tournament``."""
@@ -80,7 +88,7 @@ class TournamentModerationCommands(app_commands.Group):
     @app_commands.command(name="create", description=N_("Make a tournament in this channel"))
     @app_commands.describe(
         name=N_("Its name"),
-        format=N_("Swiss, round-robin or arena"),
+        format=N_("Swiss, Round-robin or Arena"),
         starts=N_("When: `in 30 minutes`, `20:00` (UTC), `2026-12-01 18:30`"),
         variant=N_("Rule set (default: wari)"),
         clock=N_("Every game's clock (default: 10+5)"),
@@ -163,3 +171,12 @@ class TournamentModerationCommands(app_commands.Group):
     ) -> None:
         args = (tournament, member, result, reason)
         await self.answering.command(interaction, self.moderation.result, *args, private=True)
+
+    @start.autocomplete("tournament")
+    @pause.autocomplete("tournament")
+    @resume.autocomplete("tournament")
+    @cancel.autocomplete("tournament")
+    @kick.autocomplete("tournament")
+    @result.autocomplete("tournament")
+    async def tournament_numbers(self, interaction: discord.Interaction, current: str) -> Suggestions:
+        return await self.moderation.players.suggestions(interaction, current)

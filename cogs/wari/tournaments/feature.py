@@ -5,19 +5,26 @@ Join/Leave buttons of an event's sign-up message. The moderators' side is in
 from __future__ import annotations
 
 import io
+import logging
 
 import discord
+from discord import app_commands
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
 from bot.i18n import N_, _
 from bot.names import markdown_name
 from bot.service import Refusal
 from bot.service.tournaments import Event, TournamentService
+from bot.storage import StorageError
 from bot.tournament import tournament_trf
 
 from ..presenter import Message, Presenter
 from .runs import TournamentRunner
 from .views import list_message, signup_message
+
+log = logging.getLogger("cogs.wari")
+#: Discord shows at most 25 suggestions.
+SUGGESTIONS = 25
 
 
 class Tournaments:
@@ -43,6 +50,25 @@ class Tournaments:
         if chosen is None:
             raise Refusal(N_("There is no tournament here. `/wari tournament list` shows this server's."))
         return await self.tournaments.event(chosen.id)
+
+    async def suggestions(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's events for the ``tournament`` option, newest first, whose number starts
+        with what was typed or whose name holds it. Suggestions are a help, not an answer: none
+        while the database is away."""
+        if interaction.guild_id is None:
+            return []
+        try:
+            rows = [
+                *await self.tournaments.of_server(interaction.guild_id, over=False),
+                *await self.tournaments.of_server(interaction.guild_id, over=True),
+            ]
+        except StorageError as error:
+            log.warning("no tournaments to suggest: %s", error)
+            return []
+        typed = typed.strip().lstrip("#").casefold()
+        chosen = [r for r in rows if str(r.id).startswith(typed) or typed in r.name.casefold()]
+        chosen.sort(key=lambda row: row.id, reverse=True)
+        return [app_commands.Choice(name=f"#{r.id} {r.name}"[:100], value=r.id) for r in chosen[:SUGGESTIONS]]
 
     async def join(self, interaction: discord.Interaction, number: int | None) -> None:
         event = await self._join(interaction, (await self.find(interaction, number)).row.id)

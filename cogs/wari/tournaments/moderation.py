@@ -69,9 +69,8 @@ class TournamentModeration:
         self.check(interaction)
         event = await self.players.find(interaction, number)
         if event.row.status == "open":
-            await self.tournaments.start_now(event.row.id, now())
+            await self.runner.start_now(event.row.id)
             await self.presenter.tell(interaction, N_("**{name}** has started."), name=markdown_name(event.row.name))
-            await self.runner.advance(event.row.id)
             return
         if event.row.status != "running" or event.row.format == "arena":
             raise Refusal(N_("Only a Swiss or round-robin under way can start its next round early."))

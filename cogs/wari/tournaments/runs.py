@@ -95,6 +95,16 @@ class TournamentRunner:
             async with self.languages.public(step.event.row.guild_id):
                 return await self.show(step)
 
+    async def start_now(self, tournament_id: int) -> Event:
+        """A moderator starts an open event now: its first step is shown as any step is (the
+        sign-up message redrawn, round 1 started and announced).
+
+        :raises Refusal: if it has started already."""
+        async with self._stepping(tournament_id):
+            step = await self.tournaments.start_now(tournament_id, now())
+            async with self.languages.public(step.event.row.guild_id):
+                return await self.show(step)
+
     async def show(self, step: Advance) -> Event:
         event = step.event
         if step.called_off:

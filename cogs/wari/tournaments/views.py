@@ -13,14 +13,14 @@ from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, labelled
 from bot.names import markdown_name
 from bot.service.tournaments import Event
-from bot.storage import PairingRow, TournamentRow
-from bot.tournament import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, crosstable_text
+from bot.storage import EntrantRow, PairingRow, TournamentRow
+from bot.tournament import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, crosstable_text, fewest_players
 
 from ..buttons import PersistentButton, read_number
 from ..presenter import Message
 from ..views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
 
-FORMAT_NAMES = {"swiss": N_("Swiss"), "round-robin": N_("round-robin"), "arena": N_("arena")}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round-robin": N_("Round-robin"), "arena": N_("Arena")}
 MEDALS = ("🥇", "🥈", "🥉")
 #: The tie-breaks' names (:mod:`bot.tournament`'s), marked for translation here.
 TIEBREAK_NAMES = (
@@ -79,7 +79,7 @@ def title(row: TournamentRow) -> str:
 def signup_message(event: Event) -> Message:
     """The sign-up message: the event, its start, its players with their ratings, Join/Leave."""
     row = event.row
-    lines = [describe(row)]
+    lines = [describe(row), *rounds_warning(event)]
     if row.status == "open":
         lines.append(_("Starts {when}.", when=discord.utils.format_dt(row.starts_at, "R")))
     else:
@@ -89,7 +89,7 @@ def signup_message(event: Event) -> Message:
     lines.append("")
     lines.append(_("**Players** ({count}):", count=f"{count}{limit}"))
     shown = event.active[:SIGNUP_ROWS]
-    lines += [f"{n}. {e.shown} ({round(e.rating)})" for n, e in enumerate(shown, start=1)] or [_("nobody yet")]
+    lines += [f"{n}. {e.shown} ({rating_text(event, e)})" for n, e in enumerate(shown, start=1)] or [_("nobody yet")]
     if count > len(shown):
         lines.append(_("…and {count} more", count=count - len(shown)))
     colour = OVER_COLOUR if row.over else CHALLENGE_COLOUR if row.status == "open" else LIVE_COLOUR
@@ -100,6 +100,44 @@ def signup_message(event: Event) -> Message:
     view.add_item(TournamentButton(row.id, "join"))
     view.add_item(TournamentButton(row.id, "leave"))
     return Message(content=None, embeds=[embed], view=view)
+
+
+def rating_text(event: Event, entrant: EntrantRow) -> str:
+    """An entrant's rating as ratings read everywhere: whole points, ``?`` while provisional."""
+    return f"{round(entrant.rating)}{'?' if entrant.user_id in event.provisional else ''}"
+
+
+def rounds_warning(event: Event) -> list[str]:
+    """A Swiss with more rounds than its players can be paired in says so: before its start, while
+    fewer have joined than its rounds need (the rule, so the moderator can shorten it or wait for
+    more); once started, how many rounds its players can play at most."""
+    row = event.row
+    if row.format != "swiss" or row.over:
+        return []
+    if row.status == "open":
+        needed = fewest_players(row.rounds or 0)
+        if len(event.active) >= needed:
+            return []
+        return [
+            _(
+                "⚠️ {rounds} rounds need at least {players} players (nobody meets anyone twice): "
+                "with fewer, it ends when no pairing is left.",
+                rounds=row.rounds,
+                players=needed,
+            )
+        ]
+    most = event.pairable_rounds
+    if most is None:
+        return []
+    return [
+        _(
+            "⚠️ {players} players can play at most {most} rounds without meeting twice: "
+            "it ends after round {most} at the latest, not {rounds}.",
+            players=len(event.active),
+            most=most,
+            rounds=row.rounds,
+        )
+    ]
 
 
 def pairing_line(event: Event, pairing: PairingRow, links: dict[int, str]) -> str:
@@ -132,17 +170,29 @@ def round_messages(event: Event, pairings: list[PairingRow], links: dict[int, st
         heading = _("⚔️ {name}: new games", name=markdown_name(row.name))
     else:
         heading = _("⚔️ {name}: round {number}", name=markdown_name(row.name), number=row.round)
+    opening = [heading]
+    warning = rounds_warning(event) if row.round == 1 and row.format == "swiss" else []
+    if warning:  # told once, as the first round starts, to the channel and the moderator who made it
+        opening += [*warning, f"<@{row.created_by}>"]
     chunks = [pairings[i : i + PAIRINGS_PER_MESSAGE] for i in range(0, len(pairings), PAIRINGS_PER_MESSAGE)]
-    return [_round_message(event, [heading] if n == 0 else [], chunk, links) for n, chunk in enumerate(chunks)]
+    return [
+        _round_message(
+            event, opening if n == 0 else [], chunk, links, also=[row.created_by] if warning and n == 0 else []
+        )
+        for n, chunk in enumerate(chunks)
+    ]
 
 
-def _round_message(event: Event, lines: list[str], pairings: list[PairingRow], links: dict[int, str]) -> Message:
+def _round_message(
+    event: Event, lines: list[str], pairings: list[PairingRow], links: dict[int, str], also: list[int]
+) -> Message:
+    """``also``: who is pinged besides the players (named in ``lines``)."""
     players = sorted({u for p in pairings for u in (p.first_id, p.second_id) if u is not None})
     lines = [*lines, *(pairing_line(event, p, links) for p in pairings)]
     calls = " ".join(f"<@{user}>" for user in players)
     text = "\n".join(lines)[: MESSAGE_LIMIT - len(calls) - 1]  # the calls are never cut
     mentions = discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in players]
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in [*players, *also]]
     )
     return Message(content=f"{text}\n{calls}", allowed_mentions=mentions)
 
@@ -217,8 +267,23 @@ def podium_message(event: Event) -> Message:
         lines.append(f"{MEDALS[standing.rank - 1]} {standing_line(standing, names, None)}")
     lines.append(_("Every game is in the players' `/wari history`; `/wari tournament results` has them all."))
     players = [discord.Object(s.user_id) for s in standings[: len(MEDALS)]]
+    if event.unpaired_round is not None:  # the moderator who made it learns why it ended early
+        lines.insert(1, f"{ended_early(event)} <@{row.created_by}>")
+        players.append(discord.Object(row.created_by))
     mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=players)
     return Message(content="\n".join(lines)[:2000], allowed_mentions=mentions)
+
+
+def ended_early(event: Event) -> str:
+    """Why a Swiss ended before the rounds it announced, for its podium."""
+    row = event.row
+    return _(
+        "Round {number} could not be paired: every pairing left would make two players meet again "
+        "(or give someone a second bye), so it ended after round {played} of {rounds}.",
+        number=event.unpaired_round,
+        played=row.round,
+        rounds=row.rounds,
+    )
 
 
 def list_message(running: list[TournamentRow], past: list[TournamentRow]) -> str:
