@@ -17,6 +17,12 @@ from .storage import ShardScope, StorageError, Store
 
 log = logging.getLogger("bot")
 
+#: Libraries whose own INFO and WARNING lines are for their developers, not the bot's operator:
+#: caissify-pairings names players by their raw Discord ids when a round is hard to pair. Below
+#: ``LOG_LEVEL=DEBUG`` only their errors are logged; the bot says in its own words what matters
+#: (a tournament that ends because its next round cannot be paired).
+QUIET_LIBRARIES = ("caissify_pairings",)
+
 
 class JsonFormatter(logging.Formatter):
     """One JSON object a line (``LOG_FORMAT=json``): time, level, logger, message, and exc_info
@@ -43,6 +49,8 @@ def setup_logging(settings: Settings) -> None:
         discord.utils.setup_logging(level=level, formatter=JsonFormatter(), root=True)
     else:  # discord.py's own format (in colour on a terminal)
         discord.utils.setup_logging(level=level, root=True)
+    for library in QUIET_LIBRARIES:
+        logging.getLogger(library).setLevel(logging.NOTSET if level <= logging.DEBUG else logging.ERROR)
 
 
 async def _run(settings: Settings) -> None:

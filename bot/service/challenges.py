@@ -13,7 +13,7 @@ from bot.ratings import Rating, family
 from bot.storage import ChallengeRow, Conflict
 
 from .base import Tables
-from .table import CHALLENGE_CLOSED, CHANNEL_BUSY, Closed, Refusal, Table
+from .table import CHALLENGE_CLOSED, Closed, Refusal, Table, channel_busy
 from .turns import check_first, opening, parse_clock
 
 
@@ -47,8 +47,8 @@ class ChallengeService:
         channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
         async with self._tables.lock(channel_id):
-            if await self._store.games.live_game(channel_id):
-                raise Refusal(CHANNEL_BUSY)
+            if running := await self._store.games.live_game(channel_id):
+                raise channel_busy(running)
             if await self._tables.open_challenge_in(channel_id, now):
                 raise Refusal(N_("This channel already has an open challenge. Wait until it is answered or expires."))
             try:

@@ -18,7 +18,7 @@ from bot.i18n import N_
 from bot.storage import Conflict, PairingRow, SeekRow
 
 from .base import Tables
-from .table import CHANNEL_BUSY, Refusal, Table
+from .table import Refusal, Table, channel_busy
 from .turns import STILL, check_first, check_level, opening, parse_clock, pings_and_clock
 
 #: The columns a clock's start sets (its deadline, the banked times, the next ping).
@@ -126,8 +126,8 @@ class StartService:
         for level in filter(None, levels):
             check_level(level)
         async with self._tables.lock(channel_id):
-            if await self._store.games.live_game(channel_id):
-                raise Refusal(CHANNEL_BUSY)
+            if running := await self._store.games.live_game(channel_id):
+                raise channel_busy(running)
             await self._tables.open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)

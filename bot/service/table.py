@@ -20,6 +20,11 @@ CHANNEL_BUSY = N_(
     "This channel already has a game in progress. Start yours beside it in a thread of its own "
     "with `thread: True`, or play in another channel."
 )
+#: :data:`CHANNEL_BUSY` with a link to the running game's board, once it has one.
+CHANNEL_BUSY_WITH = N_(
+    "This channel already has a game in progress: game #{number} → [board]({url}). Start yours beside it "
+    "in a thread of its own with `thread: True`, or play in another channel."
+)
 CHALLENGE_CLOSED = N_("This challenge is no longer open.")
 NO_GAME = N_("There is no game in this channel. Start one with `/wari challenge`.")
 #: A move the position does not allow (the engine says why).
@@ -43,6 +48,14 @@ class Refusal(Exception):
 
     def __str__(self) -> str:
         return _(self.message, **self.params)
+
+
+def channel_busy(running: GameRow) -> Refusal:
+    """The refusal of a new game in a channel where ``running`` is played: it leads to that game."""
+    if running.message_id is None:  # its board is not posted yet
+        return Refusal(CHANNEL_BUSY)
+    url = f"https://discord.com/channels/{running.guild_id}/{running.channel_id}/{running.message_id}"
+    return Refusal(CHANNEL_BUSY_WITH, number=running.id, url=url)
 
 
 class Closed(Refusal):

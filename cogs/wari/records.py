@@ -115,6 +115,12 @@ def portable_record(row: GameRow, names: tuple[str, str]) -> str:
 # -- the replay message ---------------------------------------------------------------------------
 
 
+def sowings(game: Game) -> int:
+    """The moves of ``game`` as its board counts them: a surrender, a loss on time or a draw agreed
+    ends the game with a ply of its own, but is no move (the board says 40, so must the record)."""
+    return sum(1 for move in game.moves if move.sows)
+
+
 def position_after(game: Game, ply: int) -> Game:
     """A fresh game from ``game``'s start with its first ``ply`` moves played again."""
     shown = Game.from_state(game.rules, game.start_state)
@@ -146,7 +152,7 @@ def replay_message(row: GameRow, ply: int, analysis: GameAnalysis | None = None)
     """Game ``row`` after ``ply`` moves (clamped to the moves it has), with its replay buttons;
     with the game's ``analysis``, the move's mark, the evaluation and the better move."""
     full, _tags = from_record(row.record)
-    total = full.ply
+    total = sowings(full)  # an ending without sowing is told by the ending line, not as a move
     ply = max(0, min(ply, total))
     game = position_after(full, ply)
     names = side_names(row)
@@ -165,7 +171,7 @@ def replay_message(row: GameRow, ply: int, analysis: GameAnalysis | None = None)
     if verdict is not None:
         lines.append(analysis_line(verdict, names))
     if ply == total:
-        lines.append(ending_line(row, game, names))
+        lines.append(ending_line(row, full, names))
     embed = discord.Embed(
         title=_("🎞️ {variant} · game #{number} · replay", variant=rules.label.capitalize(), number=row.id),
         description="\n".join(lines),
@@ -231,12 +237,12 @@ class Records:
         summary = n_(
             "📄 The record of game #{number} ({variant}): {a} against {b}, {moves} move, {how}.",
             "📄 The record of game #{number} ({variant}): {a} against {b}, {moves} moves, {how}.",
-            replayed.ply,
+            sowings(replayed),
             number=row.id,
             variant=label,
             a=a,
             b=b,
-            moves=replayed.ply,
+            moves=sowings(replayed),
             how=how,
         )
         content = (

@@ -305,7 +305,7 @@ class Standings:
             "number": row.id,
             "when": when,
             "opponent": opponent,
-            "variant": row.variant,
+            "variant": parse_rules_code(row.variant).label.capitalize(),  # as boards name it, not its code
             "result": result,
             "board": board,
         }

@@ -89,25 +89,24 @@ class Takebacks:
         name = markdown_name(interaction.user.display_name)
         asker = Player[side]
         if action == "accept":
-            table, undone = await self.service.games.grant_takeback(
-                channel_id=interaction.channel_id,
-                game_id=game_id,
-                ply=ply,
-                side=asker,
-                user_id=interaction.user.id,
-                now=now(),
-            )
-            closing = _("✅ {name} agreed: {moves} taken back.", name=name, moves=taken_back(undone))
-            told = _(
-                "<@{player}>, {name} agreed to your takeback: your move again.", player=table.user(asker), name=name
-            )
-        else:
-            table = await self.service.games.check_takeback_answer(
-                channel_id=interaction.channel_id, game_id=game_id, ply=ply, side=asker, user_id=interaction.user.id
-            )
-            closing = _("{name} declined: the move stands.", name=name)
-            told = _("<@{player}>, {name} declined your takeback request.", player=table.user(asker), name=name)
+            await self.accept(interaction, interaction.channel_id, game_id, ply, asker, name)
+            return
+        table = await self.service.games.check_takeback_answer(
+            channel_id=interaction.channel_id, game_id=game_id, ply=ply, side=asker, user_id=interaction.user.id
+        )
+        closing = _("{name} declined: the move stands.", name=name)
         await self.presenter.update_pressed(interaction, Message(content=closing, embeds=[], view=None))
+        told = _("<@{player}>, {name} declined your takeback request.", player=table.user(asker), name=name)
         await self.presenter.notify(table.row.channel_id, told, table.user(asker))  # an edit notifies nobody
-        if action == "accept":
-            await self.followup.board_changed(table)
+
+    async def accept(
+        self, interaction: discord.Interaction, channel_id: int, game_id: int, ply: int, asker: Player, name: str
+    ) -> None:
+        """Accept pressed: the moves are taken back and the request says so. The asker is notified
+        once, by the turn ping the redrawn game posts (a second "agreed" message would only double it)."""
+        table, undone = await self.service.games.grant_takeback(
+            channel_id=channel_id, game_id=game_id, ply=ply, side=asker, user_id=interaction.user.id, now=now()
+        )
+        closing = _("✅ {name} agreed: {moves} taken back.", name=name, moves=taken_back(undone))
+        await self.presenter.update_pressed(interaction, Message(content=closing, embeds=[], view=None))
+        await self.followup.board_changed(table)

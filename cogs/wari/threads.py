@@ -38,8 +38,9 @@ class GameThreads:
         if not wanted:
             return None
         (a, b), title = players, N_("{a} vs {b} · {variant}")
-        intro = _(intro, title=_(title, a=markdown_name(a), b=markdown_name(b), variant=rules.label))
-        name = _(title, a=plain_name(a), b=plain_name(b), variant=rules.label)  # a thread's name is not markdown
+        variant = rules.label.capitalize()  # as the board's title names it
+        intro = _(intro, title=_(title, a=markdown_name(a), b=markdown_name(b), variant=variant))
+        name = _(title, a=plain_name(a), b=plain_name(b), variant=variant)  # a thread's name is not markdown
         if not isinstance(interaction.channel, discord.TextChannel):
             raise Refusal(
                 N_("`thread: True` works in a text channel, not inside a thread or a forum. Leave it off here.")

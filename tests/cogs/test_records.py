@@ -210,8 +210,8 @@ async def test_replay_buttons_step_forward_back_and_to_both_ends_also_after_a_re
     result = await world.carol.slash(world.channel, "wari replay", game=1)
     replay = result.response
     assert not result.ephemeral  # posted for the channel to watch
-    # It opens at the end: the last ply, the result, ⏭ and ▶ disabled.
-    assert shown_move(replay) == 5 and replay.embeds[0].footer.text.startswith("Move 5 of 5")
+    # It opens at the end: the last move (a surrender is none), the result, ⏭ and ▶ disabled.
+    assert shown_move(replay) == 4 and replay.embeds[0].footer.text.startswith("Move 4 of 4")
     assert "surrendered" in replay.embeds[0].description and "🏁" in replay.embeds[0].description
     assert board_code(replay) == drawn(shadow)
     assert disabled(replay) == {"next", "last"}
@@ -238,7 +238,7 @@ async def test_replay_buttons_step_forward_back_and_to_both_ends_also_after_a_re
     await step(world.bob, replay, "prev")
     assert shown_move(replay) == 1
     await step(world.bob, replay, "last")
-    assert shown_move(replay) == 5 and board_code(replay) == drawn(shadow)
+    assert shown_move(replay) == 4 and board_code(replay) == drawn(shadow)
     assert disabled(replay) == {"next", "last"}
     # The game's own board was never touched.
     assert board.embeds[0].footer.text == "Move 4" and board.content.startswith("🏁 ")  # a surrender is no move

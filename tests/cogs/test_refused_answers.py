@@ -28,7 +28,7 @@ async def a_public_replay(world):
         await press(member, board, house)
     await surrender(world.bob, world.channel)
     replay = (await world.carol.slash(world.channel, "wari replay", game=1)).response
-    assert shown_move(replay) == 4
+    assert shown_move(replay) == 3  # three moves: a surrender is none
     return replay
 
 
@@ -45,7 +45,7 @@ async def test_a_replay_step_discord_refuses_every_way_tells_the_presser_so(worl
     world.env.inject_error("POST", "/interactions/*/callback", status=500)  # the press's answer
     world.env.inject_error("PATCH", f"/channels/*/messages/{replay.id}", status=500)  # the edit by id
     result = await step(world.mod, replay, "first")
-    assert shown_move(replay) == 4  # as it was: nothing else to show
+    assert shown_move(replay) == 3  # as it was: nothing else to show
     assert [answer.content for answer in told(result)] == [REFUSED_REDRAW]
     assert bugs(caplog) == []
 

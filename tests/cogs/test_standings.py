@@ -130,7 +130,7 @@ async def test_history_lists_the_latest_games_with_pages(world):
     assert (
         len(lines) == 10
         and lines[0].startswith("**#11** ")
-        and f"vs {shown(world.bob)} · wari · **won** (surrender)" in lines[0]
+        and f"vs {shown(world.bob)} · Wari · **won** (surrender)" in lines[0]
     )
     assert "[board](https://discord.com/channels/" in lines[0]
     await world.bob.click(page, custom_id=buttons(page)[1]["custom_id"])

@@ -16,8 +16,8 @@ async def challenge_in_thread(world, **options):
 
 async def test_a_challenge_with_thread_plays_in_a_new_thread(world):
     starter, thread = await challenge_in_thread(world)
-    assert starter.content == "⚔️ alice vs bob · wari: the challenge and the game are in the thread below."
-    assert thread.name == "alice vs bob · wari"
+    assert starter.content == "⚔️ alice vs bob · Wari: the challenge and the game are in the thread below."
+    assert thread.name == "alice vs bob · Wari"
     (challenge,) = thread.history()
     assert pinged(world, challenge) == {world.bob.id}
     await world.bob.click(challenge, label="Accept")
