@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-from collections.abc import AsyncIterator
+import shutil
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,26 +24,56 @@ from bot.engine import core
 
 pytest_plugins = ["tests.postgres"]
 
-#: The marker of a test that needs the compiled core (``bot/engine/_core.c``).
-COMPILED_CORE = "compiled_core"
+
+#: Debian's Chromium, for the real-browser tests.
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a marked test needs: whether this machine has it, what says so where it is missing, and
+    the settings under which it must be there (CI provides every need: ``.ci/run``)."""
+
+    description: str
+    present: Callable[[], bool]
+    missing_where_required: str
+    missing_here: str
+    required_by: tuple[str, ...] = ("CI",)
+
+
+#: The markers of tests that need something beyond the Python packages: skipped where it is
+#: missing, saying why, but failed where it is required (CI; ``make screenshots`` for Chromium).
+NEEDS = {
+    "compiled_core": Need(
+        "the test needs the compiled core (bot/engine/_core.c)",
+        lambda: core._core is not None,
+        "the compiled core was not built (CI builds it: pip install -e .)",
+        "the compiled core was not built on this machine (pip install -e . with a C compiler builds it)",
+    ),
+    "chromium": Need(
+        "the test drives a real browser",
+        lambda: CHROMIUM is not None,
+        "this test needs Chromium (Debian: apt-get install chromium; .ci/run installs it)",
+        "needs Chromium (Debian: apt-get install chromium)",
+        ("CI", "WARI_SANDBOX_SCREENSHOT"),
+    ),
+}
 
 
 def pytest_configure(config):
-    config.addinivalue_line(
-        "markers",
-        f"{COMPILED_CORE}: the test needs the compiled core (bot/engine/_core.c); "
-        "skipped where it was not built, failed in CI (CI set), which builds it",
-    )
+    for name, need in NEEDS.items():
+        config.addinivalue_line("markers", f"{name}: {need.description}; skipped where missing, failed in CI")
 
 
 def pytest_runtest_setup(item):
-    """A test marked ``compiled_core`` is skipped on a machine without a C compiler, saying why;
-    CI builds the core, so there a missing one fails the test instead of hiding it."""
-    if item.get_closest_marker(COMPILED_CORE) is None or core._core is not None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail("the compiled core was not built (CI builds it: pip install -e .)", pytrace=False)
-    pytest.skip("the compiled core was not built on this machine (pip install -e . with a C compiler builds it)")
+    """A marked test whose need is missing is skipped on a developer's machine, saying why; where
+    the need is required (CI), a missing one fails the test instead of hiding it."""
+    for name, need in NEEDS.items():
+        if item.get_closest_marker(name) is None or need.present():
+            continue
+        if any(os.environ.get(setting) for setting in need.required_by):
+            pytest.fail(need.missing_where_required, pytrace=False)
+        pytest.skip(need.missing_here)
 
 
 #: The back ends the story tests run on.

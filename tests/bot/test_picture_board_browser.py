@@ -13,7 +13,6 @@ seeds (the largest board, upright) are measured.
 from __future__ import annotations
 
 import base64
-import os
 import random
 from pathlib import Path
 
@@ -22,9 +21,7 @@ import pytest
 from bot.sandbox import open_sandbox
 from tests.bot.test_board_image import digit_height
 from tests.bot.test_sandbox import (
-    CHROMIUM,
     PHONE,
-    SCREENSHOT_ENV,
     SMALL_PHONE,
     board_card,
     browser_page,
@@ -60,10 +57,7 @@ async def shown_picture(page, title: str) -> dict:
     )
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI") and not os.environ.get(SCREENSHOT_ENV),
-    reason="needs Chromium (Debian: apt-get install chromium)",
-)
+@pytest.mark.chromium
 async def test_the_picture_board_reads_on_a_phone_in_a_real_browser(database_path: Path, tmp_path: Path) -> None:
     seen: dict[tuple[str, str], dict] = {}
     async with (

@@ -23,7 +23,6 @@ import os
 import queue
 import random
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -38,6 +37,7 @@ import pytest
 
 from bot.engine.notation import from_record
 from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
+from tests.conftest import CHROMIUM
 from tests.helpers import cup_labels, press, shown, surrender, told
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -399,7 +399,6 @@ def test_without_simcord_preview_the_command_says_what_to_do_in_one_line(module)
 
 # -- a real browser -----------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: Set to a directory (``make screenshots``: docs/) to keep the browser test's screenshots there,
 #: as sandbox-desktop.png and sandbox-phone.png.
 SCREENSHOT_ENV = "WARI_SANDBOX_SCREENSHOT"
@@ -610,12 +609,9 @@ def mover(sandbox, board):
     return next(member for member in sandbox.members if board.content.startswith(f"**{shown(member)}**, your move"))
 
 
-# Skipped only on a developer's machine without it: CI (CI=true) installs chromium (.ci/run), and fails here if it
-# cannot; so does `make screenshots`.
-@pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI") and not os.environ.get(SCREENSHOT_ENV),
-    reason="needs Chromium (Debian: apt-get install chromium)",
-)
+# Skipped only on a developer's machine without it: CI installs chromium (.ci/run) and fails here if it cannot;
+# so does `make screenshots`.
+@pytest.mark.chromium
 async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_path):
     async with (
         open_sandbox(database_path, rng=random.Random(7)) as sandbox,
