@@ -20,6 +20,6 @@ async def store(tmp_path):
 
 
 @pytest.fixture
-def games(store) -> WariService:
-    """Challenges, starts and games; a seeded RNG settles 'random' first players."""
+def service(store) -> WariService:
+    """The game service (challenges, starts, games, pings); a seeded RNG settles 'random' first players."""
     return WariService(store, rng=random.Random(7))

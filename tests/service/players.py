@@ -16,7 +16,7 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
 async def game_between(
-    games: WariService,
+    service: WariService,
     challenger: int = ALICE,
     opponent: int = BOB,
     *,
@@ -27,7 +27,7 @@ async def game_between(
     channel: int = CHANNEL,
 ) -> Table:
     """The game of ``challenger``'s challenge, accepted by ``opponent`` at :data:`T0`."""
-    challenge = await games.challenges.challenge(
+    challenge = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger_id=challenger,
@@ -39,4 +39,4 @@ async def game_between(
         names=(NAMES[challenger], NAMES[opponent]),
         rated=rated,
     )
-    return await games.challenges.accept(challenge.id, opponent, channel, T0)
+    return await service.challenges.accept(challenge.id, opponent, channel, T0)

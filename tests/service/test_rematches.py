@@ -10,24 +10,24 @@ from bot.service import Refusal
 from .players import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, T0, game_between
 
 
-async def test_a_rematch_is_of_a_finished_game_of_this_server_asked_by_one_of_its_players(games):
-    table = await game_between(games)
+async def test_a_rematch_is_of_a_finished_game_of_this_server_asked_by_one_of_its_players(service):
+    table = await game_between(service)
     with pytest.raises(Refusal, match="Only a finished game can be played again"):
-        await games.starts.rematch_of(table.row.id, ALICE, GUILD)
-    await games.games.surrender(CHANNEL, BOB, T0)
+        await service.starts.rematch_of(table.row.id, ALICE, GUILD)
+    await service.games.surrender(CHANNEL, BOB, T0)
     with pytest.raises(Refusal, match="Only the players of this game can ask for a rematch"):
-        await games.starts.rematch_of(table.row.id, CAROL, GUILD)
+        await service.starts.rematch_of(table.row.id, CAROL, GUILD)
     with pytest.raises(Refusal, match="Only a finished game"):  # another server's game is not told apart
-        await games.starts.rematch_of(table.row.id, ALICE, OTHER_GUILD)
+        await service.starts.rematch_of(table.row.id, ALICE, OTHER_GUILD)
     with pytest.raises(Refusal, match="Only a finished game"):
-        await games.starts.rematch_of(table.row.id + 1, ALICE, GUILD)
+        await service.starts.rematch_of(table.row.id + 1, ALICE, GUILD)
     for player in (ALICE, BOB):
-        again = await games.starts.rematch_of(table.row.id, player, GUILD)
+        again = await service.starts.rematch_of(table.row.id, player, GUILD)
         assert again.row.id == table.row.id and again.row.result == "A"
 
 
-async def test_the_computers_side_never_asks_for_a_rematch(games):
-    table = await games.starts.play_computer(
+async def test_the_computers_side_never_asks_for_a_rematch(service):
+    table = await service.starts.play_computer(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human_id=ALICE,
@@ -37,7 +37,7 @@ async def test_the_computers_side_never_asks_for_a_rematch(games):
         first="me",
         now=T0,
     )
-    await games.games.surrender(CHANNEL, ALICE, T0)
-    assert (await games.starts.rematch_of(table.row.id, ALICE, GUILD)).row.players == (ALICE, CAROL)
+    await service.games.surrender(CHANNEL, ALICE, T0)
+    assert (await service.starts.rematch_of(table.row.id, ALICE, GUILD)).row.players == (ALICE, CAROL)
     with pytest.raises(Refusal, match="Only the players of this game"):
-        await games.starts.rematch_of(table.row.id, CAROL, GUILD)
+        await service.starts.rematch_of(table.row.id, CAROL, GUILD)

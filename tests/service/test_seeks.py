@@ -40,10 +40,10 @@ async def test_a_wait_is_paired_only_with_one_of_the_same_rules_and_clock(seeks)
     assert theirs is not None and theirs.user_id == BOB
 
 
-async def test_a_wait_is_paired_with_the_oldest_whose_rating_both_ranges_accept(games, seeks):
-    await game_between(games, ALICE, BOB)
-    await games.games.surrender(CHANNEL, BOB, T0)  # rated: Alice goes up, Bob down, Carol stays new
-    alice, bob, carol = [(await games.challenges.rating_of(user, "wari")).points for user in (ALICE, BOB, CAROL)]
+async def test_a_wait_is_paired_with_the_oldest_whose_rating_both_ranges_accept(service, seeks):
+    await game_between(service, ALICE, BOB)
+    await service.games.surrender(CHANNEL, BOB, T0)  # rated: Alice goes up, Bob down, Carol stays new
+    alice, bob, carol = [(await service.challenges.rating_of(user, "wari")).points for user in (ALICE, BOB, CAROL)]
     assert alice - carol > 100 and carol - bob > 100 and alice - carol < 300 and carol - bob < 300
     assert (await seek(seeks, ALICE, within=100))[0] is None
     assert (await seek(seeks, BOB, within=None))[0] is None  # Alice's range does not reach Bob

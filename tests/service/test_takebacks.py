@@ -10,9 +10,9 @@ from bot.service import Closed, Refusal
 from .players import ALICE, BOB, CHANNEL, DAVE, GUILD, T0, game_between
 
 
-async def play(games, table, user_id: int, house: int) -> None:
-    current = await games.tables.live_table(CHANNEL)
-    await games.games.play(
+async def play(service, table, user_id: int, house: int) -> None:
+    current = await service.tables.live_table(CHANNEL)
+    await service.games.play(
         channel_id=CHANNEL,
         game_id=table.row.id,
         ply=current.game.ply,
@@ -23,49 +23,49 @@ async def play(games, table, user_id: int, house: int) -> None:
     )
 
 
-async def test_in_a_rated_game_between_people_a_move_played_stands(games):
-    table = await game_between(games, rated=True)
-    await play(games, table, ALICE, 5)
+async def test_in_a_rated_game_between_people_a_move_played_stands(service):
+    table = await game_between(service, rated=True)
+    await play(service, table, ALICE, 5)
     with pytest.raises(Refusal, match="In a rated game a move played stands"):
-        await games.games.take_back(CHANNEL, ALICE, T0)
-    assert (await games.tables.live_table(CHANNEL)).game.ply == 1
+        await service.games.take_back(CHANNEL, ALICE, T0)
+    assert (await service.tables.live_table(CHANNEL)).game.ply == 1
 
 
-async def test_an_unrated_takeback_waits_for_the_opponent_and_undoes_the_askers_move_and_the_reply(games):
-    table = await game_between(games, rated=False)
+async def test_an_unrated_takeback_waits_for_the_opponent_and_undoes_the_askers_move_and_the_reply(service):
+    table = await game_between(service, rated=False)
     with pytest.raises(Refusal, match="You have no move to take back yet"):
-        await games.games.take_back(CHANNEL, ALICE, T0)
-    await play(games, table, ALICE, 5)
-    await play(games, table, BOB, 8)
-    asked, undone = await games.games.take_back(CHANNEL, ALICE, T0)
+        await service.games.take_back(CHANNEL, ALICE, T0)
+    await play(service, table, ALICE, 5)
+    await play(service, table, BOB, 8)
+    asked, undone = await service.games.take_back(CHANNEL, ALICE, T0)
     assert undone == [] and asked.game.ply == 2  # nothing happens until Bob agrees
     with pytest.raises(Refusal, match="Only the opponent of who asked"):
-        await games.games.grant_takeback(
+        await service.games.grant_takeback(
             channel_id=CHANNEL, game_id=table.row.id, ply=2, side=Player.A, user_id=ALICE, now=T0
         )
-    back, undone = await games.games.grant_takeback(
+    back, undone = await service.games.grant_takeback(
         channel_id=CHANNEL, game_id=table.row.id, ply=2, side=Player.A, user_id=BOB, now=T0
     )
     assert [(m.player, m.house) for m in undone] == [(Player.B, 8), (Player.A, 5)]  # latest first
-    stored = await games.tables.live_table(CHANNEL)
+    stored = await service.tables.live_table(CHANNEL)
     assert stored.game.ply == back.game.ply == 0 and stored.game.to_move is Player.A
     assert stored.game.board == Game("wari").board  # the opening again
 
 
-async def test_a_takeback_request_lapses_once_a_move_is_played(games):
-    table = await game_between(games, rated=False)
-    await play(games, table, ALICE, 5)
-    await games.games.take_back(CHANNEL, ALICE, T0)  # asked after move 1
-    await play(games, table, BOB, 8)
+async def test_a_takeback_request_lapses_once_a_move_is_played(service):
+    table = await game_between(service, rated=False)
+    await play(service, table, ALICE, 5)
+    await service.games.take_back(CHANNEL, ALICE, T0)  # asked after move 1
+    await play(service, table, BOB, 8)
     with pytest.raises(Closed, match="This takeback request lapsed"):
-        await games.games.grant_takeback(
+        await service.games.grant_takeback(
             channel_id=CHANNEL, game_id=table.row.id, ply=1, side=Player.A, user_id=BOB, now=T0
         )
-    assert (await games.tables.live_table(CHANNEL)).game.ply == 2
+    assert (await service.tables.live_table(CHANNEL)).game.ply == 2
 
 
-async def test_against_the_computer_a_takeback_is_granted_at_once_even_in_a_rated_game(games):
-    table = await games.starts.play_computer(
+async def test_against_the_computer_a_takeback_is_granted_at_once_even_in_a_rated_game(service):
+    table = await service.starts.play_computer(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human_id=ALICE,
@@ -75,8 +75,8 @@ async def test_against_the_computer_a_takeback_is_granted_at_once_even_in_a_rate
         first="me",
         now=T0,
     )
-    await play(games, table, ALICE, 5)
-    await games.games.computer_move(channel_id=CHANNEL, game_id=table.row.id, ply=1, house=8, now=T0)
-    back, undone = await games.games.take_back(CHANNEL, ALICE, T0)
+    await play(service, table, ALICE, 5)
+    await service.games.computer_move(channel_id=CHANNEL, game_id=table.row.id, ply=1, house=8, now=T0)
+    back, undone = await service.games.take_back(CHANNEL, ALICE, T0)
     assert [(m.player, m.house) for m in undone] == [(Player.B, 8), (Player.A, 5)]
-    assert back.game.ply == 0 and (await games.tables.live_table(CHANNEL)).game.ply == 0
+    assert back.game.ply == 0 and (await service.tables.live_table(CHANNEL)).game.ply == 0

@@ -22,7 +22,7 @@ def tournaments(store) -> TournamentService:
     return TournamentService(store)
 
 
-async def first_game(games, tournaments) -> tuple[Table, int]:
+async def first_game(service, tournaments) -> tuple[Table, int]:
     """The one game of a round-robin of Alice and Bob, started at :data:`T0`, and the event's id."""
     event = await tournaments.create(
         guild_id=GUILD,
@@ -45,7 +45,7 @@ async def first_game(games, tournaments) -> tuple[Table, int]:
     step = await tournaments.start_now(event.id, T0)
     assert step.new_round
     (pairing,) = await tournaments.games_to_start(step.event)
-    table = await games.starts.start_tournament_game(
+    table = await service.starts.start_tournament_game(
         guild_id=GUILD,
         channel_id=THREAD,
         pairing=pairing,
@@ -56,7 +56,7 @@ async def first_game(games, tournaments) -> tuple[Table, int]:
         now=T0,
     )
     with pytest.raises(Refusal):  # a second sweep (or process) finds the pairing has its game
-        await games.starts.start_tournament_game(
+        await service.starts.start_tournament_game(
             guild_id=GUILD,
             channel_id=THREAD + 1,
             pairing=pairing,
@@ -69,26 +69,26 @@ async def first_game(games, tournaments) -> tuple[Table, int]:
     return table, event.id
 
 
-async def test_a_tournament_games_clock_starts_with_its_first_board_not_with_the_game(games, tournaments):
-    table, event_id = await first_game(games, tournaments)
+async def test_a_tournament_games_clock_starts_with_its_first_board_not_with_the_game(service, tournaments):
+    table, event_id = await first_game(service, tournaments)
     assert (table.row.deadline, table.row.ping_at) == (None, None)  # nobody can see it yet
     assert [t.row.id for t in await tournaments.unseen_games(await tournaments.event(event_id))] == [table.row.id]
     posted = T0 + timedelta(minutes=5)  # the process died, or Discord refused, in between
-    started = games.starts.with_clock_started(table, posted)
+    started = service.starts.with_clock_started(table, posted)
     assert started.row.deadline == posted + timedelta(days=1)
-    assert (await games.tables.live_table(THREAD)).row.deadline is None  # not stored until the board is shown
-    shown = await games.starts.first_shown(started, 777, posted)
+    assert (await service.tables.live_table(THREAD)).row.deadline is None  # not stored until the board is shown
+    shown = await service.starts.first_shown(started, 777, posted)
     assert shown is not None
-    stored = await games.tables.live_table(THREAD)
+    stored = await service.tables.live_table(THREAD)
     assert (stored.row.message_id, stored.row.deadline) == (777, posted + timedelta(days=1))
     assert await tournaments.unseen_games(await tournaments.event(event_id)) == []
 
 
-async def test_when_two_processes_show_the_first_board_the_first_one_stands(games, tournaments):
-    table, _ = await first_game(games, tournaments)
-    mine = games.starts.with_clock_started(table, T0 + timedelta(minutes=1))
-    theirs = games.starts.with_clock_started(table, T0 + timedelta(minutes=2))  # read the same game
-    assert await games.starts.first_shown(mine, 701, T0 + timedelta(minutes=1)) is not None
-    assert await games.starts.first_shown(theirs, 702, T0 + timedelta(minutes=2)) is None  # takes its message back
-    stored = await games.tables.live_table(THREAD)
+async def test_when_two_processes_show_the_first_board_the_first_one_stands(service, tournaments):
+    table, _ = await first_game(service, tournaments)
+    mine = service.starts.with_clock_started(table, T0 + timedelta(minutes=1))
+    theirs = service.starts.with_clock_started(table, T0 + timedelta(minutes=2))  # read the same game
+    assert await service.starts.first_shown(mine, 701, T0 + timedelta(minutes=1)) is not None
+    assert await service.starts.first_shown(theirs, 702, T0 + timedelta(minutes=2)) is None  # takes its message back
+    stored = await service.tables.live_table(THREAD)
     assert (stored.row.message_id, stored.row.deadline) == (701, T0 + timedelta(minutes=1, days=1))
