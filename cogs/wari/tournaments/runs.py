@@ -36,7 +36,8 @@ from ..languages import Languages
 from ..presenter import Message, Presenter
 from ..threads import THREAD_ARCHIVE_MINUTES
 from ..views import board_link, replaced_board
-from .views import crosstable, podium_message, round_messages, signup_message, standings_message
+from .standings import crosstable, podium_message, standings_message
+from .views import round_messages, signup_message
 
 log = logging.getLogger("cogs.wari")
 
