@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.engine import Rules
 from bot.engine.notation import rules_code
 from bot.i18n import N_
-from bot.storage import Conflict, SeekRow, Store
+from bot.storage import Conflict, SeekRow, Store, Unfit
 
 from .table import Closed, Refusal
 from .turns import parse_clock
 
+SEARCH_OVER = N_("This search is over.")
 #: How long a player waits in the queue before their search ends by itself.
 SEEK_TIMEOUT = timedelta(minutes=15)
 
@@ -58,6 +60,40 @@ class SeekService:
                 N_("You are already looking for a game in this server: its message has a **Cancel** button.")
             ) from None
 
+    async def take(
+        self, seek_id: int, *, guild_id: int, channel_id: int, user_id: int, user_name: str, now: datetime
+    ) -> tuple[SeekRow, SeekRow, SeekRow | None]:
+        """``user_id`` pressed **Play** on the wait ``seek_id``: ``(theirs, mine, dropped)``, the
+        wait claimed, the taker as a wait of the same game (not stored), and the taker's own wait
+        in this server that ended with it (or ``None``)."""
+        seeks = self._store.seeks
+        try:
+            variant = (await seeks.get(seek_id, guild_id)).variant
+        except LookupError:
+            raise Closed(SEARCH_OVER) from None
+        rating = await self._store.ratings.rating_in(user_id, variant)
+        mine = SeekRow(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            user_name=user_name,
+            variant=variant,
+            clock="",
+            rating=rating.points,
+            within=None,
+            message_id=None,
+            created_at=now,
+            expires_at=now,
+        )
+        try:
+            theirs, dropped = await seeks.take(seek_id, mine, now)
+        except LookupError:
+            raise Closed(SEARCH_OVER) from None
+        except Unfit as unfit:
+            raise refusal_to(unfit.seek, mine) from None
+        return theirs, replace(mine, clock=theirs.clock), dropped
+
     async def set_message(self, seek: SeekRow, message_id: int) -> None:
         await self._store.seeks.set_seek_message(seek.id, message_id)
 
@@ -68,10 +104,10 @@ class SeekService:
             raise Refusal(N_("Only the player who is looking can cancel this search."))
         waiting = await self._store.seeks.waiting(guild_id, owner_id)
         if waiting is None or waiting.id != seek_id:
-            raise Closed(N_("This search is over."))
+            raise Closed(SEARCH_OVER)
         ended = await self._store.seeks.end_seek(seek_id)
         if ended is None:
-            raise Closed(N_("This search is over."))
+            raise Closed(SEARCH_OVER)
         return ended
 
     async def requeue(self, seek: SeekRow) -> None:
@@ -81,3 +117,17 @@ class SeekService:
         """End every wait past its time; return them (to close their messages)."""
         due = [await self._store.seeks.end_seek(seek.id) for seek in await self._store.seeks.due_seeks(now)]
         return [seek for seek in due if seek is not None]
+
+
+def refusal_to(theirs: SeekRow, mine: SeekRow) -> Refusal:
+    """Why ``mine`` cannot take the wait ``theirs``."""
+    if theirs.user_id == mine.user_id:
+        return Refusal(N_("This is your own search: its **Cancel** button ends it."))
+    assert theirs.within is not None  # only a range keeps two different players apart
+    return Refusal(
+        N_("{name} is looking for opponents rated {low}–{high}; your rating in this game is {rating}."),
+        name=theirs.name,
+        low=theirs.rating - theirs.within,
+        high=theirs.rating + theirs.within,
+        rating=mine.rating,
+    )

@@ -26,7 +26,7 @@ from .puzzles import PuzzleQueries
 from .ratings import RatingChange, RatingQueries, Record, Standing, after_migration
 from .rows import ANYONE, ChallengeRow, GameRow, SeekRow, shown_name
 from .schema import MIGRATIONS
-from .seeks import SeekQueries
+from .seeks import SeekQueries, Unfit
 from .settings import BOARD_STYLES, SettingsQueries
 from .tournaments import EntrantRow, PairingRow, TournamentQueries, TournamentRow
 
@@ -50,6 +50,7 @@ __all__ = [
     "Standing",
     "StorageError",
     "Store",
+    "Unfit",
     "shown_name",
     "Written",
     "time_text",

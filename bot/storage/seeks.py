@@ -7,12 +7,21 @@ are paired with each other, never left waiting side by side.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from .backend import Conflict
 from .database import Queries, time_text
 from .rows import SeekRow, to_column
+
+
+class Unfit(Exception):
+    """A wait that does not fit the player who would take it (see :meth:`SeekQueries.take`)."""
+
+    def __init__(self, seek: SeekRow) -> None:
+        super().__init__(seek.id)
+        self.seek = seek
 
 
 class SeekQueries(Queries):
@@ -60,6 +69,41 @@ class SeekQueries(Queries):
                 ),
             )
             return None, SeekRow.from_row(stored)
+
+    async def get(self, seek_id: int, guild_id: int) -> SeekRow:
+        """The wait ``seek_id`` of server ``guild_id``.
+
+        :raises LookupError: there is none (it ended, or it is another server's)."""
+        seek = await self._db.one(SeekRow, "SELECT * FROM seeks WHERE id = ? AND guild_id = ?", (seek_id, guild_id))
+        if seek is None:
+            raise LookupError(seek_id)
+        return seek
+
+    async def take(self, seek_id: int, mine: SeekRow, now: datetime) -> tuple[SeekRow, SeekRow | None]:
+        """Claim the wait ``seek_id`` for ``mine`` (a player who pressed its **Play**; not stored).
+
+        Returns ``(theirs, dropped)``: ``theirs`` claimed (deleted), and ``dropped`` the taker's own
+        wait in this server, if they had one, ended with it (they are playing now).
+
+        :raises LookupError: the wait is gone (paired, cancelled) or past its time.
+        :raises Unfit: it does not fit ``mine`` (the taker's own, or a rating out of range).
+        """
+        async with self._db.writing():
+            await self._db.lock(mine.guild_id)
+            rows = await self._db.rows(
+                "SELECT * FROM seeks WHERE id = ? AND guild_id = ? AND expires_at > ?",
+                (seek_id, mine.guild_id, time_text(now)),
+            )
+            if not rows:
+                raise LookupError(seek_id)
+            theirs = SeekRow.from_row(rows[0])
+            if not theirs.fits(replace(mine, variant=theirs.variant, clock=theirs.clock)):
+                raise Unfit(theirs)
+            await self._db.step("DELETE FROM seeks WHERE id = ?", (seek_id,))
+            own = await self._db.rows(
+                "DELETE FROM seeks WHERE guild_id = ? AND user_id = ? RETURNING *", (mine.guild_id, mine.user_id)
+            )
+            return theirs, SeekRow.from_row(own[0]) if own else None
 
     async def waiting(self, guild_id: int, user_id: int) -> SeekRow | None:
         """The player's wait in a server, if any."""

@@ -49,7 +49,9 @@ def where_shown(shown: Table | None) -> Text:
     """Where to find a board that had to be posted anew (``None``: it could not be)."""
     if shown is None:
         return Text(N_("Discord did not let me show the board: use `/wari board` to see it."))
-    return Text(N_("Discord did not let me update the board, so I posted it anew: {url}"), url=board_url(shown.row))
+    return Text(
+        N_("Discord did not let me update the board, so I posted it anew → [board]({url})"), url=board_url(shown.row)
+    )
 
 
 def stale_reason(table: Table, interaction: discord.Interaction, behind: bool) -> Text:
@@ -138,7 +140,7 @@ class Boards:
             if posted is not None:  # the command still needs its answer
                 await self.presenter.tell(
                     interaction,
-                    N_("The board of game #{number} is here: {url}"),
+                    N_("Game #{number} → [board]({url})"),
                     number=posted.row.id,
                     url=board_url(posted.row),
                 )

@@ -70,7 +70,7 @@ from .puzzles import views as puzzle_views
 from .puzzles.commands import PuzzleCommands, PuzzleModerationCommands
 from .puzzles.feature import DailyPuzzles, Puzzles
 from .records import Records
-from .seeks import CancelSeekButton, Seeks
+from .seeks import CancelSeekButton, PlaySeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
 from .takebacks import TakebackButton, Takebacks
@@ -94,6 +94,7 @@ BUTTONS = (
     DrawButton,
     SurrenderButton,
     CancelSeekButton,
+    PlaySeekButton,
     TakebackButton,
     TournamentButton,
     AnalyseButton,
@@ -175,6 +176,7 @@ class WariCog(commands.Cog, name="Wari"):
             "draw": lambda i, *args: press(i, self.draws.answer, *args),
             "surrender": lambda i, *args: press(i, self.endings.surrender, *args),
             "seek": lambda i, *args: press(i, self.seeks.cancel, *args),
+            "seek-play": lambda i, *args: press(i, self.seeks.play, *args),
             "takeback": lambda i, *args: press(i, self.takebacks.answer, *args),
             "tournament": lambda i, *args: press(i, self.tournaments.press, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),

@@ -1,8 +1,9 @@
 """Quick pairing: ``/wari seek`` puts the asker in this server's queue (rule set, clock, rating
 range); as soon as someone fits, their game starts in a thread, and both are called to it.
 
-The wait is a public message with a Cancel button (its player only), closed when the wait ends:
-paired (with a link to the game), cancelled, or expired.
+The wait is a public message with **Play** (anyone else whom it fits: the game starts at once)
+and **Cancel** (its player only), closed when the wait ends: paired (with a link to the game),
+cancelled, or expired.
 """
 
 from __future__ import annotations
@@ -46,6 +47,21 @@ class CancelSeekButton(PersistentButton, template=r"wari:seek:(?P<seek>[0-9]+):(
         )
 
 
+class PlaySeekButton(PersistentButton, template=r"wari:seek:(?P<seek>[0-9]+):play"):
+    """Play on a wait's message: whoever presses it (and fits) takes the wait, and the game starts."""
+
+    KIND, BELONGS = "seek-play", ("seek", "seek")
+    FIELDS = {"seek": read_number}
+
+    def __init__(self, seek_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Play"), emoji="⚔️", style=discord.ButtonStyle.success, custom_id=f"wari:seek:{seek_id}:play"
+            ),
+            seek_id,
+        )
+
+
 def seek_message(seek: SeekRow, closing: str | None = None) -> Message:
     """A wait as its channel sees it, with Cancel; or (``closing`` given) how it ended."""
     variant = parse_rules_code(seek.variant).label
@@ -64,7 +80,7 @@ def seek_message(seek: SeekRow, closing: str | None = None) -> Message:
     if closing is None:
         lines.append(
             _(
-                "To play, run `/wari seek` with the same rule set and clock. The search ends {when}.",
+                "Press **Play** to take it. The search ends {when}.",
                 when=discord.utils.format_dt(seek.expires_at, "R"),
             )
         )
@@ -72,6 +88,7 @@ def seek_message(seek: SeekRow, closing: str | None = None) -> Message:
     if closing is not None:
         return Message(content=closing, embeds=[embed], view=None)
     view = discord.ui.View(timeout=None)
+    view.add_item(PlaySeekButton(seek.id))
     view.add_item(CancelSeekButton(seek.id, seek.user_id))
     return Message(content=None, embeds=[embed], view=view)
 
@@ -115,19 +132,48 @@ class Seeks:
             message = await self.presenter.respond(interaction, None, seek_message(mine))
             await self.seeks.set_message(mine, message.id)
             return
+        await self.pair(interaction, theirs, mine)
+
+    async def play(self, interaction: discord.Interaction, seek_id: int) -> None:
+        """**Play** on a wait's message: the presser takes it, if it fits them."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None  # a server's message
+        theirs, mine, dropped = await self.seeks.take(
+            seek_id,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            user_name=interaction.user.display_name,
+            now=now(),
+        )
+        try:
+            table = await self.pair(interaction, theirs, mine)
+        except BaseException:
+            if dropped is not None:  # the presser's own wait goes back too
+                await self.seeks.requeue(dropped)
+            raise
+        if dropped is not None:
+            await self.close_paired(dropped, table, theirs.name)
+
+    async def pair(self, interaction: discord.Interaction, theirs: SeekRow, mine: SeekRow) -> Table:
+        """The game of ``theirs`` (claimed) and ``mine``; ``theirs``'s message closed with its link."""
         try:
             table = await self.start(interaction, theirs, mine)
         except BaseException:
             await self.seeks.requeue(theirs)  # their wait goes back where it was
             raise
-        async with self.languages.public(theirs.guild_id):
+        await self.close_paired(theirs, table, mine.name)
+        return table
+
+    async def close_paired(self, seek: SeekRow, table: Table, opponent: str) -> None:
+        """A wait's message, closed by its game: who with, and a link to the board."""
+        async with self.languages.public(seek.guild_id):
             closing = _(
-                "🔎 Paired: game #{number} against **{name}** is here {url}",
+                "🔎 Paired with **{name}**: game #{number} → [board]({url})",
                 number=table.row.id,
-                name=mine.name,
+                name=opponent,
                 url=board_url(table.row),
             )
-            await self.presenter.edit(theirs.channel_id, theirs.message_id, seek_message(theirs, closing))
+            await self.presenter.edit(seek.channel_id, seek.message_id, seek_message(seek, closing))
 
     async def start(self, interaction: discord.Interaction, theirs: SeekRow, mine: SeekRow) -> Table:
         """The paired game, in a new thread of this channel, and both players called to it."""

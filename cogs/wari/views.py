@@ -144,14 +144,12 @@ def replaced_board(table: Table) -> Message:
     """Fields that close an old board message: no buttons, and a pointer to the current board."""
     if table.row.live:
         text = _(
-            "↪️ This board was replaced: game #{number} goes on here {url}",
+            "↪️ This board was replaced: game #{number} goes on → [board]({url})",
             number=table.row.id,
             url=board_url(table.row),
         )
     else:
-        text = _(
-            "↪️ Game #{number} is over: its final board is here {url}", number=table.row.id, url=board_url(table.row)
-        )
+        text = _("↪️ Game #{number} is over → [final board]({url})", number=table.row.id, url=board_url(table.row))
     return Message(content=text, view=None)
 
 

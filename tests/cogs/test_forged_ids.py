@@ -232,6 +232,7 @@ async def test_a_button_of_a_finished_game_pressed_on_the_live_board_leaves_that
         f"wari:challenge:{BEYOND}:accept",
         f"wari:seek:{BEYOND}:1",
         f"wari:seek:1:{BEYOND}",
+        f"wari:seek:{BEYOND}:play",
         f"wari:tour:{BEYOND}:join",
         f"wari:replay:{BEYOND}:0:first",
         f"wari:page:history:{BEYOND}:0:next",
@@ -339,7 +340,7 @@ def every_button() -> list:
     from cogs.wari.endings import SurrenderButton
     from cogs.wari.puzzles.views import DailyTryButton, NextPuzzleButton, PuzzleCupButton, SolutionButton
     from cogs.wari.records import ReplayButton
-    from cogs.wari.seeks import CancelSeekButton
+    from cogs.wari.seeks import CancelSeekButton, PlaySeekButton
     from cogs.wari.standings import PageButton
     from cogs.wari.takebacks import TakebackButton
     from cogs.wari.tournaments.views import TournamentButton
@@ -355,6 +356,7 @@ def every_button() -> list:
         SurrenderButton(12),
         TakebackButton(12, 3, "B", "accept"),
         CancelSeekButton(4, 1456074443980800009),
+        PlaySeekButton(4),
         TournamentButton(2, "leave"),
         PuzzleCupButton(8, 1, 4),
         SolutionButton(8, 1),

@@ -104,8 +104,8 @@ async def test_reposting_the_board_makes_the_old_message_stale(world):
     assert not repost.ephemeral and cup_labels(repost) == labels
     # The old board is closed: no buttons, and a link to the one that replaced it.
     assert cup_labels(board) == [] and board.embeds[0].footer.text == "No move yet"
-    assert board.content.startswith("↪️ This board was replaced: game #1 goes on here https://discord.com/channels/")
-    assert board.content.endswith(f"/{repost.id}")
+    assert board.content.startswith("↪️ This board was replaced: game #1 goes on → [board](https://discord.com/channels/")
+    assert board.content.endswith(f"/{repost.id})")
     await press(world.alice, repost, 2)
     assert repost.embeds[0].footer.text == "Move 1"
 

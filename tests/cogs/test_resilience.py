@@ -69,8 +69,8 @@ async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets
     assert new.id != board.id and new.embeds[0].footer.text == "Move 1"
     assert told(result)[0].ephemeral
     assert told(result)[0].content == (
-        "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew: "
-        f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{new.id}"
+        "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew → [board]("
+        f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{new.id})"
     )
     assert await stored(world, "message_id") == new.id
     await press(world.bob, new, 12)

@@ -14,7 +14,7 @@ async def seek(member, channel, **options):
 
 async def test_two_players_who_seek_the_same_game_are_paired_in_a_thread(world):
     waiting = (await seek(world.alice, world.channel, clock="5+3")).response
-    assert not waiting.ephemeral and [b["label"] for b in buttons(waiting)] == ["Cancel"]
+    assert not waiting.ephemeral and [b["label"] for b in buttons(waiting)] == ["Play", "Cancel"]
     description = waiting.embeds[0].description
     assert description.startswith(f"🔎 **{shown(world.alice)}** is looking for a game of **wari**, clock **5+3**")
     paired = await seek(world.bob, world.channel, clock="5+3")
@@ -27,11 +27,43 @@ async def test_two_players_who_seek_the_same_game_are_paired_in_a_thread(world):
     assert [b["custom_id"] for b in buttons(board) if b["custom_id"].startswith("wari:cup:")]
     # Alice's wait is closed, with the way to her game.
     assert waiting.components == [] and waiting.content.startswith(
-        "🔎 Paired: game #1 against **bob** is here https://"
+        f"🔎 Paired with **{shown(world.bob)}**: game #1 → [board](https://discord.com/channels/{world.guild.id}/"
     )
     (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b, clock, thread FROM games")
     assert {row["player_a"], row["player_b"]} == {world.alice.id, world.bob.id}
     assert (row["clock"], row["thread"]) == ("5+3", 1)
+    assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
+
+
+async def test_anyone_else_presses_play_on_a_wait_and_their_game_starts_at_once(world):
+    waiting = (await seek(world.alice, world.channel, variant="oware", clock="5+3")).response
+    assert "Press **Play** to take it." in waiting.embeds[0].description
+    own = await world.alice.click(waiting, label="Play")
+    assert told(own)[0].content == "This is your own search: its **Cancel** button ends it."
+    played = await world.bob.click(waiting, label="Play")
+    assert played.acknowledged and "paired by `/wari seek`" in played.response.content
+    (thread,) = world.channel.threads
+    call = next(m for m in thread.history() if "your game is ready" in m.content)
+    assert pinged(world, call) == {world.alice.id, world.bob.id}
+    assert waiting.components == [] and waiting.content.startswith(f"🔎 Paired with **{shown(world.bob)}**: game #1 →")
+    (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b, variant, clock FROM games")
+    assert {row["player_a"], row["player_b"]} == {world.alice.id, world.bob.id}
+    assert (row["variant"], row["clock"]) == ("oware", "5+3")
+    assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
+
+
+async def test_play_ends_the_pressers_own_wait_and_keeps_a_rating_range(world):
+    for _ in range(3):  # Bob beats Carol three times: his rating climbs far above 1500
+        board = (await world.bob.slash(world.channel, "wari challenge", opponent=world.carol, first="me")).response
+        await world.carol.click(board, label="Accept")
+        await surrender(world.carol, world.channel)
+    waiting = (await seek(world.alice, world.channel, rating_within=100)).response  # Alice: 1500
+    refused = await world.bob.click(waiting, label="Play")
+    assert told(refused)[0].content.startswith(f"{shown(world.alice)} is looking for opponents rated 1400–1600; ")
+    assert len(await world.env.bot.store.database.read("SELECT * FROM seeks")) == 1  # nothing taken
+    mine = (await seek(world.mod, world.channel, clock="10+5")).response  # the moderator waits for another game
+    await world.mod.click(waiting, label="Play")  # ...and takes Alice's instead
+    assert mine.components == [] and mine.content.startswith(f"🔎 Paired with **{shown(world.alice)}**: game #")
     assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
 
 
@@ -112,6 +144,43 @@ async def test_two_processes_never_pair_one_wait_twice(world):
     assert len(claimed) == 1 and claimed[0].user_id == 10
     (left,) = await world.env.bot.store.database.read("SELECT user_id FROM seeks")
     assert left["user_id"] in (11, 12)
+
+
+async def test_two_who_press_play_at_once_from_two_processes_one_takes_the_wait(world):
+    """Bob and Carol press Play on Alice's wait at the same moment, through two stores on one
+    database (two processes): one takes it; the other is told the search is over."""
+    from bot.engine import rules_for
+    from bot.service import Closed, SeekService
+    from bot.storage import Store
+
+    first = world.env.bot.seeks
+    other_store = await Store.open(world.database)
+    other = SeekService(other_store)
+    try:
+        _theirs, waiting = await first.seek(
+            guild_id=1,
+            channel_id=2,
+            user_id=10,
+            user_name="alice",
+            rules=rules_for("wari"),
+            clock="5+3",
+            within=None,
+            now=world_now(),
+        )
+        results = await asyncio.gather(
+            *(
+                service.take(waiting.id, guild_id=1, channel_id=2, user_id=user, user_name="x", now=world_now())
+                for service, user in ((first, 11), (other, 12))
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await other_store.close()
+    taken = [result for result in results if not isinstance(result, BaseException)]
+    assert len(taken) == 1 and taken[0][0].user_id == 10 and taken[0][1].clock == "5+3"
+    (closed,) = [result for result in results if isinstance(result, BaseException)]
+    assert isinstance(closed, Closed)
+    assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
 
 
 def world_now():
