@@ -5,11 +5,24 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
 >>> from bot.engine import Game
 >>> print(board_text(Game("wari")))
     12 11 10  9  8  7
-   ┌──┬──┬──┬──┬──┬──┐
-   │ 4│ 4│ 4│ 4│ 4│ 4│
- 0 ├──┼──┼──┼──┼──┼──┤ 0
-   │ 4│ 4│ 4│ 4│ 4│ 4│
-   └──┴──┴──┴──┴──┴──┘
+   ───────────────────
+     4  4  4  4  4  4
+ 0 ─────────────────── 0
+     4  4  4  4  4  4
+   ───────────────────
+     1  2  3  4  5  6
+
+The house the last move was sown from is in brackets, as the picture board rings it:
+
+>>> game = Game("wari")
+>>> _ = game.play(3)
+>>> print(board_text(game))
+    12 11 10  9  8  7
+   ───────────────────
+     4  4  4  4  4  5
+ 0 ─────────────────── 0
+     4  4 [0] 5  5  5
+   ───────────────────
      1  2  3  4  5  6
 """
 
@@ -33,7 +46,8 @@ def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
     way, else upright (:func:`upright_text`). The choice depends on the rules alone, so a board
     keeps its shape for the whole game.
 
-    B's prisoners (Kalah: store) are on the left, A's on the right, as on a real board.
+    B's prisoners (Kalah: store) are on the left, A's on the right, as on a real board; the house
+    the last move was sown from is in brackets.
     """
     return across_text(game) if across_width(game.rules) <= columns else upright_text(game)
 
@@ -48,65 +62,81 @@ def _cell(rules: Rules) -> int:
     return max(2, len(str(rules.total_seeds)), len(str(2 * rules.houses)))
 
 
-def _across_width(rules: Rules, margin: int) -> int:
+def _across_width(rules: Rules, gap: int) -> int:
+    """A store and a space each side of the row: ``gap`` spaces before each house, one after the last."""
     w = _cell(rules)
-    return 2 * (w + 1) + 1 + rules.houses * (w + 2 * margin + 1)
+    return 2 * (w + 1) + rules.houses * (gap + w) + 1
 
 
-def _margin(rules: Rules) -> int:
-    """Spaces on each side of a number inside its house when the board lies across: one when the
-    board still fits a phone that way (Kalah with up to 3 houses), else none: six houses so padded
-    would be 37 columns wide, so boards of 4 to 6 houses lying across (Wari's among them) keep
-    their narrow cells. Upright boards always have the space (:func:`upright_text`)."""
-    return 1 if _across_width(rules, 1) <= PHONE_COLUMNS else 0
+def _gap(rules: Rules) -> int:
+    """Spaces before each house's number when the board lies across: two where the board still
+    fits a phone so (Kalah with up to 4 houses), else one. The rows have no bars between houses:
+    with them, six houses would not fit a phone unless numbers touched the bars."""
+    return 2 if _across_width(rules, 2) <= PHONE_COLUMNS else 1
 
 
 def across_width(rules: Rules) -> int:
     """The width of :func:`across_text` for ``rules``: a store, the row of houses, a store."""
-    return _across_width(rules, _margin(rules))
+    return _across_width(rules, _gap(rules))
+
+
+def _played(game: Game) -> int | None:
+    """The house (0-based) the last move was sown from, if the last ply sowed."""
+    last = game.last_move
+    return last.house - 1 if last is not None and last.sows else None
+
+
+def _mark(cells: list[str], at: int) -> list[str]:
+    """``cells`` (each a number right-aligned after at least one space, the last followed by a
+    space of its own) with the number of cell ``at`` in brackets: ``[`` takes the space before
+    it, ``]`` the first space after it (the next cell's, or the one after the last)."""
+    marked = [*cells, " "]
+    number = marked[at].lstrip()
+    marked[at] = marked[at][: len(marked[at]) - len(number) - 1] + "[" + number
+    marked[at + 1] = "]" + marked[at + 1][1:]
+    return marked
 
 
 def across_text(game: Game) -> str:
     """The board lying across: B's row on top from house 2n down to n+1, A's row below from 1 to n,
-    the stores at the ends of the middle line.
+    the stores at the ends of the line between them.
 
     >>> from bot.engine import rules_for
     >>> print(across_text(Game(rules_for("kalah", 3, 4))))
-          6    5    4
-       ┌────┬────┬────┐
-       │  4 │  4 │  4 │
-     0 ├────┼────┼────┤ 0
-       │  4 │  4 │  4 │
-       └────┴────┴────┘
-          1    2    3
+          6   5   4
+       ─────────────
+          4   4   4
+     0 ───────────── 0
+          4   4   4
+       ─────────────
+          1   2   3
     """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
-    w = sw = _cell(game.rules)
-    space = " " * _margin(game.rules)
-    pad = " " * (sw + 1)
+    w = _cell(game.rules)
+    gap = " " * _gap(game.rules)
+    pad = " " * (w + 1)
+    played = _played(game)
 
-    def cell(value: int) -> str:
-        return f"{space}{str(value).rjust(w)}{space}"
-
-    def row(values: Iterable[int]) -> str:
-        return f"{pad}│" + "│".join(map(cell, values)) + "│"
-
-    def rule(left: str, middle: str, right: str) -> str:
-        return pad + left + middle.join(["─" * len(cell(0))] * n) + right
+    def row(houses: list[int]) -> str:
+        cells = [f"{gap}{str(board[house]).rjust(w)}" for house in houses]
+        if played in houses:
+            cells = _mark(cells, houses.index(played))
+        return (pad + "".join(cells)).rstrip()
 
     def labels(houses: Iterable[int]) -> str:
-        return (pad + " " + " ".join(map(cell, houses))).rstrip()
+        return pad + "".join(f"{gap}{str(house).rjust(w)}" for house in houses)
 
-    middle = f"{str(store_b).rjust(sw)} " + rule("├", "┼", "┤")[sw + 1 :] + f" {store_a}"
+    inner = n * (len(gap) + w) + 1
+    rule = pad + "─" * inner
     return "\n".join(
         [
             labels(range(2 * n, n, -1)),
-            rule("┌", "┬", "┐"),
-            row(reversed(board[n:])),
-            middle,
-            row(board[:n]),
-            rule("└", "┴", "┘"),
+            rule,
+            row(list(range(2 * n - 1, n - 1, -1))),
+            f"{str(store_b).rjust(w)} {'─' * inner} {store_a}",
+            row(list(range(n))),
+            rule,
             labels(range(1, n + 1)),
         ]
     )
@@ -116,7 +146,8 @@ def upright_text(game: Game) -> str:
     """The board turned a quarter to the right, for boards too wide to lie across a phone: A's
     houses down the left column (1 to n), B's up the right one (n+1 to 2n), B's store on top and
     A's below, so that sowing still runs anticlockwise. Every number has a space on each side
-    inside its house (at most 19 columns, with 10 houses).
+    inside its house (at most 19 columns, with 10 houses); the house the last move was sown from
+    is in brackets.
 
     >>> from bot.engine import rules_for
     >>> print(upright_text(Game(rules_for("kalah", 2, 3))))
@@ -132,14 +163,16 @@ def upright_text(game: Game) -> str:
     w = _cell(game.rules)
     lw = len(str(2 * n))
     pad = " " * (lw + 1)
+    played = _played(game)
 
-    def cell(value: int) -> str:
-        return f" {str(value).rjust(w)} "
+    def cell(house: int) -> str:
+        text = f" {str(board[house]).rjust(w)}"
+        return "".join(_mark([text], 0)) if house == played else f"{text} "
 
     line = "─" * (w + 2)
     lines = [f"{pad} B {store_b}", f"{pad}┌{line}┬{line}┐"]
     for k in range(1, n + 1):
-        lines.append(f"{str(k).rjust(lw)} │{cell(board[k - 1])}│{cell(board[2 * n - k])}│ {2 * n + 1 - k}")
+        lines.append(f"{str(k).rjust(lw)} │{cell(k - 1)}│{cell(2 * n - k)}│ {2 * n + 1 - k}")
     lines += [f"{pad}└{line}┴{line}┘", f"{pad} A {store_a}"]
     return "\n".join(lines)
 

@@ -26,7 +26,8 @@ log = logging.getLogger("cogs.wari")
 SUGGESTED_GAMES = 10
 GUIDE_COLOUR = discord.Colour.blurple()
 
-#: The tour: each part's title and its lines, a command and what it does.
+#: The tour: each part's title and its lines, a command and what it does. Every command of
+#: ``/wari`` is in it (``tests/cogs/test_guide.py`` walks the command tree to check).
 TOUR = (
     (
         N_("Start a game"),
@@ -34,6 +35,7 @@ TOUR = (
             N_("`/wari challenge opponent:` a member; leave out the member: anyone here may accept"),
             N_("`/wari seek` wait for an opponent from this server"),
             N_("`/wari play` play me, from Beginner to Expert"),
+            N_("`/wari exhibition` watch two of my levels play each other"),
         ),
     ),
     (
@@ -59,6 +61,23 @@ TOUR = (
             N_("`/wari analyse game:` my analysis of a game: its mistakes marked"),
             N_("`/wari puzzle next` a puzzle near your puzzle rating · `/wari puzzle daily` the server's"),
         ),
+    ),
+    (
+        N_("Tournaments"),
+        (
+            N_("`/wari tournament list` this server's events · `join` · `leave`"),
+            N_("`/wari tournament standings` who leads · `results` every round, as files"),
+        ),
+    ),
+)
+#: The moderators' part, shown to members who can use ``/wari-mod`` (Manage Messages).
+MODERATOR_TOUR = (
+    N_("For moderators"),
+    (
+        N_("`/wari-mod tournament create` an event here · `start` · `pause` · `resume` · `cancel`"),
+        N_("`/wari-mod tournament kick` a player · `result` set a result by hand"),
+        N_("`/wari-mod puzzle daily` a daily puzzle · `/wari-mod settings` this server's"),
+        N_("`/wari-mod abort` end a stuck game with no winner"),
     ),
 )
 
@@ -91,9 +110,10 @@ class Guide:
         self.languages = languages
 
     async def help(self, interaction: discord.Interaction) -> None:
-        """The tour, only for the asker, in their language."""
+        """The tour, only for the asker, in their language; a moderator's has their commands too."""
         embed = discord.Embed(title=_("🌱 Wari: the commands"), colour=GUIDE_COLOUR)
-        for title, lines in TOUR:
+        moderator = interaction.permissions.manage_messages  # who Discord shows /wari-mod to, by default
+        for title, lines in (*TOUR, MODERATOR_TOUR) if moderator else TOUR:
             embed.add_field(name=_(title), value="\n".join(_(line) for line in lines), inline=False)
         embed.set_footer(text=_("Each command explains its options as you type it."))
         await self.presenter.answer(interaction, Message(embeds=[embed]), private=True)

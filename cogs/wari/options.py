@@ -39,6 +39,8 @@ assert list(LEVEL_NAMES) == list(LEVEL_WAYS) == list(LEVELS)
 #: Each level's rating in the arena, in Elo points above ``random`` (README, "Playing the bot":
 #: ``python -m bot.ai.arena --ladder``), rounded: shown so that players can pick by strength.
 LEVEL_RATINGS = {"random": 0, "low": 0, "again": 0, "greedy": 300, "mcts": 950, "expert": 1600}
+#: The level the others are measured from.
+WEAKEST = next(iter(LEVELS))
 
 
 def level_name(level: str) -> str:
@@ -47,9 +49,20 @@ def level_name(level: str) -> str:
 
 
 def level_choice_name(level: str) -> str:
-    """A level as the choice reads, in the language of the moment: ``Strong: plays out … · ≈ +950``."""
-    rating = f"{LEVEL_RATINGS[level]:+d}"
-    return _("{name}: {way} · ≈ {rating}", name=level_name(level), way=_(LEVEL_WAYS[level]), rating=rating)
+    """A level as the choice reads, in the language of the moment, its strength measured from the
+    weakest's: ``Strong: plays out … · Beginner +950 Elo``; ``Novice: … · ≈ Beginner``."""
+    name, way = level_name(level), _(LEVEL_WAYS[level])
+    if level == WEAKEST:
+        return _("{name}: {way}", name=name, way=way)
+    if LEVEL_RATINGS[level] == 0:  # no measurable gap: say so, not "+0"
+        return _("{name}: {way} · ≈ {weakest}", name=name, way=way, weakest=level_name(WEAKEST))
+    return _(
+        "{name}: {way} · {weakest} +{points} Elo",
+        name=name,
+        way=way,
+        weakest=level_name(WEAKEST),
+        points=LEVEL_RATINGS[level],
+    )
 
 
 LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(name), value=name) for name in LEVELS]

@@ -137,11 +137,14 @@ def rating_words(rating: Rating) -> str:
 def puzzle_words(standing: PuzzleStanding) -> str:
     """A puzzle rating and streak in the stats: ``1562? · 7 solved, 2 failed · streak 3 (best 5)``."""
     rating = Rating(standing.rating, standing.rd, standing.volatility, standing.tries)
+    # Each count has its own plural ("1 raté", "2 ratés"): one message could agree with one only.
+    solved = n_("{count} solved", "{count} solved", standing.solved, count=standing.solved)
+    failed = n_("{count} failed", "{count} failed", standing.failed, count=standing.failed)
     return _(
-        "**{rating}** · {solved} solved, {failed} failed · streak {streak} (best {best})",
+        "**{rating}** · {solved}, {failed} · streak {streak} (best {best})",
         rating=rating,
-        solved=standing.solved,
-        failed=standing.failed,
+        solved=solved,
+        failed=failed,
         streak=standing.streak,
         best=standing.best_streak,
     )

@@ -1,6 +1,8 @@
 """The board fits a phone: every drawing the bot can send stays within the columns a Discord
 embed shows on a 360-pixel screen, for every variant and every Kalah size."""
 
+import re
+
 import pytest
 
 from bot.engine import VARIANTS, Game, rules_for
@@ -38,20 +40,33 @@ def test_six_houses_lie_across_and_ten_stand_upright():
     assert len(upright) == 10 + 4
 
 
-def cells(drawing: str) -> list[str]:
-    """The insides of the houses, row by row (between the walls │)."""
-    return [cell for line in drawing.splitlines() if "│" in line for cell in line.split("│")[1:-1]]
+TOUCHING = re.compile(r"[│┤├─]\d|\d[│┤├─]")
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.label)
-def test_numbers_have_a_space_on_each_side_unless_four_houses_or_more_lie_across(rules):
-    across = across_width(rules) <= PHONE_COLUMNS
+def test_no_number_touches_a_line_of_the_drawing(rules):
     for game in extremes(rules):
         drawing = board_text(game)
-        inside = cells(drawing)
-        assert len(inside) == rules.pits and all(cell.strip().isdigit() for cell in inside), drawing
-        assert all(len(cell) == len(inside[0]) for cell in inside), drawing
-        if not across or rules.houses <= 3:
-            assert all(cell.startswith(" ") and cell.endswith(" ") for cell in inside), drawing
-        else:  # with a space on each side, four to six houses across would be wider than a phone
-            assert 4 <= rules.houses <= 6 and len(inside[0]) == 2
+        assert not TOUCHING.search(drawing), drawing
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.label)
+def test_the_house_the_last_move_was_sown_from_is_in_brackets_as_the_picture_rings_it(rules):
+    game = Game(rules)
+    assert "[" not in board_text(game)  # no move yet: nothing marked
+    house = game.legal_moves[-1]
+    game.play(house)
+    drawing = board_text(game)
+    assert drawing.count("[") == drawing.count("]") == 1, drawing
+    assert width_of(drawing) <= PHONE_COLUMNS, drawing
+    marked = re.search(r"\[\s*(\d+)\]", drawing)
+    assert marked and int(marked[1]) == game.board[house - 1], drawing
+    # Where the mark is: in that house's column (across) or on its line (upright).
+    lines = drawing.splitlines()
+    (row,) = [line for line in lines if "[" in line]
+    if across_width(rules) <= PHONE_COLUMNS:
+        labels = lines[-1] if house <= rules.houses else lines[0]
+        column = marked.end(1) - 1 - sum(len(line) + 1 for line in lines[: lines.index(row)])
+        assert labels[column - len(str(house)) + 1 : column + 1] == str(house), drawing
+    else:
+        assert row.split()[0] == str(house) or row.split()[-1] == str(house), drawing

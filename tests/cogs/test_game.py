@@ -43,9 +43,9 @@ async def test_the_worked_example_through_the_buttons(world):
     assert "`B(12,5)+2`" in board.embeds[0].description
     assert "captured 2 from house 5" in board.embeds[0].description
     assert board_code(board).splitlines()[2:5] == [
-        "   │ 0│ 5│ 5│ 6│ 6│ 0│",
-        " 2 ├──┼──┼──┼──┼──┼──┤ 0",
-        "   │ 5│ 1│ 6│ 6│ 0│ 6│",
+        "    [0] 5  5  6  6  0",  # house 12, the last move's, in brackets
+        " 2 ─────────────────── 0",
+        "     5  1  6  6  0  6",
     ]
     assert enabled_houses(board) == [1, 2, 3, 4, 6]  # house 5 is empty: its button is disabled
 
@@ -104,7 +104,9 @@ async def test_reposting_the_board_makes_the_old_message_stale(world):
     assert not repost.ephemeral and cup_labels(repost) == labels
     # The old board is closed: no buttons, and a link to the one that replaced it.
     assert cup_labels(board) == [] and board.embeds[0].footer.text == "No move yet"
-    assert board.content.startswith("↪️ This board was replaced: game #1 goes on → [board](https://discord.com/channels/")
+    assert board.content.startswith(
+        "↪️ This board was replaced: game #1 goes on → [board](https://discord.com/channels/"
+    )
     assert board.content.endswith(f"/{repost.id})")
     await press(world.alice, repost, 2)
     assert repost.embeds[0].footer.text == "Move 1"

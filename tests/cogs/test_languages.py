@@ -191,3 +191,22 @@ async def test_french_puts_a_space_before_its_colons_and_tells_pings_from_remind
     assert against.startswith("**Amateur** : 1 ")
     pings = (await ama.slash(channel, "wari settings", pings="on")).response.content
     assert "mentions de tour" in pings and "un rappel" in pings  # two things, two words
+
+
+async def test_the_levels_say_how_strong_they_are_in_words_that_fit_a_choice(world):
+    """The level option's choices measure each level from the weakest (never a bare "≈ +0"), in
+    each language, within Discord's 100 characters a choice."""
+    commands = {command.name: command for command in await world.env.bot.tree.fetch_commands()}
+    (play,) = [option for option in commands["wari"].options if option.name == "play"]
+    (level,) = [option for option in play.options if option.name == "level"]
+    names = [choice.name for choice in level.choices]
+    assert names[0] == "Beginner: plays any move at random"
+    assert names[1] == "Novice: always plays its lowest house · ≈ Beginner"
+    assert names[-1] == "Expert: reads many moves ahead, and endgames to the end · Beginner +1600 Elo"
+    for choice in level.choices:
+        localized = {locale.value: text for locale, text in choice.name_localizations.items()}
+        assert {"fr", "pt-BR"} <= set(localized), choice.name
+        for text in (choice.name, *localized.values()):
+            assert len(text) <= 100 and "+0" not in text, text
+    french = {locale.value: text for locale, text in level.choices[-1].name_localizations.items()}["fr"]
+    assert french.endswith("· Débutant +1600 Elo"), french

@@ -130,6 +130,14 @@ async def test_a_wrong_move_is_refuted_the_solution_shown_and_the_rating_falls(w
     stats = (await world.alice.slash(world.channel, "wari stats")).response
     (field,) = [f for f in stats.embeds[0].fields if f.name == "Puzzles"]
     assert "0 solved, 1 failed · streak 0" in field.value
+    for language, puzzles, counts in (
+        ("fr", "Problèmes", "0 résolu, 1 raté"),
+        ("pt", "Problemas", "0 resolvido, 1 errado"),
+    ):
+        await world.alice.slash(world.channel, "wari settings", language=language)
+        stats = (await world.alice.slash(world.channel, "wari stats")).response
+        (field,) = [f for f in stats.embeds[0].fields if f.name == puzzles]
+        assert counts in field.value, field.value  # each count agrees with its own number
 
 
 async def test_a_solved_streak_ends_with_a_failure_and_stats_show_it(world, given):
