@@ -12,7 +12,7 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
    ───────────────────
      1  2  3  4  5  6
 
-The house the last move was sown from is in brackets, as the picture board rings it:
+The house the last move was sown from is marked ›, as the picture board rings it:
 
 >>> game = Game("wari")
 >>> _ = game.play(3)
@@ -21,7 +21,7 @@ The house the last move was sown from is in brackets, as the picture board rings
    ───────────────────
      4  4  4  4  4  5
  0 ─────────────────── 0
-     4  4 [0] 5  5  5
+     4  4 ›0  5  5  5
    ───────────────────
      1  2  3  4  5  6
 """
@@ -47,7 +47,7 @@ def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
     keeps its shape for the whole game.
 
     B's prisoners (Kalah: store) are on the left, A's on the right, as on a real board; the house
-    the last move was sown from is in brackets.
+    the last move was sown from is marked :data:`PLAYED_MARK`.
     """
     return across_text(game) if across_width(game.rules) <= columns else upright_text(game)
 
@@ -86,15 +86,15 @@ def _played(game: Game) -> int | None:
     return last.house - 1 if last is not None and last.sows else None
 
 
-def _mark(cells: list[str], at: int) -> list[str]:
-    """``cells`` (each a number right-aligned after at least one space, the last followed by a
-    space of its own) with the number of cell ``at`` in brackets: ``[`` takes the space before
-    it, ``]`` the first space after it (the next cell's, or the one after the last)."""
-    marked = [*cells, " "]
-    number = marked[at].lstrip()
-    marked[at] = marked[at][: len(marked[at]) - len(number) - 1] + "[" + number
-    marked[at + 1] = "]" + marked[at + 1][1:]
-    return marked
+#: What marks the number of the house the last move was sown from (the picture rings it): one
+#: narrow column, the space before the number; a bracket after it would touch a two-digit neighbour.
+PLAYED_MARK = "›"
+
+
+def _mark(cell: str) -> str:
+    """``cell`` (a number right-aligned after at least one space) with the played mark before its number."""
+    number = cell.lstrip()
+    return cell[: len(cell) - len(number) - 1] + PLAYED_MARK + number
 
 
 def across_text(game: Game) -> str:
@@ -118,11 +118,12 @@ def across_text(game: Game) -> str:
     pad = " " * (w + 1)
     played = _played(game)
 
-    def row(houses: list[int]) -> str:
-        cells = [f"{gap}{str(board[house]).rjust(w)}" for house in houses]
-        if played in houses:
-            cells = _mark(cells, houses.index(played))
-        return (pad + "".join(cells)).rstrip()
+    def cell(house: int) -> str:
+        text = f"{gap}{str(board[house]).rjust(w)}"
+        return _mark(text) if house == played else text
+
+    def row(houses: range) -> str:
+        return pad + "".join(map(cell, houses))
 
     def labels(houses: Iterable[int]) -> str:
         return pad + "".join(f"{gap}{str(house).rjust(w)}" for house in houses)
@@ -133,9 +134,9 @@ def across_text(game: Game) -> str:
         [
             labels(range(2 * n, n, -1)),
             rule,
-            row(list(range(2 * n - 1, n - 1, -1))),
+            row(range(2 * n - 1, n - 1, -1)),
             f"{str(store_b).rjust(w)} {'─' * inner} {store_a}",
-            row(list(range(n))),
+            row(range(n)),
             rule,
             labels(range(1, n + 1)),
         ]
@@ -147,7 +148,7 @@ def upright_text(game: Game) -> str:
     houses down the left column (1 to n), B's up the right one (n+1 to 2n), B's store on top and
     A's below, so that sowing still runs anticlockwise. Every number has a space on each side
     inside its house (at most 19 columns, with 10 houses); the house the last move was sown from
-    is in brackets.
+    is marked :data:`PLAYED_MARK`.
 
     >>> from bot.engine import rules_for
     >>> print(upright_text(Game(rules_for("kalah", 2, 3))))
@@ -166,8 +167,8 @@ def upright_text(game: Game) -> str:
     played = _played(game)
 
     def cell(house: int) -> str:
-        text = f" {str(board[house]).rjust(w)}"
-        return "".join(_mark([text], 0)) if house == played else f"{text} "
+        text = f" {str(board[house]).rjust(w)} "
+        return _mark(text[:-1]) + " " if house == played else text
 
     line = "─" * (w + 2)
     lines = [f"{pad} B {store_b}", f"{pad}┌{line}┬{line}┐"]

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from bot.engine import VARIANTS, Game, rules_for
-from bot.render import PHONE_COLUMNS, across_width, board_text, width_of
+from bot.render import PHONE_COLUMNS, PLAYED_MARK, across_width, board_text, width_of
 
 ALL_RULES = [rules_for(name) for name in VARIANTS if name != "kalah"] + [
     rules_for("kalah", houses, seeds) for houses in range(1, 11) for seeds in range(1, 11)
@@ -51,22 +51,21 @@ def test_no_number_touches_a_line_of_the_drawing(rules):
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.label)
-def test_the_house_the_last_move_was_sown_from_is_in_brackets_as_the_picture_rings_it(rules):
+def test_the_house_the_last_move_was_sown_from_is_marked_as_the_picture_rings_it(rules):
     game = Game(rules)
-    assert "[" not in board_text(game)  # no move yet: nothing marked
+    assert PLAYED_MARK not in board_text(game)  # no move yet: nothing marked
     house = game.legal_moves[-1]
     game.play(house)
     drawing = board_text(game)
-    assert drawing.count("[") == drawing.count("]") == 1, drawing
-    assert width_of(drawing) <= PHONE_COLUMNS, drawing
-    marked = re.search(r"\[\s*(\d+)\]", drawing)
-    assert marked and int(marked[1]) == game.board[house - 1], drawing
-    # Where the mark is: in that house's column (across) or on its line (upright).
+    assert drawing.count(PLAYED_MARK) == 1 and width_of(drawing) <= PHONE_COLUMNS, drawing
     lines = drawing.splitlines()
-    (row,) = [line for line in lines if "[" in line]
+    (row,) = [line for line in lines if PLAYED_MARK in line]
+    marked = re.search(f"{PLAYED_MARK}(\\d+)", row)
+    assert marked and int(marked[1]) == game.board[house - 1], drawing
+    assert row[marked.start() - 1] in " │", drawing  # the mark takes a space: nothing moves
+    # Where the mark is: in that house's column (across) or on its line (upright).
     if across_width(rules) <= PHONE_COLUMNS:
         labels = lines[-1] if house <= rules.houses else lines[0]
-        column = marked.end(1) - 1 - sum(len(line) + 1 for line in lines[: lines.index(row)])
-        assert labels[column - len(str(house)) + 1 : column + 1] == str(house), drawing
+        assert labels[marked.end() - len(str(house)) : marked.end()] == str(house), drawing
     else:
-        assert row.split()[0] == str(house) or row.split()[-1] == str(house), drawing
+        assert str(house) in (row.split()[0], row.split()[-1]), drawing

@@ -494,7 +494,7 @@ def test_real_process_replays_a_record_file_without_waiting_when_input_is_not_a_
     done = subprocess_run("--replay", str(path), stdin="")
     assert done.returncode == 0, done.stderr
     # The last board is the position after move 4 (its house 12 marked); the surrender sowed nothing.
-    assert board_text(game).replace(" 0  5  5", "[0] 5  5") in done.stdout and "Enter" not in done.stdout
+    assert board_text(game).replace(" 0  5  5", "›0  5  5") in done.stdout and "Enter" not in done.stdout
     assert done.stdout.endswith("Final score: Ama 0, Kofi 2.\n")
     piped = subprocess_run("--replay", "-", stdin=text)
     assert piped.returncode == 0 and piped.stdout == done.stdout

@@ -43,7 +43,7 @@ async def test_the_worked_example_through_the_buttons(world):
     assert "`B(12,5)+2`" in board.embeds[0].description
     assert "captured 2 from house 5" in board.embeds[0].description
     assert board_code(board).splitlines()[2:5] == [
-        "    [0] 5  5  6  6  0",  # house 12, the last move's, in brackets
+        "    ›0  5  5  6  6  0",  # house 12, the last move's, marked
         " 2 ─────────────────── 0",
         "     5  1  6  6  0  6",
     ]
