@@ -162,12 +162,26 @@ def test_a_wrong_move_is_refuted_by_a_legal_line_quickly():
         line = refutation(puzzle, [], wrong)
         assert time.perf_counter() - began < 1.0
         game.play(wrong)
+        assert line or game.is_over, puzzle.id  # an empty line would read "Refutation: —"
         for house in line:
             game.play(house)  # legal, or this raises
         answer = explain(puzzle, [], wrong)
         assert answer.cost >= 0 and answer.captured >= 0
     with pytest.raises(ValueError):
         refutation(puzzle, [], 99)
+
+
+def test_the_refutation_is_the_searchs_own_line_not_a_house_further_on():
+    """The core's search gives its line in house numbers already: numbered once more, every move
+    was a house further on, and the line was cut at its first move off the board (seen at 360 px:
+    wari-0696, house 2 refuted by "—")."""
+    puzzle = puzzle_by_id("wari-0696")
+    line = refutation(puzzle, [], 2)
+    assert len(line) >= 2 and line[0] in range(7, 13), line
+    game = puzzle.game()
+    game.play(2)
+    reply = game.play(line[0])
+    assert reply.player != puzzle.solver
 
 
 def test_pick_stays_near_the_rating_and_skips_excluded():

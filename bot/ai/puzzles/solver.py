@@ -103,7 +103,7 @@ def state_value(
             return Value(sign * score, True, tuple(forced), "tables")
     known = (table.data, table.seeds) if table else ()
     _, _, score, pv, _, exact = _core.search(*machine.key, state, path, 1e9, nodes, 64, None, *known)
-    return Value(sign * score, bool(exact), (*forced, *(move + 1 for move in pv)), "search")
+    return Value(sign * score, bool(exact), (*forced, *pv), "search")  # the core's line is in houses already
 
 
 def move_values(game: Game, nodes: int, table: Table | None = None, history: Sequence[State] = ()) -> dict[int, Value]:
