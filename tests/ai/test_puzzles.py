@@ -177,11 +177,14 @@ def test_the_refutation_is_the_searchs_own_line_not_a_house_further_on():
     wari-0696, house 2 refuted by "—")."""
     puzzle = puzzle_by_id("wari-0696")
     line = refutation(puzzle, [], 2)
-    assert len(line) >= 2 and line[0] in range(7, 13), line
+    assert 1 <= len(line) <= 4 and line[0] in range(7, 13), line
     game = puzzle.game()
     game.play(2)
-    reply = game.play(line[0])
-    assert reply.player != puzzle.solver
+    records = [game.play(house) for house in line]
+    assert records[0].player != puzzle.solver  # the opponent's reply first
+    # Told as far as the punishment: the line ends on the opponent's first capture.
+    assert records[-1].player != puzzle.solver and records[-1].captured, line
+    assert not any(r.captured for r in records[:-1] if r.player != puzzle.solver), line
 
 
 def test_pick_stays_near_the_rating_and_skips_excluded():

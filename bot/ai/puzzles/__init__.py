@@ -306,14 +306,17 @@ class Refutation:
     """What a wrong move costs: the best line after it and the seeds lost against the solution."""
 
     #: The moves after the wrong one, best play by both (the opponent's reply first, unless the
-    #: wrong move gave the solver another turn).
+    #: wrong move gave the solver another turn), as far as the opponent's first capture and at
+    #: most :data:`TOLD_PLIES` of them: what a player reads on a phone.
     line: tuple[int, ...]
     #: Seeds the wrong move gives away against the solution's move (searched; at least 0).
     cost: int
-    #: Seeds the opponent captures along ``line``.
+    #: Seeds the opponent captures at the end of ``line`` (0 if it ends without a capture).
     captured: int
 
 
+#: The most moves a refutation tells: a reply and its follow-up, twice.
+TOLD_PLIES = 4
 #: The node budget of :func:`refutation`: about 0.05 s of search a move.
 REFUTATION_NODES = 150_000
 
@@ -346,14 +349,15 @@ def explain(
     wrong_value, right_value = value_of(wrong_house), value_of(right)
     trial = game.copy()
     trial.play(wrong_house)
-    line = _legal_prefix(trial, wrong_value.line)
-    replay, captured = trial.copy(), 0
-    for house in line:
+    line, replay, captured = [], trial, 0
+    for house in _legal_prefix(trial.copy(), wrong_value.line)[:TOLD_PLIES]:
         record = replay.play(house)
-        if record.player != solver:
-            captured += record.captured
+        line.append(house)
+        if record.player != solver and record.captured:  # the punishment: told, and the line ends
+            captured = record.captured
+            break
     cost = max(0, round(right_value.seeds - wrong_value.seeds))
-    return Refutation(line, cost, captured)
+    return Refutation(tuple(line), cost, captured)
 
 
 def refutation(
