@@ -34,7 +34,8 @@ BYE_POINTS = 1.0
 
 class PairingError(ValueError):
     """A round cannot be paired under the rules: too few players, or no pairing without a rematch
-    or a second bye for someone. The event cannot go on as it is (a moderator may end it)."""
+    or a bye for someone who may not have it (had one, or won by forfeit). The event cannot go on
+    as it is (a moderator may end it)."""
 
 
 @dataclass(frozen=True)

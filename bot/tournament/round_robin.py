@@ -1,5 +1,6 @@
 """Round-robin schedules from FIDE's Berger tables (Handbook C.05), as ``caissify-pairings`` lays
-them out: everyone meets everyone once (twice in a double round-robin, colours swapped).
+them out: everyone meets everyone once (twice in a double round-robin, colours swapped, the last
+two rounds of the first cycle played in the other order: see :func:`playing_order`).
 
 Players take their Berger numbers from the starting list (rating down, then user id). With an odd
 number of players a phantom makes the count even, and whoever meets it has a bye that round: each
@@ -36,8 +37,23 @@ def round_robin_rounds(entrants: Sequence[Entrant], *, double: bool = False) -> 
         raise ValueError(f"a round-robin needs two players or more, not {len(entrants)}")
     players = berger_players(entrants)
     cycles = 2 if double else 1
-    total = cycle_length(len(entrants)) * cycles
-    return [berger_round(players, number, total, cycles) for number in range(1, total + 1)]
+    order = playing_order(cycle_length(len(entrants)), cycles)
+    return [berger_round(players, number, berger, len(order), cycles) for number, berger in enumerate(order, start=1)]
+
+
+def playing_order(rounds_per_cycle: int, cycles: int) -> list[int]:
+    """The Berger table's rounds in the order they are played. In a double round-robin the last
+    two rounds of the first cycle change places, as FIDE recommends (Handbook C.05, annex 1):
+    played in the table's order, someone would have the same colour three games running where
+    the cycles meet (the second cycle repeats the first with the colours reversed).
+
+    >>> playing_order(5, 1), playing_order(5, 2), playing_order(1, 2)
+    ([1, 2, 3, 4, 5], [1, 2, 3, 5, 4, 6, 7, 8, 9, 10], [1, 2])
+    """
+    first_cycle = list(range(1, rounds_per_cycle + 1))
+    if cycles == 2:
+        first_cycle[-2:] = reversed(first_cycle[-2:])
+    return first_cycle + list(range(rounds_per_cycle + 1, rounds_per_cycle * cycles + 1))
 
 
 def cycle_length(players: int) -> int:
@@ -57,8 +73,9 @@ def berger_players(entrants: Sequence[Entrant]) -> list[dict[str, Any]]:
     ]
 
 
-def berger_round(players: list[dict[str, Any]], number: int, total: int, cycles: int) -> list[Pairing]:
+def berger_round(players: list[dict[str, Any]], number: int, berger: int, total: int, cycles: int) -> list[Pairing]:
+    """Round ``number`` of the event: the Berger table's round ``berger``."""
     answer = generate_pairings(
-        system=SYSTEM, players=players, previous_pairings=set(), round_number=number, total_rounds=total, cycles=cycles
+        system=SYSTEM, players=players, previous_pairings=set(), round_number=berger, total_rounds=total, cycles=cycles
     )
     return [Pairing(number, row["white_id"], row.get("black_id")) for row in board_order(answer)]

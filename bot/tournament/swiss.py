@@ -16,16 +16,21 @@ out from the event's pairings, round by round:
     downfloat (C.04.3 A.4); a forfeit is ``"down"`` if it gave points, else ``"none"``, and so is
     a round away (not yet joined), as bbpPairings (FIDE's endorsed reference) counts them.
 ``bye_count``, ``forfeit_win_count``
-    Byes had, and forfeits won: either one makes a player ineligible for another bye.
+    Byes had, and forfeits won: either one makes a player ineligible for another bye (C.04.1 c).
 ``previous_pairings``
     The pairs that *played* each other: they may not meet again. A pair whose game was forfeited
     may (FIDE: only games played count as a meeting).
 
+The engine's pairs and bye are kept; who moves first in each pair is worked out again here by
+C.04.3's colour rules (:func:`moves_first`): caissify-pairings 0.5.0 ranks the two players by
+pairing number alone where the rules rank them by score first (docs/developers/pairings.md).
+
 Only the entrants active in the round are passed (:meth:`~bot.tournament.Entrant.active_in`), in
 starting order (rating down, then user id), which the engine turns into its pairing numbers.
 Then the answer is checked: every active player paired once, no two players who have played
-meeting again, no second bye for anyone. The engine's fallbacks could break either rule in a
-small or long event; the round is refused with :class:`~bot.tournament.PairingError` instead.
+meeting again, no bye for anyone who has had one or won by forfeit. The engine's fallbacks
+could break either rule in a small or long event; the round is refused with
+:class:`~bot.tournament.PairingError` instead.
 
 Round 1 pairs the top half of the rating list with the bottom half (1 against 3, 2 against 4),
 the first moves alternating down the boards; round 2 pairs by points and alternates colours:
@@ -104,8 +109,10 @@ def pair_swiss(
         round_number=round_number,
         total_rounds=total_rounds,
     )
-    pairings = [Pairing(round_number, row["white_id"], row.get("black_id")) for row in board_order(answer)]
-    check_round(pairings, {e.user_id for e in active}, previous, {p["id"] for p in players if p["bye_count"]})
+    seats = {player["id"]: seat(player) for player in players}
+    pairings = [allocate_colours(round_number, row, seats) for row in board_order(answer)]
+    no_bye = {p["id"] for p in players if p["bye_count"] or p["forfeit_win_count"]}
+    check_round(pairings, {e.user_id for e in active}, previous, no_bye)
     return pairings
 
 
@@ -221,10 +228,11 @@ def board_order(answer: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def check_round(
-    pairings: Sequence[Pairing], active: set[int], previous: set[tuple[int, int]], had_bye: set[int]
+    pairings: Sequence[Pairing], active: set[int], previous: set[tuple[int, int]], no_bye: set[int]
 ) -> None:
     """Refuse a round that breaks a rule: someone paired twice or not at all, a rematch, more than
-    one bye, or a second bye for one player."""
+    one bye, or the bye for one of ``no_bye``: FIDE C.04.1 c, whoever has had a bye or won a game
+    by forfeit (the engine's fallbacks give it to them when nobody else may have it)."""
     seated = [user for p in pairings for user in (p.first, p.second) if user is not None]
     if sorted(seated) != sorted(active):
         raise PairingError(f"the engine did not pair every player once: {sorted(seated)} for {sorted(active)}")
@@ -234,5 +242,97 @@ def check_round(
     byes = [p.first for p in pairings if p.is_bye]
     if len(byes) > 1:
         raise PairingError(f"no pairing with fewer than {len(byes)} byes")
-    if byes and byes[0] in had_bye:
-        raise PairingError(f"no pairing without a second bye for {byes[0]}")
+    if byes and byes[0] in no_bye:
+        raise PairingError(f"no pairing without a bye for {byes[0]}, who has had one or won by forfeit")
+
+
+# Colours (C.04.3 E). caissify-pairings 0.5.0 ranks the two players of a pair by pairing number
+# alone for E.4 and E.5; A.2 ranks them by score first.
+
+WHITE, BLACK = "white", "black"
+#: How much a player wants a colour (C.04.3 A.6), weakest first.
+NO_PREFERENCE, MILD, STRONG, ABSOLUTE = range(4)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What the colour rules look at of one player of a pair."""
+
+    #: The colours of the games played, in order (byes, forfeits and rounds away leave none).
+    colours: tuple[str, ...]
+    score: float
+    #: The pairing number: the starting number.
+    number: int
+
+    @property
+    def rank(self) -> tuple[float, int]:
+        """C.04.3 A.2's order, the higher ranked first when sorted: more points, then the lower
+        pairing number."""
+        return (-self.score, self.number)
+
+    @property
+    def difference(self) -> int:
+        """The colour difference (A.6): games played with white minus games played with black."""
+        return self.colours.count(WHITE) - self.colours.count(BLACK)
+
+    @property
+    def preference(self) -> tuple[str | None, int]:
+        """The colour wanted and how much (A.6): absolute with a difference beyond ±1 or the
+        same colour twice running, strong with ±1, mild otherwise (alternate), none before any
+        game. A difference beyond ±1 decides over a repeated colour, as in bbpPairings.
+
+        >>> Seat((WHITE, WHITE), 1, 1).preference, Seat((BLACK, WHITE, WHITE), 1, 1).preference
+        (('black', 3), ('black', 3))
+        >>> Seat((WHITE,), 1, 1).preference, Seat((WHITE, BLACK), 1, 1).preference, Seat((), 0, 1).preference
+        (('black', 2), ('white', 1), (None, 0))
+        """
+        if not self.colours:
+            return None, NO_PREFERENCE
+        lower = BLACK if self.difference > 0 else WHITE
+        if abs(self.difference) > 1:
+            return lower, ABSOLUTE
+        if self.colours[-2:] in ((WHITE, WHITE), (BLACK, BLACK)):
+            return other_colour(self.colours[-1]), ABSOLUTE
+        if self.difference:
+            return lower, STRONG
+        return other_colour(self.colours[-1]), MILD
+
+
+def other_colour(colour: str) -> str:
+    return BLACK if colour == WHITE else WHITE
+
+
+def seat(player: dict[str, Any]) -> Seat:
+    """The :class:`Seat` of one of :func:`engine_players`' dicts."""
+    return Seat(tuple(player["color_hist"]), player["score"], player["starting_number"])
+
+
+def allocate_colours(round_number: int, row: dict[str, Any], seats: dict[int, Seat]) -> Pairing:
+    """The engine's pair (or bye) as a :class:`Pairing`, the first mover by :func:`moves_first`."""
+    one, two = row["white_id"], row.get("black_id")
+    if two is None:
+        return Pairing(round_number, one, None)
+    return Pairing(round_number, one, two) if moves_first(seats[one], seats[two]) else Pairing(round_number, two, one)
+
+
+def moves_first(a: Seat, b: Seat) -> bool:
+    """Whether ``a`` has white against ``b`` by C.04.3's colour allocation rules, the first
+    that decides: E.1 grant both preferences; E.2 the stronger one (of two absolute ones, the
+    wider colour difference's); E.3 alternate the colours to the most recent game in which one
+    had white and the other black; E.4 grant the higher ranked player's preference (A.2: score,
+    then pairing number); E.5 the higher ranked has the initial colour (white) if his pairing
+    number is odd, the other colour if it is even."""
+    (wanted, strength_a), (wanted_by_b, strength_b) = a.preference, b.preference
+    higher = min(a, b, key=lambda player: player.rank)
+    if wanted != wanted_by_b:  # E.1 (also when only one has a preference)
+        return wanted == WHITE or wanted_by_b == BLACK
+    if wanted is None:  # neither has played a game: E.5
+        return (higher is a) == (higher.number % 2 == 1)
+    if strength_a != strength_b:  # E.2
+        return (strength_a > strength_b) == (wanted == WHITE)
+    if strength_a == ABSOLUTE and abs(a.difference) != abs(b.difference):
+        return (abs(a.difference) > abs(b.difference)) == (wanted == WHITE)
+    for mine, theirs in zip(reversed(a.colours), reversed(b.colours), strict=False):  # E.3
+        if mine != theirs:
+            return theirs == WHITE
+    return (higher is a) == (wanted == WHITE)  # E.4

@@ -66,3 +66,28 @@ def test_the_starting_list_decides_the_numbers_not_the_order_given():
 def test_one_player_is_no_round_robin():
     with pytest.raises(ValueError):
         round_robin_rounds(field(1))
+
+
+def colours_played(rounds, user: int) -> str:
+    """One letter a game played, in round order: w moved first, b second (a bye is no game)."""
+    return "".join("w" if p.first == user else "b" for games in rounds for p in games if p.has(user) and not p.is_bye)
+
+
+@pytest.mark.parametrize("count", range(3, 15))
+def test_in_a_double_round_robin_nobody_has_the_same_colour_three_games_running(count):
+    rounds = round_robin_rounds(field(count), double=True)
+    for user in range(1, count + 1):
+        colours = colours_played(rounds, user)
+        assert "www" not in colours and "bbb" not in colours, (user, colours)
+
+
+def test_a_double_round_robin_plays_the_last_two_rounds_of_the_first_cycle_the_other_way_round():
+    """FIDE's recommendation (Handbook C.05, annex 1): rounds 4 and 5 of six players' table are
+    played fifth and fourth; the second cycle is the table again, colours reversed."""
+    single = round_robin_rounds(field(6))
+    double = round_robin_rounds(field(6), double=True)
+    berger = [[(p.first, p.second) for p in games] for games in single]
+    played = [[(p.first, p.second) for p in games] for games in double]
+    assert played[:5] == [berger[0], berger[1], berger[2], berger[4], berger[3]]
+    assert played[5:] == [[(b, a) for a, b in games] for games in berger]
+    assert [p.round for games in double for p in games[:1]] == list(range(1, 11))

@@ -231,3 +231,30 @@ def test_a_forfeited_pair_may_meet_again():
     assert pair_swiss(two, [Pairing(1, AMA, KOFI, 1.0, forfeit=True)], 2, 3) == [Pairing(2, AMA, KOFI)]
     with pytest.raises(PairingError):
         pair_swiss(two, [Pairing(1, AMA, KOFI, 1.0)], 2, 3)
+
+
+def test_a_player_who_won_by_forfeit_is_not_given_the_bye():
+    """FIDE C.04.1 c (the Dutch rules' C.2): a player who has had the bye, or has won a game by
+    forfeit, may not have the pairing-allocated bye. Five players, round 4 of 5: Ama and Adwoa
+    have had byes, Kofi and Esi won by forfeit, so only Yaw, who joined in round 2, may have it;
+    but then Kofi must meet Ama and Esi Adwoa, who have played. bbpPairings finds no pairing (event
+    3700093 of a random run); caissify-pairings 0.5.0 gives Esi the bye and pairs the rest."""
+    ama, kofi, esi, yaw, adwoa = (
+        Entrant(AMA, "Ama", 1615),
+        Entrant(KOFI, "Kofi", 1500),
+        Entrant(ESI, "Esi", 1499),
+        Entrant(YAW, "Yaw", 1429, joined_round=2),
+        Entrant(ADWOA, "Adwoa", 1071),
+    )
+    past = [
+        Pairing(1, AMA, ESI, 0.0, forfeit=True),
+        Pairing(1, ADWOA, KOFI, 0.0),
+        Pairing(2, KOFI, ESI, 0.5),
+        Pairing(2, AMA, YAW, 0.5),
+        Pairing(2, ADWOA, None, 1.0),
+        Pairing(3, YAW, KOFI, 0.0, forfeit=True),
+        Pairing(3, ESI, ADWOA, 0.0),
+        Pairing(3, AMA, None, 1.0),
+    ]
+    with pytest.raises(PairingError, match="bye"):
+        pair_swiss([ama, kofi, esi, yaw, adwoa], past, 4, 5)
