@@ -3,15 +3,20 @@
 The line is A's expected score (:mod:`bot.ai.analysis.model`) after each move: at the top A is
 winning, at the bottom B is, and the centre line is an even game. The area between the line
 and the centre is filled in the colour of the side ahead, and the moves the analysis marked are
-dots on the line: red for a blunder, orange for a mistake, yellow for an inaccuracy. A's name is
-written at the top edge and B's at the bottom, each beside a square of their colour, so the
-chart needs no other words. Sizes, the font and the colours are :mod:`.charts`'s, made to be
-read on a phone.
+dots on the line: red for a blunder, orange for a mistake, yellow for an inaccuracy, as the
+legend at the top right says (the marks' signs, read alike in every language). A's name is
+written at the top edge and B's at the bottom, each beside a square of their colour. The scale
+on the left is in seeds ahead: 0 on the centre line, then 2, 5 and 10 seeds ahead for the side
+of each half (where the model puts those leads, :data:`SCALE_SEEDS`); its unit, in the reader's
+language, is written at the bottom right. Sizes, the font and the colours are :mod:`.charts`'s,
+made to be read on a phone.
 
 >>> from bot.ai.analysis import GameAnalysis
 >>> analysis = GameAnalysis("wari", "quick", (), (0.5, 0.62, 0.4))
 >>> advantage_chart(analysis, ("Ama", "Kofi"))[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
+>>> [round(y) for y in scale_rows(Frame(10), analysis.k)][:4]  # 0, then 2, 5 and 10 seeds for A
+[169, 135, 93, 53]
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.ai.analysis import GameAnalysis
+from bot.ai.analysis.model import expected
 
 from .charts import BACKGROUND, FONT_SIZE, GRID, HEIGHT, LINE, LINE_WIDTH, PAD, TEXT, WIDTH, game_ticks
 from .fonts import font
@@ -30,10 +36,16 @@ from .fonts import font
 A_FILL, B_FILL = (148, 151, 156), (24, 25, 28)
 #: The colour of each mark's dot (Discord's red, orange and yellow).
 MARK_COLOURS = {"??": (237, 66, 69), "?": (240, 140, 30), "?!": (254, 231, 92)}
-#: Room for A's name above the plot; for the move numbers and B's name below it.
+#: Room for A's name and the legend above the plot; for the move numbers, B's name and the
+#: scale's unit below it; for the scale's numbers (two digits) on its left.
 MARGIN_TOP, MARGIN_BOTTOM = FONT_SIZE + PAD, 2 * FONT_SIZE + PAD
 MARGIN_SIDE = PAD + FONT_SIZE // 2
+MARGIN_LEFT = PAD + FONT_SIZE * 3 // 2
 DOT = LINE_WIDTH * 2
+#: The leads marked on the scale, in seeds, for each side.
+SCALE_SEEDS = (2, 5, 10)
+#: The legend's marks, worst first.
+LEGEND = ("??", "?", "?!")
 
 
 @dataclass(frozen=True)
@@ -44,7 +56,7 @@ class Frame:
 
     @property
     def plot(self) -> tuple[int, int, int, int]:
-        return MARGIN_SIDE, MARGIN_TOP, WIDTH - MARGIN_SIDE, HEIGHT - MARGIN_BOTTOM
+        return MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_SIDE, HEIGHT - MARGIN_BOTTOM
 
     def x(self, ply: float) -> float:
         """The column of the position after ``ply`` moves (0 the start, on the left edge)."""
@@ -78,15 +90,24 @@ def dots(analysis: GameAnalysis) -> list[Dot]:
     return [Dot(v.ply, v.mark, (frame.x(v.ply), frame.y(analysis.advantage[v.ply]))) for v in marked]
 
 
-def advantage_chart(analysis: GameAnalysis, names: tuple[str, str]) -> bytes:
-    """The chart of ``analysis`` as a PNG; ``names`` are A's and B's, written as they are."""
+def scale_rows(frame: Frame, k: float) -> list[float]:
+    """The rows of the scale's marks: the centre, then :data:`SCALE_SEEDS` ahead for A (above)
+    and for B (below), where the model of constant ``k`` puts those leads."""
+    above = [frame.y(expected(4 * seeds, k)) for seeds in SCALE_SEEDS]
+    below = [frame.y(1 - expected(4 * seeds, k)) for seeds in SCALE_SEEDS]
+    return [frame.y(0.5), *above, *below]
+
+
+def advantage_chart(analysis: GameAnalysis, names: tuple[str, str], unit: str = "seeds ahead") -> bytes:
+    """The chart of ``analysis`` as a PNG; ``names`` are A's and B's, written as they are, and
+    ``unit`` names the scale's unit (the reader's words for "seeds ahead")."""
     frame = Frame(max(len(analysis.advantage) - 1, 0))
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     points = _points(frame, analysis.advantage)
     _fill(draw, frame, points)
     left, top, right, bottom = frame.plot
-    draw.line([(left, frame.y(0.5)), (right, frame.y(0.5))], fill=GRID, width=2)
+    _scale(draw, frame, analysis.k)
     for ply in game_ticks(frame.plies):
         x = frame.x(ply)
         draw.line([(x, bottom), (x, bottom + PAD // 3)], fill=GRID, width=2)
@@ -97,8 +118,10 @@ def advantage_chart(analysis: GameAnalysis, names: tuple[str, str]) -> bytes:
         x, y = dot.xy
         draw.ellipse([x - DOT - 2, y - DOT - 2, x + DOT + 2, y + DOT + 2], fill=BACKGROUND)  # a ring to stand out
         draw.ellipse([x - DOT, y - DOT, x + DOT, y + DOT], fill=dot.colour)
-    _name(draw, names[0], A_FILL, PAD // 2, "la")
-    _name(draw, names[1], B_FILL, HEIGHT - PAD // 2, "ld")
+    legend_left = _legend(draw)
+    unit_left = _unit(draw, unit)
+    _name(draw, names[0], A_FILL, PAD // 2, "la", legend_left)
+    _name(draw, names[1], B_FILL, HEIGHT - PAD // 2, "ld", unit_left)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -127,10 +150,41 @@ def _fill(draw: ImageDraw.ImageDraw, frame: Frame, points: list[tuple[float, flo
     draw.polygon([(x, max(y, centre)) for x, y in points] + ends, fill=B_FILL)
 
 
-def _name(draw: ImageDraw.ImageDraw, name: str, colour: tuple[int, int, int], y: int, anchor: str) -> None:
-    """A player's name beside a square of their side's colour; a long one smaller, then cut short."""
+def _scale(draw: ImageDraw.ImageDraw, frame: Frame, k: float) -> None:
+    """The centre line, thin lines at the leads of :data:`SCALE_SEEDS`, and their numbers on the left."""
+    left, _top, right, _bottom = frame.plot
+    rows = scale_rows(frame, k)
+    labels = ["0", *(f"{seeds}" for seeds in SCALE_SEEDS), *(f"{seeds}" for seeds in SCALE_SEEDS)]
+    for number, (row, label) in enumerate(zip(rows, labels, strict=True)):
+        draw.line([(left, row), (right, row)], fill=GRID, width=2 if number == 0 else 1)
+        draw.text((left - PAD // 2, row), label, fill=TEXT, font=font(FONT_SIZE), anchor="rm")
+
+
+def _legend(draw: ImageDraw.ImageDraw) -> float:
+    """The marks' colours and signs at the top right, worst first; returns where it begins."""
+    x: float = WIDTH - MARGIN_SIDE
+    y = PAD // 2 + FONT_SIZE / 2
+    for mark in reversed(LEGEND):  # drawn from the right
+        x -= font(FONT_SIZE).getlength(mark)
+        draw.text((x, y), mark, fill=TEXT, font=font(FONT_SIZE), anchor="lm")
+        x -= PAD // 2 + 2 * DOT
+        draw.ellipse([x, y - DOT, x + 2 * DOT, y + DOT], fill=MARK_COLOURS[mark])
+        x -= PAD
+    return x
+
+
+def _unit(draw: ImageDraw.ImageDraw, unit: str) -> float:
+    """The scale's unit at the bottom right; returns where it begins."""
+    right = WIDTH - MARGIN_SIDE
+    draw.text((right, HEIGHT - PAD // 2), unit, fill=TEXT, font=font(FONT_SIZE), anchor="rd")
+    return right - font(FONT_SIZE).getlength(unit) - PAD
+
+
+def _name(draw: ImageDraw.ImageDraw, name: str, colour: tuple[int, int, int], y: int, anchor: str, end: float) -> None:
+    """A player's name beside a square of their side's colour, before ``end`` (the legend's or the
+    unit's place); a long one smaller, then cut short."""
     square = FONT_SIZE * 3 // 4
-    room, size = WIDTH - 2 * MARGIN_SIDE - square - PAD, FONT_SIZE
+    room, size = end - MARGIN_SIDE - square - PAD, FONT_SIZE
     while size > FONT_SIZE * 3 // 4 and font(size).getlength(name) > room:
         size -= 1
     while len(name) > 1 and font(size).getlength(name) > room:

@@ -31,7 +31,9 @@ The page is SimCord's, served with the sandbox's additions (:mod:`.page`, its fi
 ``static/``): a channel picker, for the threads where games with ``thread: True`` are played (the
 page follows a thread the bot opens), and Discord timestamps (``<t:…:R>``…) kept up to date against the sandbox's
 clock, in the language of the member the page is shown to. When the bot plays, the page shows
-its board "thinking" before its move (:func:`_show_thinking`).
+its board "thinking" before its move (:func:`_show_thinking`), and an analysis runs on after
+the command that asked for it is answered, its progress moving on the page
+(:func:`_analyse_between_actions`).
 
 The database is ``data/sandbox.sqlite3`` by default, never the production one.
 :func:`open_sandbox` starts everything from Python (the tests drive it that way).
@@ -297,10 +299,12 @@ async def _move_clock_on(sandbox: Sandbox) -> None:
     meanwhile, or up to the wall-clock time if that is further (the monotonic clock stops
     while the machine sleeps). It never moves back. A step is skipped while another SimCord
     operation is under way, and made up by the next one; a failure is logged, and the next
-    step tries again. If the bot acted during a step, the page is published again to show it.
+    step tries again. If the bot acted since the last step (during it, or in work that went on
+    between steps, as an analysis does), the page is published again to show it.
     """
     env = sandbox.env
     mark_real, mark_virtual = time.monotonic(), env.now()  # this real instant is that virtual one
+    seen = len(env.backend.transcript)  # every gateway event and REST call, as of the last step
     failing = False
     delay = TICK_SECONDS
     while True:
@@ -316,11 +320,11 @@ async def _move_clock_on(sandbox: Sandbox) -> None:
                 behind = (real - mark_real) - (virtual - mark_virtual).total_seconds()
                 step = min(max(behind, (datetime.now(UTC) - virtual).total_seconds()), MAX_STEP_SECONDS)
                 if step > 0:
-                    seen = len(env.backend.transcript)  # every gateway event and REST call
                     await env.advance_time(step)
                     mark_real, mark_virtual = real - max(0.0, behind - step), env.now()
                     if len(env.backend.transcript) != seen:
                         await sandbox.preview.refresh()
+                    seen = len(env.backend.transcript)
                     if step == MAX_STEP_SECONDS:
                         delay = 0  # still behind: catch up at once (page actions may come in between)
             except Exception:
@@ -393,6 +397,31 @@ def _show_thinking(sandbox: Sandbox) -> None:
         return house
 
     computer._search = search_in_view
+
+
+def _analyse_between_actions(sandbox: Sandbox) -> None:
+    """Let an analysis run on after the command or the button that asked for it has its answer.
+
+    SimCord ends an action (a slash command, a click) once the bot's work has settled, and
+    waits for it at most a few seconds: an analysis, which judges position after position in
+    the computer's workers for up to half a minute, would outlast it, and the page would say
+    "Action outcome uncertain" although the bot answered at once with the analysis's progress.
+    Its waits for a worker are declared to SimCord as waits for external input, which
+    settling does not wait for: the action ends with that answer, and the analysis goes on
+    between the clock's steps, which show its progress and its result (:func:`_move_clock_on`;
+    with a still clock, ``real_time=False``, the page shows them when refreshed).
+    """
+    computer = getattr(sandbox.bot.get_cog("Wari"), "computer", None)
+    if computer is None:
+        log.warning("the bot has no computer player: an analysis would hold the page's action")
+        return
+    in_background = computer.in_background
+    env = sandbox.env
+
+    async def outside_actions(function: Any, *args: object) -> Any:
+        return await env.external_wait(in_background(function, *args), reason="an analysis in a worker process")
+
+    computer.in_background = outside_actions
 
 
 async def _restore_commands(sandbox: Sandbox) -> None:
@@ -506,6 +535,7 @@ async def open_sandbox(
             async with _page(sandbox, port) as preview:
                 sandbox.preview = preview
                 _show_thinking(sandbox)
+                _analyse_between_actions(sandbox)
                 if real_time:
                     async with _clock_running(sandbox):
                         yield sandbox

@@ -182,9 +182,9 @@ def replay_message(row: GameRow, ply: int, analysis: GameAnalysis | None = None)
 
 
 def analysis_line(verdict: MoveVerdict, names: tuple[str, str]) -> str:
-    """``🔬 +1.5 for Ama · better: house 2 (about 3 seeds more)``: the evaluation after the move,
-    for its mover, and the engine's better move when it was not played."""
-    parts = [evaluation_text(verdict.value_played, names[verdict.player], verdict.exact)]
+    """``🔬 Ama ahead by about 2 seeds · better: house 2 (about 3 seeds more)``: the evaluation
+    after the move, and the engine's better move when it was not played."""
+    parts = [evaluation_text(verdict.value_played, names, verdict.player, verdict.exact)]
     if verdict.house != verdict.best:
         parts.append(better_text(verdict))
     return "🔬 " + " · ".join(parts)

@@ -87,7 +87,7 @@ def test_a_quiet_game_has_few_marks_and_a_wild_one_many():
     wild = analyse_game(play(Game("wari"), {0: expert, 1: make_player("random", 3)}, 24), "quick")
     quiet_marks = [v.mark for v in quiet.moves if v.mark]
     assert len(quiet_marks) <= 2 and set(quiet_marks) <= {"?!"}  # an inaccuracy or two at most
-    assert min(quiet.accuracy(0), quiet.accuracy(1)) > 90
+    assert min(quiet.accuracy(0), quiet.accuracy(1)) > 85  # one inaccuracy in 12 moves reads 89
     assert len([v for v in wild.of(1) if v.mark]) >= 3
     assert wild.accuracy(1) < wild.accuracy(0)
     worst = wild.worst(1, n=2)

@@ -2,11 +2,13 @@
 
 python -m bot.ai.analysis game wari-game-12.txt [--quick]
 python -m bot.ai.analysis fit [--games 40] [--seed 1] [--depth quick]
+python -m bot.ai.analysis accuracy [--games 6] [--seed 0] [--depth quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -14,7 +16,7 @@ from pathlib import Path
 from bot.engine import Game
 from bot.engine.notation import from_record
 
-from .fit import collect
+from .fit import CALIBRATION_LEVELS, accuracy_figures, collect
 from .judge import DEPTHS
 from .model import MARKS, K, fit_k, log_loss
 from .verdicts import GameAnalysis, MoveVerdict, analyse_game
@@ -31,10 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--depth", choices=DEPTHS, default="default", help="the budget positions are judged at")
     f.add_argument("--variant", default="wari")
+    a = commands.add_parser("accuracy", help="the accuracies of the computer's levels against its expert")
+    a.add_argument("--games", type=int, default=6, help="games for each level")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--depth", choices=DEPTHS, default="quick")
     args = parser.parse_args(argv)
     if args.command == "game":
         text = sys.stdin.read() if str(args.record) == "-" else args.record.read_text(encoding="utf-8")
         return print_game(text, "quick" if args.quick else "default")
+    if args.command == "accuracy":
+        return print_accuracy(args.games, args.seed, args.depth)
     return print_fit(args.games, args.seed, args.depth, args.variant)
 
 
@@ -101,6 +109,22 @@ def print_fit(games: int, seed: int, depth: str, variant: str) -> int:
     print(f"samples: {fit.samples} (mean result for the mover {wins:.3f})")
     print(f"K = {fit.k:.4f}, log-loss {fit.log_loss:.4f}")
     print(f"  (the shipped K = {K}: {log_loss(samples, K):.4f}; a coin, K = 0: {log_loss(samples, 0.0):.4f})")
+    print(f"{time.perf_counter() - began:.0f}s")
+    return 0
+
+
+def print_accuracy(games: int, seed: int, depth: str) -> int:
+    """Each level's accuracies against the expert, and the expert's, game by game and their medians."""
+    began = time.perf_counter()
+    print(f"wari, {games} games a level against the expert (seeds {seed} on), judged at {depth}")
+    for level in CALIBRATION_LEVELS:
+        figures = accuracy_figures(level, games, seed, depth)
+        mine = ", ".join(f"{level_accuracy:.0f}" for level_accuracy, _expert in figures)
+        theirs = ", ".join(f"{expert:.0f}" for _level, expert in figures)
+        print(
+            f"{level:>7}: {mine} (median {statistics.median(f[0] for f in figures):.0f});"
+            f" the expert: {theirs} (median {statistics.median(f[1] for f in figures):.0f})"
+        )
     print(f"{time.perf_counter() - began:.0f}s")
     return 0
 

@@ -1,4 +1,5 @@
-"""Fitting the model's constant :data:`.model.K` on self-play games.
+"""Fitting the model's constant :data:`.model.K` on self-play games, and checking the accuracy's
+calibration on games of the computer's levels against its expert.
 
 Games are played between a mix of the project's levels, each side drawn at random (an expert on
 a small node budget, MCTS on a few hundred iterations, greedy), with random moves mixed in so
@@ -6,6 +7,10 @@ that results vary and both sides get ahead and behind. Every position of every g
 judged as an analysis would judge it, and each estimated score is paired with what the mover
 went on to score (1, ½ or 0). :func:`.model.fit_k` finds the ``K`` that predicts those results
 best (maximum likelihood).
+
+:func:`accuracy_figures` plays each level of :data:`CALIBRATION_LEVELS` against the expert and
+reads both players' accuracies from the analysis: a random mover must read low, the expert high
+(``python -m bot.ai.analysis accuracy``; the figures are in docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from ..mcts import MctsPlayer
 from ..simple import GreedyPlayer, RandomPlayer
 from .judge import judge
 from .model import Sample, is_proven
+from .verdicts import analyse_game
 
 #: Random plies at the start of every game, so that no two games are alike.
 OPENING_PLIES = 2
@@ -79,3 +85,37 @@ def collect(
         if report:
             report(number + 1, game, len(samples))
     return samples
+
+
+#: The levels set against the expert to check the accuracy, weakest first, each as it plays in
+#: the calibration games (the expert on a small budget, so that its games vary with the opening).
+CALIBRATION_LEVELS: dict[str, Callable[[int], Strategy]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "mcts": lambda seed: MctsPlayer(seed, max_iterations=300),
+    "expert": lambda seed: ExpertPlayer(seed, max_nodes=20_000),
+}
+
+
+def calibration_game(level: str, seed: int, variant: str = "wari") -> tuple[Game, Player]:
+    """A finished game of ``level`` against the expert (20,000 nodes a move), after
+    :data:`OPENING_PLIES` random plies; the level plays A on even seeds, B on odd ones.
+    Returns the game and the level's side."""
+    side = Player.A if seed % 2 == 0 else Player.B
+    players = {side: CALIBRATION_LEVELS[level](seed), side.other: ExpertPlayer(seed + 1, max_nodes=20_000)}
+    opening = RandomPlayer(seed)
+    game = Game(rules_for(variant), Player.A)
+    while (mover := game.to_move) is not None:
+        player = opening if game.ply < OPENING_PLIES else players[mover]
+        game.play(player.choose(game, seconds=60).house)
+    return game, side
+
+
+def accuracy_figures(level: str, games: int, seed: int, depth: str = "quick") -> list[tuple[float, float]]:
+    """(the level's accuracy, the expert's) in ``games`` calibration games, seeds ``seed`` on."""
+    figures = []
+    for number in range(seed, seed + games):
+        game, side = calibration_game(level, number)
+        analysis = analyse_game(game, depth)
+        figures.append((analysis.accuracy(int(side)), analysis.accuracy(int(side.other))))
+    return figures

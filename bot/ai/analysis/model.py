@@ -18,8 +18,8 @@ accuracies are read from it:
 
 >>> mark_for_loss(0.02), mark_for_loss(0.07), mark_for_loss(0.12), mark_for_loss(0.4)
 ('', '?!', '?', '??')
->>> round(move_accuracy(0.0)), round(move_accuracy(0.1)), round(move_accuracy(0.5))
-(100, 64, 9)
+>>> round(move_accuracy(0.0)), round(move_accuracy(0.05)), round(move_accuracy(0.1)), round(move_accuracy(0.5))
+(100, 53, 28, 0)
 """
 
 from __future__ import annotations
@@ -90,24 +90,42 @@ def mark_for_exact(best: float, played: float) -> str:
     return "?" if lost >= EXACT_MISTAKE else "?!" if lost >= EXACT_INACCURACY else ""
 
 
-def move_accuracy(loss: float) -> float:
-    """Lichess's accuracy of one move (0..100) from the win percentage it gave away.
+#: How fast a move's accuracy falls with the win percentage it gives away: lichess's curve,
+#: ``103.1668 * exp(-rate * drop) - 3.1669``, whose rate for chess is 0.04354. A Wari move gives
+#: away less at a time than a chess move does (a random move costs a seed or two, not a piece),
+#: so lichess's rate let a random mover read 86 to 92; this one was calibrated on games of the
+#: computer's levels against its expert (``python -m bot.ai.analysis accuracy``, docs/analysis.md).
+ACCURACY_RATE = 0.12
 
-    ``103.1668 * exp(-0.04354 * (before - after)) - 3.1669`` with the two in percent: a move
-    that gives nothing away is 100, one that gives away 10 points of win percentage about 64.
+
+def move_accuracy(loss: float) -> float:
+    """The accuracy of one move (0..100) from the win percentage it gave away (``100 * loss``).
+
+    Lichess's curve with Wari's :data:`ACCURACY_RATE`: a move that gives nothing away is 100,
+    an inaccuracy's 5 points of win percentage about 53, a mistake's 10 about 28.
     """
     drop = 100 * max(loss, 0.0)
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
+    return min(100.0, max(0.0, 103.1668 * math.exp(-ACCURACY_RATE * drop) - 3.1669))
 
 
 def game_accuracy(losses: Iterable[float]) -> float:
-    """A player's accuracy over a game: the plain mean of their moves' accuracies (100 with none).
+    """A player's accuracy over a game from the losses of their moves that count (100 with none).
 
-    >>> round(game_accuracy([0.0, 0.0, 0.3]), 1)
-    74.9
+    As lichess does, the mean of two means of the moves' accuracies: the plain one, and the
+    harmonic one (each accuracy taken as at least 1), which a few bad moves pull down even among
+    many good ones, as they decided the game. (Lichess weighs the plain mean by how much the
+    game swung around each move; here the moves made once the result was settled are left out
+    instead: :attr:`.verdicts.MoveVerdict.counts_for_accuracy`.)
+
+    >>> round(game_accuracy([0.0, 0.0, 0.0]), 1), round(game_accuracy([0.0, 0.0, 0.3]), 1)
+    (100.0, 34.8)
     """
     values = [move_accuracy(loss) for loss in losses]
-    return sum(values) / len(values) if values else 100.0
+    if not values:
+        return 100.0
+    plain = sum(values) / len(values)
+    harmonic = len(values) / sum(1 / max(value, 1.0) for value in values)
+    return (plain + harmonic) / 2
 
 
 # -- fitting K -------------------------------------------------------------------------------------

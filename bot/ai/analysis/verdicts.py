@@ -60,6 +60,15 @@ class MoveVerdict:
         """This move's accuracy, 0..100 (:func:`.model.move_accuracy`)."""
         return model.move_accuracy(self.loss)
 
+    @property
+    def counts_for_accuracy(self) -> bool:
+        """Whether the move counts in its player's accuracy: not when it was made in a position
+        whose result was settled (proven, or exact) and kept that result. Once a game is lost
+        for sure, every move loses and none gives anything away: a crushed player's tail of
+        such moves would read as perfect play. A move that throws a settled result away counts."""
+        settled = self.exact or model.is_proven(self.value_best)
+        return not settled or self.loss > 0
+
 
 @dataclass(frozen=True)
 class GameAnalysis:
@@ -82,7 +91,7 @@ class GameAnalysis:
 
     def accuracy(self, player: int) -> float:
         """``player``'s accuracy over the game, 0..100 (:func:`.model.game_accuracy`)."""
-        return model.game_accuracy(verdict.loss for verdict in self.of(player))
+        return model.game_accuracy(verdict.loss for verdict in self.of(player) if verdict.counts_for_accuracy)
 
     def counts(self, player: int) -> dict[str, int]:
         """How many inaccuracies (``?!``), mistakes (``?``) and blunders (``??``) ``player`` made."""

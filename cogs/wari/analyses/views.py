@@ -9,6 +9,7 @@ won, over a picture of the advantage through the game (:mod:`bot.pictures.analys
 from __future__ import annotations
 
 import io
+import math
 
 import discord
 
@@ -91,20 +92,16 @@ def failed_message(row: AnalysisRow) -> Message:
     )
 
 
-def seeds_text(value: float) -> str:
-    """An evaluation in seeds for the side it is for: ``+2.5``, ``-1``, ``0``.
+def evaluation_text(value: float, names: tuple[str, str], player: int, exact: bool = False) -> str:
+    """An evaluation for ``player`` (0 for A, whose name is ``names[0]``), as players read it: a
+    proven result, or who is ahead and by about how many seeds (never a bare "+0.2").
 
-    >>> seeds_text(10), seeds_text(-4), seeds_text(1), seeds_text(0)
-    ('+2.5', '-1', '+0.2', '0')
+    >>> evaluation_text(9, ("Ama", "Kofi"), 0), evaluation_text(9, ("Ama", "Kofi"), 1)
+    ('Ama ahead by about 2 seeds', 'Kofi ahead by about 2 seeds')
+    >>> evaluation_text(-4, ("Ama", "Kofi"), 0), evaluation_text(1, ("Ama", "Kofi"), 1)
+    ('Kofi ahead by about 1 seed', 'even')
     """
-    seeds = round(margin(value), 1)
-    if seeds == 0:
-        return "0"
-    return f"{seeds:+.1f}".replace(".0", "")
-
-
-def evaluation_text(value: float, name: str, exact: bool = False) -> str:
-    """An evaluation for the player ``name``, as players read it: a proven result, or seeds."""
+    name = names[player]
     if is_proven(value):
         seeds = int(abs(margin(value)))
         if value > 0:
@@ -112,9 +109,13 @@ def evaluation_text(value: float, name: str, exact: bool = False) -> str:
         return n_("{name} loses by {count} seed", "{name} loses by {count} seeds", seeds, name=name, count=seeds)
     if exact and value == 0:
         return _("a draw")
-    if seeds_text(value) == "0":
+    seeds = math.floor(abs(margin(value)) + 0.5)  # to the nearest seed, a half up
+    if seeds == 0:
         return _("even")
-    return _("{seeds} for {name}", seeds=seeds_text(value), name=name)
+    ahead = names[player] if value > 0 else names[1 - player]
+    return n_(
+        "{name} ahead by about {count} seed", "{name} ahead by about {count} seeds", seeds, name=ahead, count=seeds
+    )
 
 
 def better_text(verdict: MoveVerdict) -> str:
@@ -169,5 +170,5 @@ def result_message(row: GameRow, analysis: GameAnalysis, names: tuple[str, str])
         embed.add_field(name=names[player], value=player_summary(analysis, player), inline=False)
     embed.set_image(url=f"attachment://{CHART}")
     embed.set_footer(text=_("Every move's mark and evaluation: /wari replay game: {number}", number=row.id))
-    chart = discord.File(io.BytesIO(advantage_chart(analysis, names)), filename=CHART)
+    chart = discord.File(io.BytesIO(advantage_chart(analysis, names, _("seeds ahead"))), filename=CHART)
     return Message(content=None, embeds=[embed], view=None, files=[chart])
