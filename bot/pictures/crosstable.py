@@ -1,8 +1,10 @@
 """A tournament's crosstable as a picture, for servers whose boards are pictures.
 
-The text crosstable (:func:`bot.tournament.crosstable_text`, 40 columns at most) is drawn line by
-line in a monospaced font, dark on light, at twice the size a phone shows it, so that a phone
-that scales the picture to its width (about 320 points) still reads it at its usual small print.
+The crosstable as a phone shows it (:func:`bot.tournament.crosstable_text` at a board's width,
+26 columns, names whole where they fit) is drawn line by line in a monospaced font, dark on
+light, about 375 pixels wide. A 360-pixel phone shows it 240 points wide (as measured in the
+sandbox's real browser, tests/bot/test_sandbox_tournament.py), its print at 14 points; the
+results file's 40 columns, 560 pixels, would shrink to 9.
 
 >>> png = crosstable_png("1 Ama 3\\n2 Kofi 2")
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"

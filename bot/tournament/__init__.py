@@ -10,7 +10,15 @@ from .arena import arena_pairs, arena_points, arena_scores
 from .crosstable import crosstable_text
 from .model import BYE_POINTS, Entrant, Pairing, PairingError, starting_numbers, starting_order
 from .round_robin import round_robin_rounds
-from .standings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, Standing, arena_standings, swiss_standings
+from .standings import (
+    ARENA_TIEBREAKS,
+    SWISS_TIEBREAKS,
+    Lead,
+    Standing,
+    arena_standings,
+    swiss_standings,
+    tiebreak_leads,
+)
 from .swiss import fewest_players, most_rounds, pair_swiss
 from .trf import tournament_trf
 
@@ -27,6 +35,7 @@ __all__ = [
     "PairingError",
     "SWISS_TIEBREAKS",
     "Standing",
+    "Lead",
     "fewest_players",
     "most_rounds",
     "pair_swiss",
@@ -34,5 +43,6 @@ __all__ = [
     "starting_numbers",
     "starting_order",
     "swiss_standings",
+    "tiebreak_leads",
     "tournament_trf",
 ]

@@ -1,14 +1,18 @@
-"""A crosstable as plain text for a Discord code block, no wider than a phone's 40 columns.
+"""A crosstable as plain text, no wider than ``width`` columns: 40 (:data:`WIDTH`) for a file a
+phone's viewer reads, 26 for a Discord code block on a 360-pixel phone (the board's width).
 
-Each player takes two lines or more: their standing (rank, name, points, the tie-breaks that fit),
-then, indented, one cell per round: the opponent's rank and the result, wrapped at 40 columns (a
-one-line row with a column per round would leave no room for names past a few rounds); a key
-to the headings and the symbols ends it.
+Each player takes two lines or more: their standing (rank, name, points, the tie-breaks that fit,
+or none: ``tiebreak_columns=False``), then, indented, one cell per round: the opponent's rank and
+the result, wrapped at ``width`` (a one-line row with a column per round would leave no room for
+names past a few rounds); a key to the headings and the symbols ends it.
 
 A cell reads ``3+``: against the player ranked 3rd, won (``=`` drawn, ``-`` lost; ``>``, ``~``,
 ``<``: won, drawn, lost by forfeit). ``B+`` is a bye, ``.`` a round not paired, ``3*`` a game
 being played. In an arena (``tiebreak_names`` is :data:`~bot.tournament.ARENA_TIEBREAKS`) the
 cells are the arena points of each game instead, in order: ``2 2 4 2 0 2``.
+
+Its words (the headings, the key) are English unless the caller gives them translated
+(:class:`Words`); the symbols and the tie-breaks' short headings are the same in every language.
 
 Halves and quarters are written ``½``, ``¼``, ``¾``. Names are cut to fit (``…``), counting the
 columns a monospace font gives them: two for wide characters (CJK, most emoji), none for
@@ -28,21 +32,38 @@ joiners) are dropped and a backtick becomes ``'``, so that no name can break the
   2- B+
 BH1 Buchholz cut-1, SB Sonneborn-Berger,
 W Wins, DE Direct encounter
-+ = - won drawn lost, > ~ < by forfeit,
-B bye, . not paired, * being played
++ won, = drawn, - lost,
+> ~ < by forfeit, B bye, . not paired,
+* being played
+
+On a phone, without the tie-break columns:
+
+>>> print(crosstable_text(entrants, games, swiss_standings(entrants, games), tiebreak_names=SWISS_TIEBREAKS,
+...                       width=26, tiebreak_columns=False))
+# Name                 Pts
+1 Esi                   1½
+  B+ 2=
+2 Ama                   1½
+  3+ 1=
+3 Kofi                   1
+  2- B+
++ won, = drawn, - lost,
+> ~ < by forfeit, B bye,
+. not paired,
+* being played
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from .arena import arena_scores
 from .model import Entrant, Pairing, by_player, last_round
 from .standings import ARENA_TIEBREAKS, Standing, both_results
 
-#: The widest line: what a phone shows of a code block without scrolling.
+#: The widest line of a crosstable in a file: what a phone's file viewer shows without scrolling.
 WIDTH = 40
 #: Tie-break columns are left out, last first, rather than cut names below this.
 MIN_NAME = 8
@@ -57,10 +78,24 @@ ABBREVIATIONS = {
 #: A result's symbol: over the board, and by forfeit.
 PLAYED = {1.0: "+", 0.5: "=", 0.0: "-"}
 FORFEITED = {1.0: ">", 0.5: "~", 0.0: "<"}
-KEY = ["+ = - won drawn lost, > ~ < by forfeit,", "B bye, . not paired, * being played"]
+KEY = ("+ won", "= drawn", "- lost", "> ~ < by forfeit", "B bye", ". not paired", "* being played")
+ARENA_KEY = "each game's arena points, in order"
 FRACTIONS = {0.0: "", 0.25: "¼", 0.5: "½", 0.75: "¾"}
 #: Characters a code block must not show: control, format (bidi overrides, joiners), separators.
 DROPPED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+@dataclass(frozen=True)
+class Words:
+    """The crosstable's words: its headings, its key (each item kept whole on a line), the line
+    that says what an arena's cells are (broken between words), and the tie-breaks' names."""
+
+    name: str = "Name"
+    points: str = "Pts"
+    key: tuple[str, ...] = KEY
+    arena_key: str = ARENA_KEY
+    #: A tie-break's name as its heading's legend says it (by its English name; else that name).
+    tiebreaks: Mapping[str, str] = field(default_factory=dict)
 
 
 def crosstable_text(
@@ -69,10 +104,13 @@ def crosstable_text(
     standings: Sequence[Standing],
     *,
     tiebreak_names: Sequence[str],
+    width: int = WIDTH,
+    tiebreak_columns: bool = True,
+    words: Words = Words(),
 ) -> str:
     """The crosstable (see the module's docstring): the standings in order, each with its rounds.
     ``entrants`` are those of the standings (the crosstable takes names from the standings)."""
-    layout = Layout.fit(standings, tiebreak_names)
+    layout = Layout.fit(standings, tiebreak_names if tiebreak_columns else (), width, words)
     arena = tuple(tiebreak_names) == ARENA_TIEBREAKS
     ranks = {s.user_id: s.rank for s in standings}
     scores = (
@@ -90,9 +128,10 @@ def crosstable_text(
         else:
             mine = rounds_of(index.get(s.user_id, []), rounds)
             cells = [cell(p, s.user_id, ranks, layout.rank_width) for p in mine]
-        lines += wrap(cells, indent=" " * (layout.rank_width + 1))
-    lines += wrap([f"{ABBREVIATIONS.get(n, initials(n))} {n}" for n in layout.shown], separator=", ")
-    lines += ["each game's arena points, in order"] if arena else KEY
+        lines += wrap(cells, width, indent=" " * (layout.rank_width + 1))
+    legend = [f"{ABBREVIATIONS.get(n, initials(n))} {words.tiebreaks.get(n, n)}" for n in layout.shown]
+    lines += wrap(legend, width, separator=", ")
+    lines += wrap(words.arena_key.split(), width) if arena else wrap(words.key, width, separator=", ")
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -100,30 +139,33 @@ def crosstable_text(
 class Layout:
     """The columns of the standing lines: rank, name, points, and the tie-breaks that fit."""
 
+    width: int
     rank_width: int
     points_width: int
     #: Each shown tie-break: its heading and its column's width.
     tiebreaks: tuple[tuple[str, int], ...]
     #: The names of the shown tie-breaks.
     shown: tuple[str, ...]
+    words: Words = Words()
 
     @classmethod
-    def fit(cls, standings: Sequence[Standing], names: Sequence[str]) -> Layout:
-        """Every tie-break column that leaves the names :data:`MIN_NAME` columns, from the first."""
+    def fit(cls, standings: Sequence[Standing], names: Sequence[str], width: int, words: Words) -> Layout:
+        """Every tie-break column that leaves the names :data:`MIN_NAME` columns, from the first,
+        on lines of ``width`` columns."""
         rank_width = len(str(max((s.rank for s in standings), default=1)))
-        points_width = max([3] + [len(number_text(s.points)) for s in standings])
+        points_width = max([display_width(words.points)] + [len(number_text(s.points)) for s in standings])
         columns = []
         for index, name in enumerate(names):
             heading = ABBREVIATIONS.get(name, initials(name))
             values = [number_text(s.tiebreaks[index]) for s in standings if index < len(s.tiebreaks)]
             columns.append((heading, max(len(v) for v in [heading, *values])))
-        while columns and cls(rank_width, points_width, tuple(columns), ()).name_width < MIN_NAME:
+        while columns and cls(width, rank_width, points_width, tuple(columns), ()).name_width < MIN_NAME:
             columns.pop()
-        return cls(rank_width, points_width, tuple(columns), tuple(names[: len(columns)]))
+        return cls(width, rank_width, points_width, tuple(columns), tuple(names[: len(columns)]), words)
 
     @property
     def name_width(self) -> int:
-        return WIDTH - self.rank_width - self.points_width - 2 - sum(width + 1 for _, width in self.tiebreaks)
+        return self.width - self.rank_width - self.points_width - 2 - sum(width + 1 for _, width in self.tiebreaks)
 
     def line(self, rank: str, name: str, points: str, tiebreaks: Sequence[str]) -> str:
         cells = [f"{rank:>{self.rank_width}}", fit(name, self.name_width), f"{points:>{self.points_width}}"]
@@ -131,7 +173,7 @@ class Layout:
         return " ".join(cells)
 
     def heading(self) -> str:
-        return self.line("#", "Name", "Pts", [heading for heading, _ in self.tiebreaks])
+        return self.line("#", self.words.name, self.words.points, [heading for heading, _ in self.tiebreaks])
 
     def row(self, standing: Standing) -> str:
         tiebreaks = [number_text(value) for value in standing.tiebreaks]
@@ -166,8 +208,8 @@ def cell(pairing: Pairing | None, user: int, ranks: dict[int, int], rank_width: 
     return f"{who:>{rank_width}}{symbol}"
 
 
-def wrap(cells: Sequence[str], *, indent: str = "", separator: str = " ") -> list[str]:
-    """``cells`` joined by ``separator`` on lines of at most :data:`WIDTH` columns, each indented
+def wrap(cells: Sequence[str], width: int = WIDTH, *, indent: str = "", separator: str = " ") -> list[str]:
+    """``cells`` joined by ``separator`` on lines of at most ``width`` columns, each indented
     (a line broken after a ``", "`` keeps its comma, and the room for it).
 
     >>> wrap(["12+", " 3=", " 7-"] * 4, indent="   ")
@@ -175,16 +217,16 @@ def wrap(cells: Sequence[str], *, indent: str = "", separator: str = " ") -> lis
     """
     end = separator.rstrip()
     lines: list[str] = []
-    line, width = "", 0
+    line, used = "", 0
     for text in cells:
         size = display_width(text)
-        if line and width + len(separator) + size + len(end) > WIDTH:
+        if line and used + len(separator) + size + len(end) > width:
             lines.append(line + end)
             line = ""
         if line:
-            line, width = line + separator + text, width + len(separator) + size
+            line, used = line + separator + text, used + len(separator) + size
         else:
-            line, width = indent + text, len(indent) + size
+            line, used = indent + text, len(indent) + size
     return [*lines, line] if line else lines
 
 

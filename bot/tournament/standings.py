@@ -43,7 +43,12 @@ A pairing still being played counts for nothing yet.
 4 Esi 0.5 2 0 (1.0, 0.5, 0.0, 0.0)
 
 Yaw and Ama are level on points and Buchholz; Yaw drew the winner (1.5 × ½) and Esi (0.5 × ½),
-Ama beat only Esi (0.5 × 1): Sonneborn-Berger puts Yaw ahead.
+Ama beat only Esi (0.5 × 1): Sonneborn-Berger puts Yaw ahead. That is what a player is shown
+(:func:`tiebreak_leads`): the tie-break that put them ahead of the next player level on points.
+
+>>> lead = tiebreak_leads(swiss_standings([ama, kofi, esi, yaw], games))[4]
+>>> lead.behind.name, SWISS_TIEBREAKS[lead.tiebreak], lead.ahead_value, lead.behind_value
+('Ama', 'Sonneborn-Berger', 1.0, 0.5)
 
 **Arena** (:data:`ARENA_TIEBREAKS`): points by :func:`~bot.tournament.arena_scores`, then the
 performance rating over the games played over the board: the opponents' average rating (at the
@@ -54,7 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, groupby
+from itertools import combinations, groupby, pairwise
 
 from .arena import arena_scores
 from .model import Entrant, Pairing, by_player, last_round, starting_numbers
@@ -242,3 +247,35 @@ def ranked(entrants: Sequence[Entrant], lines: dict[int, Line]) -> list[Standing
         points, played, wins, tiebreaks = lines[e.user_id]
         standings.append(Standing(rank, e.user_id, e.name, points, played, wins, tiebreaks))
     return standings
+
+
+@dataclass(frozen=True)
+class Lead:
+    """Why a player is ranked ahead of the next one though level with them on points: the first
+    tie-break (an index into the format's names) in which they differ, and both values."""
+
+    behind: Standing
+    tiebreak: int
+    ahead_value: float
+    behind_value: float
+
+
+def tiebreak_leads(standings: Sequence[Standing]) -> dict[int, Lead]:
+    """By user id, each player ranked ahead of the next one while level with them on points: the
+    tie-break that separates them. Players apart on points need none to be told apart, and players
+    level on everything share a rank: neither has a lead, so no tie-break is shown for them.
+
+    >>> line = lambda rank, user, points, *tiebreaks: Standing(rank, user, str(user), points, 0, 0, tiebreaks)
+    >>> leads = tiebreak_leads([line(1, 1, 3, 5, 4), line(2, 2, 3, 5, 2), line(3, 3, 2, 0, 0), line(3, 4, 2, 0, 0)])
+    >>> list(leads), leads[1].tiebreak, leads[1].behind.user_id
+    ([1], 1, 2)
+    """
+    leads = {}
+    for ahead, behind in pairwise(standings):
+        if ahead.points != behind.points or ahead.rank == behind.rank:
+            continue
+        differing = (i for i, (a, b) in enumerate(zip(ahead.tiebreaks, behind.tiebreaks, strict=False)) if a != b)
+        index = next(differing, None)
+        if index is not None:
+            leads[ahead.user_id] = Lead(behind, index, ahead.tiebreaks[index], behind.tiebreaks[index])
+    return leads

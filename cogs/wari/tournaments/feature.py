@@ -20,6 +20,7 @@ from bot.tournament import tournament_trf
 
 from ..presenter import Message, Presenter
 from .runs import TournamentRunner
+from .standings import results_table
 from .views import list_message, signup_message
 
 log = logging.getLogger("cogs.wari")
@@ -107,8 +108,9 @@ class Tournaments:
         await self.presenter.answer(interaction, message, private=not public)
 
     async def results(self, interaction: discord.Interaction, number: int | None) -> None:
-        """The pairings and results of every round, as a TRF16 file (FIDE's tournament report
-        format, which pairing programs and rating officers read)."""
+        """The standings and every round's results as a table a person reads (a ``.txt``, 40
+        columns: a phone's file viewer shows it whole), beside the same as a TRF16 file (FIDE's
+        tournament report format, which pairing programs and rating officers read)."""
         event = await self.find(interaction, number)
         row = event.row
         end = (row.finished_at or now()).date()
@@ -116,11 +118,15 @@ class Tournaments:
             row.name, row.starts_at.date(), end, event.model_entrants, event.model_pairings, rounds=row.round
         )
         content = _(
-            "📄 **{name}**: every round's pairings and results, in TRF16 (a text format pairing programs read).",
+            "📄 **{name}**: the standings and every round's results, as a table to read (.txt) and in TRF16 "
+            "(the format pairing programs read).",
             name=markdown_name(row.name),
         )
-        report = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-tournament-{row.id}.trf")
-        await self.presenter.answer(interaction, Message(content=content, files=[report]), private=True)
+        files = [
+            discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wari-tournament-{row.id}.trf"),
+            discord.File(io.BytesIO(results_table(event).encode("utf-8")), filename=f"wari-tournament-{row.id}.txt"),
+        ]
+        await self.presenter.answer(interaction, Message(content=content, files=files), private=True)
 
     async def list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # guild_only
