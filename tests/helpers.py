@@ -114,3 +114,25 @@ async def surrender(member, channel):
     (button,) = buttons(asked.response)
     await member.click(asked.response, custom_id=button["custom_id"])  # its label is in the asker's language
     return [m for m in channel.history() if m.id not in before and not m.flags.ephemeral][0]
+
+
+async def stored_finished(store, text: str, *, now, guild_id: int, channel_id: int, players: tuple[int, int]) -> int:
+    """The game of the record ``text`` stored as the bot stores a finished one, Ama (A) against
+    Kofi (B), between ``players`` in ``channel_id``: its number."""
+    from bot.engine.notation import from_record
+
+    game, _tags = from_record(text)
+    assert game.outcome is not None, "the record must end the game"
+    row = await store.games.create_game(
+        now=now,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        player_a=players[0],
+        player_b=players[1],
+        variant=game.rules.name,
+        record=text,
+        name_a="Ama",
+        name_b="Kofi",
+    )
+    done = await store.games.update_game(row, now=now, status="finished", result=game.outcome.result, reason="majority")
+    return done.id

@@ -19,6 +19,7 @@ from bot.ai.analysis.fit import self_play
 from bot.engine.notation import record
 from bot.sandbox import open_sandbox
 from tests.bot.test_sandbox import SCREENSHOT_ENV, SMALL_PHONE, board_card, browser_page, type_command
+from tests.helpers import stored_finished
 
 #: A self-play game of 65 plies between two of the computer's levels: judged at full depth, far
 #: longer than the few seconds SimCord waits for an action to settle.
@@ -44,24 +45,16 @@ def database_path(tmp_path):
 
 async def archive_long_game(sandbox) -> int:
     """A finished game of Ama (A) against Kofi (B), stored as the bot stores one: its number."""
-    store = sandbox.bot.store
     game = self_play(LONG_GAME_SEED)
     assert game.outcome is not None and game.ply > 60
-    row = await store.games.create_game(
+    return await stored_finished(
+        sandbox.bot.store,
+        record(game, str(sandbox.ama.id), str(sandbox.kofi.id)),
         now=sandbox.env.now(),
         guild_id=sandbox.guild.id,
         channel_id=sandbox.channel.id,
-        player_a=sandbox.ama.id,
-        player_b=sandbox.kofi.id,
-        variant="wari",
-        record=record(game, str(sandbox.ama.id), str(sandbox.kofi.id)),
-        name_a="Ama",
-        name_b="Kofi",
+        players=(sandbox.ama.id, sandbox.kofi.id),
     )
-    done = await store.games.update_game(
-        row, now=sandbox.env.now(), status="finished", result=game.outcome.result, reason="majority"
-    )
-    return done.id
 
 
 @pytest.mark.chromium

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.notation import from_record
 from bot.service import analyses as analysis_service
 from tests.analysis_games import PROVEN_BLUNDERS, blundering_record, build_small_tables
-from tests.helpers import buttons, press, start_game, surrender
+from tests.helpers import buttons, press, start_game, stored_finished, surrender
 
 ANALYSING = "🔬 Analysing game #"
 
@@ -28,25 +27,15 @@ def every_position_shown(monkeypatch):
 
 async def finished_game(world) -> int:
     """The blundering game (Alice as Ama, A; Bob as Kofi, B), archived in the channel: its number."""
-    store = world.env.bot.store
     text = blundering_record(str(world.alice.id), str(world.bob.id))
-    game = await store.games.create_game(
+    return await stored_finished(
+        world.env.bot.store,
+        text,
         now=world.env.now(),
         guild_id=world.guild.id,
         channel_id=world.channel.id,
-        player_a=world.alice.id,
-        player_b=world.bob.id,
-        variant="wari",
-        record=text,
-        name_a="Ama",
-        name_b="Kofi",
+        players=(world.alice.id, world.bob.id),
     )
-    replayed, _tags = from_record(text)
-    assert replayed.outcome is not None
-    done = await store.games.update_game(
-        game, now=world.env.now(), status="finished", result=replayed.outcome.result, reason="majority"
-    )
-    return done.id
 
 
 async def queue_analysis(world, number: int, member, depth: str):

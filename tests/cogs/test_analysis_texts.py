@@ -12,8 +12,8 @@ from bot.ai.analysis import GameAnalysis
 from bot.ai.analysis.fit import calibration_game
 from bot.ai.analysis.model import is_proven, margin
 from bot.engine import Game
-from bot.engine.notation import from_record, record
-from tests.helpers import buttons
+from bot.engine.notation import record
+from tests.helpers import buttons, stored_finished
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
@@ -35,25 +35,14 @@ def crushed_game() -> Game:
 
 async def archive(world, game: Game) -> int:
     """``game`` stored as finished in the channel, Alice (Ama) against Bob (Kofi): its number."""
-    store = world.env.bot.store
-    text = record(game, str(world.alice.id), str(world.bob.id))
-    row = await store.games.create_game(
+    return await stored_finished(
+        world.env.bot.store,
+        record(game, str(world.alice.id), str(world.bob.id)),
         now=world.env.now(),
         guild_id=world.guild.id,
         channel_id=world.channel.id,
-        player_a=world.alice.id,
-        player_b=world.bob.id,
-        variant="wari",
-        record=text,
-        name_a="Ama",
-        name_b="Kofi",
+        players=(world.alice.id, world.bob.id),
     )
-    replayed, _tags = from_record(text)
-    assert replayed.outcome is not None
-    done = await store.games.update_game(
-        row, now=world.env.now(), status="finished", result=replayed.outcome.result, reason="majority"
-    )
-    return done.id
 
 
 def accuracy(message, name: str) -> int:
