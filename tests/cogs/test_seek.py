@@ -2,6 +2,7 @@
 fits is paired at once, in a thread of the channel where they asked, and both are called."""
 
 import asyncio
+import contextlib
 
 from tests.helpers import buttons, pinged, shown, surrender, told
 
@@ -102,44 +103,39 @@ async def test_a_wait_is_cancelled_by_its_player_only_and_expires(world):
     assert not await world.env.bot.store.database.read("SELECT * FROM seeks")
 
 
-async def test_two_processes_never_pair_one_wait_twice(world):
-    """Three players who fit seek at the same moment, through two stores on one database (two
-    processes): exactly one game, and one player left waiting."""
+@contextlib.asynccontextmanager
+async def two_processes(world):
+    """The bot's queue and a second process's, on one database: ``(first, other, queue)``, where
+    ``queue(service, user)`` has ``user`` look for a game of wari, clock 5+3, in one server."""
     from bot.engine import rules_for
     from bot.service import SeekService
     from bot.storage import Store
 
-    first = world.env.bot.seeks
-    other_store = await Store.open(world.database)
-    other = SeekService(other_store)
-    try:
-        await first.seek(
+    def queue(service, user: int):
+        return service.seek(
             guild_id=1,
             channel_id=2,
-            user_id=10,
-            user_name="a",
+            user_id=user,
+            user_name=f"u{user}",
             rules=rules_for("wari"),
             clock="5+3",
             within=None,
             now=world_now(),
         )
-        results = await asyncio.gather(
-            *(
-                service.seek(
-                    guild_id=1,
-                    channel_id=2,
-                    user_id=user,
-                    user_name="x",
-                    rules=rules_for("wari"),
-                    clock="5+3",
-                    within=None,
-                    now=world_now(),
-                )
-                for service, user in ((first, 11), (other, 12))
-            )
-        )
+
+    other_store = await Store.open(world.database)
+    try:
+        yield world.env.bot.seeks, SeekService(other_store), queue
     finally:
         await other_store.close()
+
+
+async def test_two_processes_never_pair_one_wait_twice(world):
+    """Three players who fit seek at the same moment, through two stores on one database (two
+    processes): exactly one game, and one player left waiting."""
+    async with two_processes(world) as (first, other, queue):
+        await queue(first, 10)
+        results = await asyncio.gather(queue(first, 11), queue(other, 12))
     claimed = [theirs for theirs, _mine in results if theirs is not None]
     assert len(claimed) == 1 and claimed[0].user_id == 10
     (left,) = await world.env.bot.store.database.read("SELECT user_id FROM seeks")
@@ -149,24 +145,10 @@ async def test_two_processes_never_pair_one_wait_twice(world):
 async def test_two_who_press_play_at_once_from_two_processes_one_takes_the_wait(world):
     """Bob and Carol press Play on Alice's wait at the same moment, through two stores on one
     database (two processes): one takes it; the other is told the search is over."""
-    from bot.engine import rules_for
-    from bot.service import Closed, SeekService
-    from bot.storage import Store
+    from bot.service import Closed
 
-    first = world.env.bot.seeks
-    other_store = await Store.open(world.database)
-    other = SeekService(other_store)
-    try:
-        _theirs, waiting = await first.seek(
-            guild_id=1,
-            channel_id=2,
-            user_id=10,
-            user_name="alice",
-            rules=rules_for("wari"),
-            clock="5+3",
-            within=None,
-            now=world_now(),
-        )
+    async with two_processes(world) as (first, other, queue):
+        _theirs, waiting = await queue(first, 10)
         results = await asyncio.gather(
             *(
                 service.take(waiting.id, guild_id=1, channel_id=2, user_id=user, user_name="x", now=world_now())
@@ -174,8 +156,6 @@ async def test_two_who_press_play_at_once_from_two_processes_one_takes_the_wait(
             ),
             return_exceptions=True,
         )
-    finally:
-        await other_store.close()
     taken = [result for result in results if not isinstance(result, BaseException)]
     assert len(taken) == 1 and taken[0][0].user_id == 10 and taken[0][1].clock == "5+3"
     (closed,) = [result for result in results if isinstance(result, BaseException)]
