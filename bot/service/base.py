@@ -54,10 +54,25 @@ class Tables:
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
-    async def table(self, channel_id: int) -> Table | None:
-        """The live game of a channel, if any."""
-        row = await self.store.games.live_game(channel_id)
+    async def table(self, channel_id: int, *, user_id: int | None = None, game_id: int | None = None) -> Table | None:
+        """The live game of a channel, if any: an event's thread holds several, so the one
+        ``user_id`` plays in, or game ``game_id``, where the caller knows which it wants."""
+        row = await self.store.games.live_game(channel_id, user_id=user_id, game_id=game_id)
         return Table.of(row) if row else None
+
+    async def live_tables(self, channel_id: int) -> list[Table]:
+        """Every live game of a channel (several only in a tournament's thread), oldest first."""
+        return [Table.of(row) for row in await self.store.games.live_games(channel_id)]
+
+    async def check_not_event_thread(self, channel_id: int) -> None:
+        """A tournament's thread holds its games only: a :class:`Refusal` for any other game there."""
+        if await self.store.tournaments.event_in_thread(channel_id) is not None:
+            raise Refusal(
+                N_(
+                    "This thread holds a tournament's games only. "
+                    "Start your game in another channel, or in the channel above this thread."
+                )
+            )
 
     async def game(self, game_id: int) -> Table:
         """Any game, live or finished, by its number; a :class:`Refusal` if there is none."""
@@ -94,15 +109,16 @@ class Tables:
         return challenge
 
     async def current(self, channel_id: int, game_id: int) -> Table:
-        table = await self.table(channel_id)
-        if table is None or table.row.id != game_id:
+        table = await self.table(channel_id, game_id=game_id)
+        if table is None:
             raise StaleBoard(N_("This game is over."), table)
         return table
 
     async def seated(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
-        """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none,
-        :class:`TimeUp` if the player to move had run out of time."""
-        table = await self.live_table(channel_id)
+        """The channel's live game (in an event's thread, the one ``user_id`` plays in) and the side
+        ``user_id`` plays in it; a :class:`Refusal` if none, :class:`TimeUp` if the player to move
+        had run out of time."""
+        table = await self.table(channel_id, user_id=user_id) or await self.live_table(channel_id)
         player = table.player(user_id)
         if player is None:
             raise Refusal(N_("You are not playing in this channel's game."))
@@ -163,5 +179,6 @@ class Tables:
             return await self.store.games.update_game(row, **changes)
         except Conflict:
             raise StaleBoard(
-                N_("The game changed meanwhile: use the latest board message."), await self.table(row.channel_id)
+                N_("The game changed meanwhile: use the latest board message."),
+                await self.table(row.channel_id, game_id=row.id),
             ) from None

@@ -47,6 +47,7 @@ class ChallengeService:
         channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
         async with self._tables.lock(channel_id):
+            await self._tables.check_not_event_thread(channel_id)
             if running := await self._store.games.live_game(channel_id):
                 raise channel_busy(running)
             if await self._tables.open_challenge_in(channel_id, now):

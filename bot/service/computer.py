@@ -167,8 +167,8 @@ class Computer:
         pause = RETRY_PAUSE
         while True:
             try:
-                table = await self.service.tables.table(channel_id)
-                if table is None or table.row.id != game_id or not table.computer_to_move:
+                table = await self.service.tables.table(channel_id, game_id=game_id)
+                if table is None or not table.computer_to_move:
                     return
                 if table.exhibition and table.game.ply:
                     await asyncio.sleep(EXHIBITION_PACE)  # let the watchers follow each move

@@ -83,10 +83,8 @@ class GameService:
         """``user_id`` gives up the channel's game (only game ``game_id``, if given: a confirmation
         pressed after that game ended is :class:`Closed`)."""
         async with self._tables.lock(channel_id):
-            if game_id is not None:
-                live = await self._tables.table(channel_id)
-                if live is None or live.row.id != game_id:
-                    raise Closed(N_("Game #{number} is already over."), number=game_id)
+            if game_id is not None and await self._tables.table(channel_id, game_id=game_id) is None:
+                raise Closed(N_("Game #{number} is already over."), number=game_id)
             table, player = await self._tables.seated(channel_id, user_id, now)
             return await self._tables.end(table, lambda: table.game.surrender(player), now)
 
@@ -125,8 +123,8 @@ class GameService:
     ) -> Table:
         """The game a takeback request of ``side`` after move ``ply`` stands in, if ``user_id``
         may answer it (:class:`Closed` once a move was played, or the game ended)."""
-        table = await self._tables.table(channel_id)
-        if table is None or table.row.id != game_id or table.game.ply != ply:
+        table = await self._tables.table(channel_id, game_id=game_id)
+        if table is None or table.game.ply != ply:
             raise Closed(N_("This takeback request lapsed: the game moved on."))
         if table.player(user_id) is not side.other:
             raise Refusal(N_("Only the opponent of who asked can answer a takeback request."))
@@ -164,14 +162,27 @@ class GameService:
     async def time_out(self, game: GameRow, now: datetime) -> Table | None:
         """End ``game`` on time if its player to move is still past the deadline (else ``None``)."""
         async with self._tables.lock(game.channel_id):
-            table = await self._tables.table(game.channel_id)
-            if table is None or table.row.id != game.id or table.row.deadline is None or table.row.deadline > now:
+            table = await self._tables.table(game.channel_id, game_id=game.id)
+            if table is None or table.row.deadline is None or table.row.deadline > now:
                 return None  # moved, ended or given more time meanwhile
             return await self._tables.end(table, table.game.time_out, now)
 
-    async def abort(self, channel_id: int, now: datetime) -> Table:
-        """End a stuck game with no winner (moderators only: the cog checks permissions)."""
+    async def abort(self, channel_id: int, now: datetime, *, game_id: int | None = None) -> Table:
+        """End a stuck game with no winner (moderators only: the cog checks permissions): the
+        channel's, or game ``game_id`` of it (a tournament's thread holds several)."""
         async with self._tables.lock(channel_id):
+            if game_id is not None:
+                table = await self._tables.table(channel_id, game_id=game_id)
+                if table is None:
+                    raise Closed(N_("Game #{number} is already over."), number=game_id)
+                return await self._abort(table, now, reason=MODERATOR_ABORT)
+            if len(await self._tables.live_tables(channel_id)) > 1:  # a tournament's thread: which one is not said
+                raise Refusal(
+                    N_(
+                        "This thread holds several tournament games. "
+                        "Set the result of one with `/wari-mod tournament result`."
+                    )
+                )
             return await self._abort(await self._tables.live_table(channel_id), now, reason=MODERATOR_ABORT)
 
     async def _abort(self, table: Table, now: datetime, *, reason: str) -> Table:
@@ -185,8 +196,8 @@ class GameService:
         moved while the message was being posted): the caller redraws if so.
         """
         async with self._tables.lock(table.row.channel_id):
-            current = await self._tables.table(table.row.channel_id)
-            if current is not None and current.row.id == table.row.id:
+            current = await self._tables.table(table.row.channel_id, game_id=table.row.id)
+            if current is not None:
                 row = await self._tables.update(current.row, now=now, message_id=message_id)
             else:  # it ended: its final board moves
                 current = await self._tables.game(table.row.id)
@@ -212,13 +223,8 @@ class GameService:
     async def set_draw_message(self, table: Table, message_id: int, now: datetime) -> None:
         """Remember the offer's message (to close it when the offer lapses); skipped if it already did."""
         async with self._tables.lock(table.row.channel_id):
-            current = await self._tables.table(table.row.channel_id)
-            if (
-                current is not None
-                and current.row.id == table.row.id
-                and current.row.draw_open
-                and current.row.draw_ply == table.game.ply
-            ):
+            current = await self._tables.table(table.row.channel_id, game_id=table.row.id)
+            if current is not None and current.row.draw_open and current.row.draw_ply == table.game.ply:
                 await self._tables.update(current.row, now=now, draw_message_id=message_id)
 
     async def answer_draw(
@@ -226,14 +232,8 @@ class GameService:
     ) -> Table:
         """The opponent accepts (the game ends drawn by agreement) or declines the offer made at ``ply``."""
         async with self._tables.lock(channel_id):
-            table = await self._tables.table(channel_id)
-            if (
-                table is None
-                or table.row.id != game_id
-                or not table.row.draw_open
-                or table.row.draw_ply != ply
-                or table.game.ply != ply
-            ):
+            table = await self._tables.table(channel_id, game_id=game_id)
+            if table is None or not table.row.draw_open or table.row.draw_ply != ply or table.game.ply != ply:
                 raise Closed(N_("This draw offer is no longer open."))
             row = table.row
             assert row.draw_by is not None  # an open offer is stored with who made it
@@ -251,13 +251,8 @@ class GameService:
     async def cancel_draw(self, table: Table, now: datetime) -> None:
         """Take back the offer ``table`` made (its message could not be posted, or no answer came)."""
         async with self._tables.lock(table.row.channel_id):
-            current = await self._tables.table(table.row.channel_id)
-            if (
-                current is not None
-                and current.row.id == table.row.id
-                and current.row.draw_open
-                and current.row.draw_ply == table.game.ply
-            ):
+            current = await self._tables.table(table.row.channel_id, game_id=table.row.id)
+            if current is not None and current.row.draw_open and current.row.draw_ply == table.game.ply:
                 await self._tables.update(current.row, now=now, **NO_OFFER)
 
     async def shown(self, table: Table) -> None:

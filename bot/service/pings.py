@@ -22,7 +22,8 @@ class DuePing:
     table: Table
     #: ``"turn"`` (it is their move) or ``"reminder"`` (a quarter of a per-move clock is left).
     kind: str
-    #: Whom to mention: the player to move, unless they turned pings off (``None``: nobody).
+    #: Whom to mention: the player to move, unless they turned pings off or the game is one of a
+    #: fast tournament's (:attr:`~bot.service.table.Table.called_once`) (``None``: nobody).
     user_id: int | None
 
 
@@ -56,7 +57,8 @@ class PingService:
                     assert row.ping_kind is not None  # stored together with ping_at
                     table = Table.of(row)
                     user = table.user_to_move
-                    due = DuePing(table, row.ping_kind, None if user in muted else user)
+                    quiet = user in muted or table.called_once
+                    due = DuePing(table, row.ping_kind, None if quiet else user)
             yield due
 
     async def record_ping(self, due: DuePing, message_id: int | None) -> int | None:

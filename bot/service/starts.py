@@ -126,8 +126,10 @@ class StartService:
         for level in filter(None, levels):
             check_level(level)
         async with self._tables.lock(channel_id):
-            if running := await self._store.games.live_game(channel_id):
-                raise channel_busy(running)
+            if pairing is None:  # an event's games share its thread (one per player: the database's index)
+                await self._tables.check_not_event_thread(channel_id)
+                if running := await self._store.games.live_game(channel_id):
+                    raise channel_busy(running)
             await self._tables.open_challenge_in(channel_id, now)  # an unposted one must not block the channel
             game = Game(rules, Player.A)
             start = opening(parse_clock(clock) if clock else None, game, players, levels, actor, now)
@@ -172,8 +174,9 @@ class StartService:
         rated: bool,
         now: datetime,
     ) -> Table:
-        """The game of a tournament's pairing, in ``channel_id`` (its thread); the first mover is
-        the pairing's. Its clock waits until its board is shown (:meth:`first_shown`). Nobody gets
+        """The game of a tournament's pairing, in ``channel_id``: the event's thread, which its other
+        games share (so not ``thread``, which archives a game's own thread as it ends). The first
+        mover is the pairing's. Its clock waits until its board is shown (:meth:`first_shown`). Nobody gets
         a turn ping: the round's announcement calls both.
 
         :raises Refusal: the pairing has its game already (another process, or an earlier try).
@@ -189,7 +192,6 @@ class StartService:
             now,
             actor=pairing.first_id,
             clock=clock,
-            thread=True,
             names=names,
             pairing=pairing,
             rated=rated,

@@ -106,6 +106,15 @@ class Table:
         return Clock.parse(self.row.clock) if self.row.clock else None
 
     @property
+    def called_once(self) -> bool:
+        """A game of a tournament played on a clock per player (an arena, a 10+5 Swiss): its round's
+        pairings called its players, who are at the board, so nothing of the game pings them again
+        (no turn ping, no reminder, no end). A tournament on a clock per move (days for a move) is
+        played away from the board: its games ping as any other."""
+        clock = self.clock
+        return self.row.tournament_id is not None and (clock is None or clock.per_move is None)
+
+    @property
     def clock_state(self) -> ClockState:
         row = self.row
         # The two banks are stored together: both set (per-player clocks) or neither.

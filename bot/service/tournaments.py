@@ -455,7 +455,8 @@ class TournamentService:
         await self._store.tournaments.update_tournament(event.row.id, {"announced": event.row.round})
 
     async def set_messages(self, tournament_id: int, **messages: int) -> None:
-        """Note the event's messages (``message_id``, ``standings_message_id``, ``podium_message_id``)."""
+        """Note the event's messages (``message_id``, ``standings_message_id``, ``podium_message_id``)
+        or the thread its games are played in (``thread_id``)."""
         await self._store.tournaments.update_tournament(tournament_id, messages)
 
     # -- moderation -----------------------------------------------------------------------------

@@ -190,10 +190,24 @@ class GameQueries(Queries):
     async def get_game(self, game_id: int) -> GameRow | None:
         return await self._db.one(GameRow, "SELECT * FROM games WHERE id = ?", (game_id,))
 
-    async def live_game(self, channel_id: int) -> GameRow | None:
-        return await self._db.one(
-            GameRow, "SELECT * FROM games WHERE channel_id = ? AND status = 'live'", (channel_id,)
+    async def live_game(
+        self, channel_id: int, *, user_id: int | None = None, game_id: int | None = None
+    ) -> GameRow | None:
+        """The channel's live game: the one ``user_id`` plays in, or game ``game_id``, if given.
+        An event's thread holds several (one per player): without either, the oldest."""
+        where, params = "channel_id = ? AND status = 'live'", [channel_id]
+        if user_id is not None:
+            where, params = f"{where} AND (player_a = ? OR player_b = ?)", [*params, user_id, user_id]
+        if game_id is not None:
+            where, params = f"{where} AND id = ?", [*params, game_id]
+        return await self._db.one(GameRow, f"SELECT * FROM games WHERE {where} ORDER BY id LIMIT 1", tuple(params))
+
+    async def live_games(self, channel_id: int) -> list[GameRow]:
+        """Every live game of a channel, oldest first (several only in an event's thread)."""
+        rows = await self._db.read(
+            "SELECT * FROM games WHERE channel_id = ? AND status = 'live' ORDER BY id", (channel_id,)
         )
+        return [GameRow.from_row(row) for row in rows]
 
     async def update_game(self, game: GameRow, *, now: datetime, **changes: Any) -> GameRow:
         """Save a new state of ``game`` if nobody changed it since it was read.

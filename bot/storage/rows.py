@@ -151,6 +151,9 @@ class GameRow:
     rated: int = 1
     #: The ``version`` its board message was last drawn at (``None``: not known).
     shown_version: int | None = None
+    #: The tournament whose pairing this game is (``None``: an ordinary game). Its games share the
+    #: event's thread, one live game per player there.
+    tournament_id: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:

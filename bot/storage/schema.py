@@ -309,6 +309,25 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN puzzle_channel INTEGER;
     ALTER TABLE guild_settings ADD COLUMN puzzle_hour INTEGER;
     """,
+    # 14: no flood: a tournament plays all its games in one thread of its channel (its id kept with
+    # the event, so a restart reuses it). A channel holds one live game, unless its games are a
+    # tournament's (``games.tournament_id``, filled in for the games linked before): then one live
+    # game per player there. The games already linked are marked as the event's. The channel's
+    # live games are found through an index of their own (the unique ones are partial on the event).
+    """
+    ALTER TABLE tournaments ADD COLUMN thread_id INTEGER;
+    ALTER TABLE games ADD COLUMN tournament_id INTEGER;
+    UPDATE games SET tournament_id = (
+        SELECT tournament_pairings.tournament_id FROM tournament_pairings WHERE tournament_pairings.game_id = games.id
+    ) WHERE id IN (SELECT game_id FROM tournament_pairings WHERE game_id IS NOT NULL);
+    DROP INDEX one_live_game_per_channel;
+    CREATE UNIQUE INDEX one_live_game_per_channel ON games (channel_id) WHERE status = 'live' AND tournament_id IS NULL;
+    CREATE UNIQUE INDEX one_live_event_game_per_player_a
+        ON games (channel_id, player_a) WHERE status = 'live' AND tournament_id IS NOT NULL;
+    CREATE UNIQUE INDEX one_live_event_game_per_player_b
+        ON games (channel_id, player_b) WHERE status = 'live' AND tournament_id IS NOT NULL;
+    CREATE INDEX live_games_by_channel ON games (channel_id) WHERE status = 'live';
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from .backend import Conflict, Row
 from .database import Database, Queries, time_text
 from .games import GameQueries
 from .rows import GameRow, row_as, shown_name, to_column
+
+#: How long a finished event whose podium Discord refused is tried again, a sweep at a time.
+PODIUM_RETRIES = timedelta(days=1)
 
 
 def lock_key(tournament_id: int) -> int:
@@ -66,6 +69,8 @@ class TournamentRow:
     created_by: int
     created_at: datetime
     finished_at: datetime | None
+    #: The thread of the channel where all its games are played (opened at its first round).
+    thread_id: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> TournamentRow:
@@ -161,13 +166,14 @@ class TournamentQueries(Queries):
         return [TournamentRow.from_row(row) for row in rows]
 
     async def tournaments_to_run(self, now: datetime) -> list[TournamentRow]:
-        """The events (on this process's shards) that may have a step due: running ones, and
-        open ones whose start has come."""
+        """The events (on this process's shards) that may have a step due: running ones, open
+        ones whose start has come, and finished ones whose podium is not posted yet (Discord
+        refused it: it is tried again, for a day)."""
         mine, params = self._db.own_shards()
         rows = await self._db.read(
-            f"SELECT * FROM tournaments WHERE (status = 'running' OR (status = 'open' AND starts_at <= ?)){mine} "
-            "ORDER BY id",
-            (time_text(now), *params),
+            "SELECT * FROM tournaments WHERE (status = 'running' OR (status = 'open' AND starts_at <= ?)"
+            f" OR (status = 'finished' AND podium_message_id IS NULL AND finished_at > ?)){mine} ORDER BY id",
+            (time_text(now), time_text(now - PODIUM_RETRIES), *params),
         )
         return [TournamentRow.from_row(row) for row in rows]
 
@@ -301,7 +307,7 @@ class TournamentQueries(Queries):
 
         :raises Conflict: the pairing has its game already, or the channel is busy.
         """
-        columns = {"created_at": now, "updated_at": now, **columns}
+        columns = {"created_at": now, "updated_at": now, "tournament_id": pairing.tournament_id, **columns}
         async with self._db.writing():
             await self._db.lock(columns["channel_id"])
             game = await self._games.insert_game(columns)
@@ -313,6 +319,10 @@ class TournamentQueries(Queries):
             if not linked:
                 raise Conflict("the pairing has its game already")
         return game
+
+    async def event_in_thread(self, channel_id: int) -> TournamentRow | None:
+        """The event whose games are played in thread ``channel_id``, if it is one's."""
+        return await self._db.one(TournamentRow, "SELECT * FROM tournaments WHERE thread_id = ?", (channel_id,))
 
     async def pairing_of_game(self, game_id: int) -> PairingRow | None:
         return await self._db.one(PairingRow, "SELECT * FROM tournament_pairings WHERE game_id = ?", (game_id,))

@@ -11,7 +11,7 @@ from discord.utils import utcnow as now  # Discord's time (a simulated Discord r
 
 from bot.i18n import N_, _, speaking
 from bot.render import rules_text
-from bot.service import Computer, Refusal, StaleBoard, WariService
+from bot.service import Computer, Refusal, StaleBoard, Table, WariService
 
 from .boards import Boards
 from .buttons import NOT_ON_THIS_MESSAGE
@@ -19,9 +19,24 @@ from .followup import Followup
 from .languages import Languages
 from .options import rules_of
 from .presenter import Message, Presenter, channel_of
+from .views import board_link
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
 DEFER_AFTER = 1.5
+#: How many games a spectator's ``/wari board`` lists (a message holds 2,000 characters).
+GAMES_LISTED = 10
+
+
+def games_here(tables: list[Table]) -> str:
+    """The games a tournament's thread holds, each with a link to its board (names, no mentions)."""
+    lines = [_("**{count} games** are played in this thread:", count=len(tables))]
+    for table in tables[:GAMES_LISTED]:
+        a, b = table.row.names
+        link = f" → {board_link(table.row)}" if table.row.message_id is not None else ""
+        lines.append(_("#{number} {a} vs {b}", number=table.row.id, a=a, b=b) + link)
+    if len(tables) > GAMES_LISTED:
+        lines.append(_("…and {count} more", count=len(tables) - GAMES_LISTED))
+    return "\n".join(lines)[:2000]
 
 
 class Games:
@@ -69,7 +84,7 @@ class Games:
         await self.presenter.acknowledge(interaction)
         message = interaction.message
         assert message is not None  # a press comes from a message
-        table = await self.service.tables.table(channel_of(interaction))
+        table = await self.service.tables.table(channel_of(interaction), game_id=game_id)
         if table is not None and table.row.id == game_id and not table.paced_by_button:
             raise Refusal(NOT_ON_THIS_MESSAGE)  # a forged id: only an exhibition's board has the button
         if table is None or table.row.id != game_id or table.game.ply != ply or table.row.message_id != message.id:
@@ -97,8 +112,18 @@ class Games:
                 await deferring[0]  # the answer waits until Discord has the deferral
 
     async def board(self, interaction: discord.Interaction) -> None:
-        """``/wari board``: the channel's game posted anew at the bottom of the channel."""
-        table = await self.service.tables.live_table(channel_of(interaction))
+        """``/wari board``: the channel's game posted anew at the bottom of the channel; in a
+        tournament's thread, the asker's own game there, or for a spectator the list of its games."""
+        channel = channel_of(interaction)
+        table = await self.service.tables.table(channel, user_id=interaction.user.id)
+        if table is None:
+            games = await self.service.tables.live_tables(channel)
+            if len(games) > 1:
+                with speaking(await self.languages.of_reader(interaction)):  # only the asker sees it
+                    listed = Message(content=games_here(games))
+                await self.presenter.answer(interaction, listed, private=True)
+                return
+            table = await self.service.tables.live_table(channel)
         posted = await self.boards.post(interaction, table)
         if posted is None:
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
@@ -106,7 +131,10 @@ class Games:
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         """The rules of ``variant``, else of the channel's game, else of wari: only the asker sees them."""
-        table = await self.service.tables.table(channel_of(interaction)) if variant is None else None
+        table = None
+        if variant is None:  # in a tournament's thread, the rules of the asker's own game there
+            channel, tables = channel_of(interaction), self.service.tables
+            table = await tables.table(channel, user_id=interaction.user.id) or await tables.table(channel)
         rules = table.game.rules if table else rules_of(variant or "wari", None, None)
         with speaking(await self.languages.of_reader(interaction)):  # only the asker sees it
             title = _("How to play {variant}", variant=f"{rules.label[0].upper()}{rules.label[1:]}")

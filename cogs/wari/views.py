@@ -125,7 +125,11 @@ def mention(table: Table, side: Player) -> str:
 
 
 def notify(table: Table, *sides: Player) -> discord.AllowedMentions:
-    """Allowed mentions that notify the people among ``sides``, and nobody else."""
+    """Allowed mentions that notify the people among ``sides``, and nobody else. A fast
+    tournament's game notifies nobody (its end, a surrender): its round's pairings called its
+    players once (:attr:`~bot.service.table.Table.called_once`)."""
+    if table.called_once:
+        sides = ()
     people = [discord.Object(table.user(side)) for side in sides if table.level(side) is None]
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=people)
 

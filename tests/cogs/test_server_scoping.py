@@ -287,9 +287,10 @@ async def test_another_servers_tournament_is_not_found_by_its_number(world):
 async def test_a_wait_in_another_server_is_neither_ended_nor_shown_from_here(world):
     there = elsewhere(world)
     waiting = (await there.alice.slash(there.channel, "wari seek")).response
-    (cancel,) = buttons(waiting)
+    play, cancel = buttons(waiting)
     club_board = await start_game(world)
     refused_privately(await late_click(world.alice, club_board, cancel["custom_id"]))  # her own wait's id
+    refused_privately(await late_click(world.bob, club_board, play["custom_id"]))  # taken from here: no
     assert await world.env.bot.store.seeks.waiting(there.guild.id, world.alice.id) is not None
     for message in world.channel.history():
         there.unnamed_in(text_of(message))

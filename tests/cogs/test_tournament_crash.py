@@ -13,7 +13,7 @@ import pytest
 from bot.service import WariService
 from bot.service.tournaments import TournamentService
 from cogs.wari.tournaments.runs import TournamentRunner
-from tests.cogs.test_tournaments import event, gathered, thread_of
+from tests.cogs.test_tournaments import event, gathered, play_round, posted, thread_of
 from tests.helpers import enabled_houses, pinged, press
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
@@ -51,7 +51,7 @@ async def started_game(world):
 
 
 def announcement(world):
-    (found,) = [m for m in world.channel.history() if "round 1" in m.content]
+    (found,) = [m for m in posted(world) if "round 1" in m.content]
     return found
 
 
@@ -65,7 +65,7 @@ async def test_a_game_started_just_before_a_crash_gets_its_board_and_its_whole_c
     await world.mod.slash(world.channel, "wari-mod tournament start")
     pairing, game, thread = await started_game(world)
     assert game.live and game.message_id is None and not boards_in(thread)  # started, never shown
-    assert not [m for m in world.channel.history() if "round 1" in m.content]  # nor announced
+    assert not [m for m in posted(world) if "round 1" in m.content]  # nor announced
     await world.env.advance_time(2 * 60)  # down two minutes: too short to count as an outage
     await world.restart()
     await world.env.advance_time(30)  # the first sweep of the new process
@@ -95,7 +95,7 @@ async def test_a_board_discord_refused_is_posted_by_the_next_sweep_before_the_ro
     world.env.inject_error("POST", "/channels/*/messages", status=500)  # the board, the first post
     await world.mod.slash(world.channel, "wari-mod tournament start")
     _pairing, game, thread = await started_game(world)
-    assert not [m for m in world.channel.history() if "round 1" in m.content]  # called once linkable
+    assert not [m for m in posted(world) if "round 1" in m.content]  # called once linkable
     assert game.message_id is None and game.deadline is None  # not shown: its clock waits
 
     await world.env.advance_time(30)  # the next sweep shows it, then calls the players to it
@@ -141,4 +141,24 @@ async def test_two_processes_repairing_the_same_game_at_once_leave_one_board(wor
     _pairing, game, thread = await started_game(world)
     (board,) = boards_in(thread)  # the loser took its board back
     assert game.message_id == board.id
-    assert all(f"/{thread.id}/{board.id})" in m.content for m in world.channel.history() if "round 1" in m.content)
+    assert all(f"/{thread.id}/{board.id})" in m.content for m in posted(world) if "round 1" in m.content)
+
+
+async def test_a_podium_discord_refused_is_posted_by_the_next_sweep(world):
+    """The last result ends the event, and Discord refuses its podium: the event is finished in
+    the database, and the next sweep posts the podium (it used to be lost for good)."""
+    _players, by_id, _signup = await gathered(
+        world, 2, name="Duel", format="swiss", starts="in 1 hour", rounds=1, clock="1d/move"
+    )
+    await world.mod.slash(world.channel, "wari-mod tournament start")
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=500)  # the podium
+    await play_round(world, by_id, 1)
+    ended = await event(world)
+    assert ended.row.status == "finished" and ended.row.podium_message_id is None
+    assert not [m for m in world.channel.history() if "**Duel** is over" in m.content]
+    await world.env.advance_time(30)  # the next sweep
+    ended = await event(world)
+    (podium,) = [m for m in world.channel.history() if "**Duel** is over" in m.content]
+    assert ended.row.podium_message_id == podium.id
+    await world.env.advance_time(60)  # and only once
+    assert len([m for m in world.channel.history() if "**Duel** is over" in m.content]) == 1

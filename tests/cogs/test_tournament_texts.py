@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.cogs.test_database_outage import database_away
-from tests.cogs.test_tournaments import create, event, gathered, members, play_round
+from tests.cogs.test_tournaments import create, event, gathered, members, play_round, posted
+from tests.helpers import pinged
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
@@ -21,7 +22,7 @@ async def test_a_swiss_with_more_rounds_than_its_players_can_pair_warns_at_its_s
     )
     assert "5 rounds need at least 5 players" in signup.embeds[0].description  # said at once, before anyone joins
     await world.mod.slash(world.channel, "wari-mod tournament start")
-    (announcement,) = [m for m in world.channel.history() if "round 1" in m.content]
+    (announcement,) = [m for m in posted(world) if "round 1" in m.content]
     assert "4 players can play at most 3 rounds" in announcement.content
     assert f"<@{world.mod.id}>" in announcement.content  # the moderator who made it is told
     assert "at most 3 rounds" in signup.embeds[0].description
@@ -34,6 +35,20 @@ async def test_a_swiss_with_more_rounds_than_its_players_can_pair_warns_at_its_s
     assert f"<@{world.mod.id}>" in ending.content
 
 
+async def test_the_warning_reaches_a_moderator_who_plays_in_the_swiss_they_made(world):
+    """The round's message pings its players and the moderator who made the event once each, even
+    when the moderator is one of the players (Discord refuses a user listed twice: the round was
+    never announced)."""
+    _players, by_id, signup = await gathered(
+        world, 3, name="Long", format="swiss", starts="in 1 hour", rounds=5, clock="1d/move"
+    )
+    await world.mod.click(signup, label="Join")
+    await world.mod.slash(world.channel, "wari-mod tournament start")
+    (announcement,) = [m for m in posted(world) if "round 1" in m.content]
+    assert "4 players can play at most 3 rounds" in announcement.content
+    assert world.mod.id in pinged(world, announcement)
+
+
 async def test_a_swiss_its_players_can_pair_through_says_nothing_of_rounds_left_over(world):
     _players, by_id, signup = await gathered(
         world, 4, name="Short", format="swiss", starts="in 1 hour", rounds=2, clock="1d/move"
@@ -43,9 +58,7 @@ async def test_a_swiss_its_players_can_pair_through_says_nothing_of_rounds_left_
     for number in range(1, 3):
         await play_round(world, by_id, number)
     (ending,) = [m for m in world.channel.history() if "**Short** is over" in m.content]
-    assert "could not be paired" not in ending.content and "at most" not in "".join(
-        m.content for m in world.channel.history()
-    )
+    assert "could not be paired" not in ending.content and "at most" not in "".join(m.content for m in posted(world))
 
 
 async def test_the_sign_up_list_marks_provisional_ratings_and_format_names_are_capitalised_alike(world):

@@ -1,6 +1,6 @@
 """User stories: tournaments that run themselves. A moderator makes an event, players join with a
-button, and the bot pairs round after round, starts every game in a thread of the channel,
-posts the pairings, keeps the standings and crowns a winner, through restarts."""
+button, and the bot pairs round after round, starts every game in the event's one thread,
+posts the pairings there, keeps the standings and crowns a winner, through restarts."""
 
 from __future__ import annotations
 
@@ -49,6 +49,18 @@ def thread_of(world, channel_id: int):
     return next(thread for thread in world.channel.threads if thread.id == channel_id)
 
 
+def posted(world) -> list:
+    """What the event posted: the messages of its channel and of the thread its games are played in."""
+    return [*world.channel.history(), *(m for thread in world.channel.threads for m in thread.history())]
+
+
+async def board_of(world, game_id: int):
+    """Game ``game_id``'s board message as its thread shows it now (the thread holds every game of the event)."""
+    game = await world.env.bot.store.games.get_game(game_id)
+    assert game is not None
+    return next(m for m in thread_of(world, game.channel_id).history() if m.id == game.message_id)
+
+
 async def game_channel(world, game_id: int) -> int:
     game = await world.env.bot.store.games.get_game(game_id)
     assert game is not None
@@ -61,7 +73,7 @@ async def finish(world, by_id: dict, pairing, outcome: str) -> None:
     thread = thread_of(world, await game_channel(world, pairing.game_id))
     first, second = by_id[pairing.first_id], by_id[pairing.second_id]
     for player in (first, second):
-        board = thread.history()[0]  # read again: history() gives snapshots
+        board = await board_of(world, pairing.game_id)  # read again: history() gives snapshots
         await press(player, board, enabled_houses(board)[0])
     if outcome == "draw":
         offer = (await first.slash(thread, "wari draw")).response
@@ -99,14 +111,14 @@ async def test_a_nine_player_swiss_of_four_rounds_runs_itself_to_its_podium(worl
     again = await players[0].click(signup, label="Join")
     assert again.ephemeral and again.response.content == "You are in this tournament already."
 
-    await world.env.advance_time(10 * 60 + 30)  # the start comes: round 1 is paired and played in threads
+    await world.env.advance_time(10 * 60 + 30)  # the start comes: round 1 is paired and played in its thread
     current = await event(world)
     assert current.row.status == "running" and current.row.round == 1
     entrants, history = as_model(current, 1)
     assert [(p.first, p.second) for p in pair_swiss(entrants, history, 1, 4)] == stored_pairs(current, 1)
     (bye,) = [p for p in current.round_pairings(1) if p.bye]
-    assert len(world.channel.threads) == 4
-    announcement = next(m for m in world.channel.history() if "round 1" in m.content)
+    (thread,) = world.channel.threads  # one thread for the event, not one per game
+    announcement = next(m for m in thread.history() if "round 1" in m.content)
     assert all(f"<@{member.id}>" in announcement.content for member in players)
     # Alice comes late: she plays from round 2.
     assert not (await world.alice.slash(world.channel, "wari tournament join")).response.content.startswith("There")
@@ -326,7 +338,7 @@ async def test_a_big_round_is_announced_in_messages_that_ping_every_player(world
     )
     assert "…and" not in signup.embeds[0].description  # forty are listed
     await world.mod.slash(world.channel, "wari-mod tournament start")
-    calls = [m for m in world.channel.history() if "vs" in m.content and m.content.count("<@") > 0]
+    calls = [m for m in posted(world) if "vs" in m.content and m.content.count("<@") > 0]
     assert len(calls) == 2 and all(len(m.content) <= 2000 for m in calls)
     pinged_now = set().union(*(pinged(world, m) for m in calls))
     assert pinged_now == {member.id for member in players}

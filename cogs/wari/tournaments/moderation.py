@@ -51,7 +51,7 @@ class TournamentModeration:
         self.check(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None  # guild_only
         if not isinstance(interaction.channel, discord.TextChannel):
-            raise Refusal(N_("A tournament is made in a text channel: its games are played in threads of it."))
+            raise Refusal(N_("A tournament is made in a text channel: its games are played in a thread of it."))
         row = await self.tournaments.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -98,7 +98,7 @@ class TournamentModeration:
         (it counts as set, not as a draw)."""
         table = await self.service.tables.game(game_id) if game_id is not None else None
         if table is not None and table.row.live:
-            aborted = await self.service.games.abort(table.row.channel_id, now())
+            aborted = await self.service.games.abort(table.row.channel_id, now(), game_id=table.row.id)
             await self.followup.board_changed(aborted)  # its end moves the event on, as any end does
 
     async def set_status(self, interaction: discord.Interaction, number: int | None, action: str) -> None:

@@ -1,8 +1,10 @@
 """Tournaments moving on by themselves: each sweep, and each time one of their games ends, the
 event takes its next step (:meth:`bot.service.TournamentService.advance`), and what the step did
-is shown: the games of a new round start in threads of the event's channel, the pairings are
-posted with links (pinging each player once), the standings message is redrawn, and the podium
-is posted at the end.
+is shown: the games of a new round start in the event's one thread (opened from its sign-up
+message at its first round; each game a board message there), the round's pairings are posted
+there with links (pinging each player once: the games ping nobody after), the standings message
+in the channel is redrawn, and the podium is posted there at the end. So a 20-player arena
+makes one thread, not one per game.
 
 The database says what was shown: a pairing's game is started until it is linked, its board
 posted until the game notes it (the game's clock waits for its board, so a crash or a refusal in
@@ -28,7 +30,7 @@ from bot.names import markdown_name, plain_name
 from bot.pictures.crosstable import crosstable_png
 from bot.service import PlayerService, Refusal, Table, WariService
 from bot.service.tournaments import Advance, Event, TournamentService
-from bot.storage import GameRow, PairingRow
+from bot.storage import GameRow, PairingRow, TournamentRow
 
 from ..boards import Boards
 from ..followup import Notices
@@ -113,8 +115,11 @@ class TournamentRunner:
             await self.presenter.post(event.row.channel_id, Message(content=text))
         if step.new_round or step.called_off or step.finished:
             await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
-        for pairing in await self.tournaments.games_to_start(event):
-            await self.start_game(event, pairing)
+        to_start = await self.tournaments.games_to_start(event)
+        thread_id = await self.event_thread(event) if to_start else None
+        if thread_id is not None:  # else Discord refused the thread: the next step tries again
+            for pairing in to_start:
+                await self.start_game(event, pairing, thread_id)
         event = await self.tournaments.event(event.row.id)
         boards_shown = [await self.show_board(table) for table in await self.tournaments.unseen_games(event)]
         links = await self.links(event)
@@ -126,42 +131,67 @@ class TournamentRunner:
             posted = await self.presenter.post(event.row.channel_id, podium_message(event))
             if posted is not None:
                 await self.tournaments.set_messages(event.row.id, podium_message_id=posted.id)
+                if event.row.thread_id is not None:  # its games are over: the thread leaves the list
+                    await self.presenter.archive_thread(event.row.thread_id)
         return event
 
-    async def start_game(self, event: Event, pairing: PairingRow) -> None:
-        """A pairing's game, in a new thread of the event's channel; its board follows
-        (:meth:`show_board`). A failure (Discord refused the thread) is logged, and the next step
-        tries again."""
+    async def start_game(self, event: Event, pairing: PairingRow, thread_id: int) -> None:
+        """A pairing's game, in the event's thread; its board follows (:meth:`show_board`)."""
         assert pairing.second_id is not None  # a bye has no game
         first, second = event.entrant(pairing.first_id), event.entrant(pairing.second_id)
-        names = (first.name if first else None, second.name if second else None)
-        rules = parse_rules_code(event.row.variant)
-        shown = (plain_name(names[0] or str(pairing.first_id)), plain_name(names[1] or str(pairing.second_id)))
-        title = _("{a} vs {b} · {event}", a=shown[0], b=shown[1], event=plain_name(event.row.name))
-        channel = self.client.get_channel(event.row.channel_id) or await self.client.fetch_channel(event.row.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament %s: channel %s cannot hold threads", event.row.id, event.row.channel_id)
-            return
-        try:
-            thread = await channel.create_thread(
-                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        except discord.HTTPException as exc:
-            log.warning("tournament %s: could not open a thread for its game (%s); trying again", event.row.id, exc)
-            return
-        try:
+        with contextlib.suppress(Refusal):  # started meanwhile (another process, an earlier try)
             await self.service.starts.start_tournament_game(
                 guild_id=event.row.guild_id,
-                channel_id=thread.id,
+                channel_id=thread_id,
                 pairing=pairing,
-                names=names,
-                rules=rules,
+                names=(first.name if first else None, second.name if second else None),
+                rules=parse_rules_code(event.row.variant),
                 clock=event.row.clock,
                 rated=bool(event.row.rated),
                 now=now(),
             )
-        except Refusal:  # started meanwhile (another process, an earlier try)
-            await self.presenter.archive_thread(thread.id)
+
+    async def event_thread(self, event: Event) -> int | None:
+        """The thread every game of the event is played in: the one noted with it (reopened if
+        archived), or a new one, noted. One deleted is replaced, and the log says so. ``None``
+        (and a log line) if Discord refuses: the next step tries again."""
+        row = event.row
+        if row.thread_id is not None:
+            try:
+                thread = self.client.get_channel(row.thread_id) or await self.client.fetch_channel(row.thread_id)
+            except discord.NotFound:
+                log.warning("tournament %s: its thread %s was deleted; opening another", row.id, row.thread_id)
+            except discord.HTTPException as exc:
+                log.warning("tournament %s: could not read its thread (%s); trying again", row.id, exc)
+                return None
+            else:
+                await self.presenter.archive_thread(thread.id, archived=False)
+                return thread.id
+        channel = self.client.get_channel(row.channel_id) or await self.client.fetch_channel(row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament %s: channel %s cannot hold threads", row.id, row.channel_id)
+            return None
+        try:
+            thread = await self.open_thread(channel, row)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: could not open a thread for its games (%s); trying again", row.id, exc)
+            return None
+        await self.tournaments.set_messages(row.id, thread_id=thread.id)
+        return thread.id
+
+    async def open_thread(self, channel: discord.TextChannel, row: TournamentRow) -> discord.Thread:
+        """A thread for the event's games, opened from its sign-up message (so the channel shows it
+        under the event it belongs to), or from the channel if that message is gone."""
+        name = _("{event} · games", event=plain_name(row.name))[:100]
+        if row.message_id is not None:
+            try:
+                signup = channel.get_partial_message(row.message_id)
+                return await signup.create_thread(name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            except discord.HTTPException as exc:
+                log.info("tournament %s: no thread from its sign-up message (%s); opening one", row.id, exc)
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
 
     async def show_board(self, table: Table) -> bool:
         """Post the board of a game its players were never shown (just started, or a crash or
@@ -192,13 +222,15 @@ class TournamentRunner:
         return {game.id: board_link(game) for game in games if game.message_id is not None}
 
     async def announce(self, event: Event, links: dict[int, str]) -> None:
-        """Post the pairings of the rounds not announced yet (pinging their players once), once
+        """Post the pairings of the rounds not announced yet in the event's thread (pinging their
+        players once: the only notification of their games), once
         every game of them shows its board: the announcement links them all (a game started or
         shown later waits for the next step, and so does the announcement)."""
         pairings = [p for p in event.pairings if event.row.announced < p.round <= event.row.round]
         if any(not p.bye and p.result is None and p.game_id not in links for p in pairings):
             return
-        posted = [await self.presenter.post(event.row.channel_id, m) for m in round_messages(event, pairings, links)]
+        where = event.row.thread_id or event.row.channel_id  # with the boards (an old event: none there)
+        posted = [await self.presenter.post(where, m) for m in round_messages(event, pairings, links)]
         if all(message is not None for message in posted):
             await self.tournaments.mark_announced(event)
 

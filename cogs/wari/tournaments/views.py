@@ -175,7 +175,11 @@ def _round_message(
     calls = " ".join(f"<@{user}>" for user in players)
     text = "\n".join(lines)[: MESSAGE_LIMIT - len(calls) - 1]  # the calls are never cut
     mentions = discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(user) for user in [*players, *also]]
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        # Once each: Discord refuses a message that lists a user twice (the moderator may play).
+        users=[discord.Object(user) for user in dict.fromkeys([*players, *also])],
     )
     return Message(content=f"{text}\n{calls}", allowed_mentions=mentions)
 
