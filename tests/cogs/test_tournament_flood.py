@@ -43,6 +43,9 @@ async def test_an_arena_plays_all_its_games_in_one_thread_and_calls_each_player_
         world, 6, name="Blitz", format="arena", starts="in 1 minute", duration=30, clock="5+3"
     )
     await world.env.advance_time(90)
+    standings = next(m for m in world.channel.history() if m.embeds and "· standings" in m.embeds[0].title)
+    (thread,) = threads_of(world)
+    assert f"The games are played in <#{thread.id}>." in standings.embeds[0].description  # the way there
     for _wave in range(3):  # each game that ends frees two players, paired again at once: a new wave
         for pairing in list((await event(world)).open_pairings):
             await finish(world, by_id, pairing, "first")

@@ -112,6 +112,8 @@ def standings_message(event: Event, links: dict[int, str], picture: bytes | None
             lines.append(f"```\n{table}\n```")  # whole, or not at all: a cut code block breaks
         else:
             lines.append(_("The crosstable is too long for this message: `/wari tournament results` has it."))
+    if row.thread_id is not None and row.status == "running":  # a channel's link: it pings nobody
+        lines.append(_("🧵 The games are played in <#{thread}>.", thread=row.thread_id))
     embed = discord.Embed(
         title=_("📊 {name} · standings", name=markdown_name(row.name)),
         description="\n".join(lines)[:4000] or _("No results yet."),
