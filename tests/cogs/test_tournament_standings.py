@@ -59,10 +59,10 @@ async def test_players_level_on_points_are_told_apart_in_words_and_the_crosstabl
     description = standings_in(world).embeds[0].description
     lines = description.split("\n```")[0].splitlines()
     assert lines == [
-        "1. p1 · **2** pts · ahead of p2 on Sonneborn-Berger (3 to 2)",
-        "2. p2 · **2** pts",
-        "3. p3 · **1** pt · ahead of p4 on Sonneborn-Berger (2 to 1)",
-        "4. p4 · **1** pt",
+        "1\\. p1 · **2** pts · ahead of p2 on Sonneborn-Berger (3 to 2)",
+        "2\\. p2 · **2** pts",
+        "3\\. p3 · **1** pt · ahead of p4 on Sonneborn-Berger (2 to 1)",
+        "4\\. p4 · **1** pt",
     ]
     table = code_lines(description)
     assert max(display_width(line) for line in table) <= PHONE_COLUMNS
@@ -123,7 +123,7 @@ async def test_the_tiebreak_that_separates_players_is_said_in_the_servers_langua
     assert ahead != f"ahead of p2 on {tiebreak} (3 to 2)"  # translated
     with speaking(language):
         points = n_("{points} pt", "{points} pts", 2, points="**2**")
-    assert lines[0] == f"1. p1 · {points} · {ahead}"
+    assert lines[0] == f"1\\. p1 · {points} · {ahead}"
     podium = podium_in(world).content.splitlines()
     assert podium[1] == f"🥇 p1 · {points} · {ahead}"
     # The crosstable's words too, and it still fits a phone.
@@ -150,3 +150,15 @@ async def test_a_podium_with_the_moderator_who_made_the_event_on_it_is_posted_al
     (podium,) = [m for m in world.channel.history() if "**Long** is over" in m.content]
     assert "Round 4 could not be paired" in podium.content and f"<@{world.mod.id}>" in podium.content
     assert [s.user_id for s in finished.standings()[:3]].count(world.mod.id) <= 1
+
+
+def test_players_who_share_a_rank_keep_it_as_discord_shows_the_line():
+    """A line that starts ``2. `` is a numbered list to Discord, which numbers the next one 3
+    whatever it says: a shared rank is written ``2\\.`` so that both lines read 2."""
+    from bot.tournament import Standing
+    from cogs.wari.tournaments.standings import standing_line
+
+    shared = [Standing(2, user, name, 2.0, 3, 2, (0.0,)) for user, name in ((1, "Ama"), (2, "Esi"))]
+    lines = [standing_line(standing, None, ("Buchholz cut-1",), None) for standing in shared]
+    assert lines == ["2\\. Ama · **2** pts", "2\\. Esi · **2** pts"]
+    assert not any(re.match(r"\d+\. ", line) for line in lines)  # no line Discord would renumber

@@ -55,10 +55,11 @@ EMBED_LIMIT = 4000
 def standing_line(
     standing: Standing, lead: Lead | None, names: tuple[str, ...], playing: str | None, place: str | None = None
 ) -> str:
-    """``1. Ama · **3½** pts``, then the tie-break that put the player ahead of the next one level
+    """``1\\. Ama · **3½** pts``, then the tie-break that put the player ahead of the next one level
     on points (``lead``), if any, and the game they are playing, if any. ``place``: what comes
     before the name instead of the rank (a medal)."""
-    place = f"{standing.rank}." if place is None else place
+    # "2\." : a line that starts "2. " is a numbered list to Discord, which renumbers shared ranks 2, 3.
+    place = f"{standing.rank}\\." if place is None else place
     parts = [f"{place} {markdown_name(standing.name)}", points_text(standing.points)]
     if lead is not None:
         parts.append(lead_text(lead, names))
