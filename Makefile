@@ -45,10 +45,14 @@ docs: $(VENV)/.installed-dev
 sandbox: $(VENV)/.installed-sandbox
 	$(BIN)/python -m bot.sandbox
 
-# The README's pictures of the sandbox, docs/sandbox-desktop.png and docs/sandbox-phone.png, taken by
-# its real-browser test (needs Debian's chromium).
+# The documentation's pictures of the sandbox, taken by its real-browser tests (needs Debian's chromium):
+# docs/sandbox-desktop.png and docs/sandbox-phone.png (the README's), and at a small phone's width (360 px)
+# docs/phone-standings.png, docs/phone-podium.png and docs/phone-analysis.png.
 screenshots: $(VENV)/.installed-dev
-	WARI_SANDBOX_SCREENSHOT=docs $(BIN)/python -m pytest -q tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser
+	WARI_SANDBOX_SCREENSHOT=docs $(BIN)/python -m pytest -q \
+		tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser \
+		tests/bot/test_sandbox_tournament.py::test_a_tournaments_standings_and_podium_read_on_a_small_phone \
+		tests/bot/test_sandbox_analysis.py::test_a_long_analysis_shows_its_progress_and_its_result_in_the_page
 
 # After changing a text the bot shows: collect the texts, add the new ones to each language's
 # catalogue (bot/locales/LANG.po), then translate what is empty (tests/cogs/test_languages.py says what).

@@ -408,6 +408,10 @@ PHONE = (390, 844, True, 2)
 SMALL_PHONE = (360, 740, True, 2)
 
 
+#: How long a resize may wait for the page's layout (a round trip to the sandbox).
+LAYOUT_TIMEOUT = 60
+
+
 class Page:
     """Just enough of the Chrome DevTools Protocol to drive the page: evaluate, wait, capture."""
 
@@ -449,6 +453,7 @@ class Page:
             "(() => { const s = document.getElementById('action-status');"
             " return !!s && !s.textContent.endsWith('…') && !document.querySelector('[aria-busy=true]') })()",
             "the page to be idle",
+            timeout=LAYOUT_TIMEOUT,  # an action waits for the sandbox's clock step, as a resize does
         )
 
     async def click(self, selector: str, text: str) -> None:
@@ -476,6 +481,9 @@ class Page:
             " === Math.round(document.getElementById('preview-app').getBoundingClientRect().width))"
             "(document.getElementById('preview-stage'))",
             f"the page laid out at {width} px",
+            # The round trip waits for the sandbox's clock step, which waits for the bot: on a busy
+            # machine (a computer move in a worker) that took over 15 s once in CI.
+            timeout=LAYOUT_TIMEOUT,
         )
         await self.idle()
         await self.js("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
