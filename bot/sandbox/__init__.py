@@ -140,6 +140,9 @@ class Sandbox:
     preview: Preview = field(init=False, repr=False)
     #: Held by each step of the clock, each action from the page, and :meth:`hold_clock`.
     _clock_lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
+    #: How long SimCord's transcript (every gateway event and REST call) was when the page last
+    #: showed it all: after a step of the clock, or an action from the page (which shows its own).
+    _shown: int = field(default=0, init=False, repr=False)
 
     @property
     def url(self) -> str:
@@ -304,7 +307,7 @@ async def _move_clock_on(sandbox: Sandbox) -> None:
     """
     env = sandbox.env
     mark_real, mark_virtual = time.monotonic(), env.now()  # this real instant is that virtual one
-    seen = len(env.backend.transcript)  # every gateway event and REST call, as of the last step
+    sandbox._shown = len(env.backend.transcript)
     failing = False
     delay = TICK_SECONDS
     while True:
@@ -322,9 +325,9 @@ async def _move_clock_on(sandbox: Sandbox) -> None:
                 if step > 0:
                     await env.advance_time(step)
                     mark_real, mark_virtual = real - max(0.0, behind - step), env.now()
-                    if len(env.backend.transcript) != seen:
+                    if len(env.backend.transcript) != sandbox._shown:
                         await sandbox.preview.refresh()
-                    seen = len(env.backend.transcript)
+                    sandbox._shown = len(env.backend.transcript)
                     if step == MAX_STEP_SECONDS:
                         delay = 0  # still behind: catch up at once (page actions may come in between)
             except Exception:
@@ -350,7 +353,13 @@ async def _clock_running(sandbox: Sandbox) -> AsyncIterator[None]:
     async def act_between_steps(context_id: str | None, body: Any) -> dict[str, Any]:
         # Otherwise an action overlapping a step would be refused ("context-unavailable").
         async with sandbox._clock_lock:
-            return await act(context_id, body)
+            try:
+                return await act(context_id, body)
+            finally:
+                # What the action did, the page shows with its answer: the next step need not
+                # refresh for it (a refresh overlapping the page's next action made SimCord drop
+                # that action on a busy machine: "Action was not completed.").
+                sandbox._shown = len(sandbox.env.backend.transcript)
 
     preview._action = act_between_steps  # type: ignore[method-assign]
     clock = asyncio.create_task(_move_clock_on(sandbox), name="wari-sandbox-clock")

@@ -33,11 +33,6 @@ from tests.helpers import surrender
 MIN_DIGIT_PX = 11
 
 
-@pytest.fixture
-def database_path(tmp_path):
-    return tmp_path / "sandbox.sqlite3"
-
-
 async def shown_picture(page, title: str) -> dict:
     """The board picture of the newest embed titled ``title`` as the page draws it: its natural
     size, its box, the scale it is drawn at, and its bytes (base64, fetched as the page did)."""

@@ -38,11 +38,6 @@ WATCH = (
 )
 
 
-@pytest.fixture
-def database_path(tmp_path):
-    return tmp_path / "sandbox.sqlite3"
-
-
 async def archive_long_game(sandbox) -> int:
     """A finished game of Ama (A) against Kofi (B), stored as the bot stores one: its number."""
     game = self_play(LONG_GAME_SEED)

@@ -38,11 +38,6 @@ PODIUM_FIT = (
 )
 
 
-@pytest.fixture
-def database_path(tmp_path):
-    return tmp_path / "sandbox.sqlite3"
-
-
 async def play_round_robin(sandbox) -> None:
     """Ama, Kofi, Esi and Yaw play a round-robin: every game won by its first mover (the other
     gives up after a move each)."""
