@@ -44,8 +44,8 @@ def all_puzzles() -> list[Puzzle]:
 
 def test_the_shipped_files_load_with_enough_puzzles():
     counts = {variant: len(puzzles_for(variant)) for variant in VARIANTS}
-    assert counts["wari"] >= 1000
-    assert counts["oware"] >= 1000
+    assert counts["wari"] >= 800  # 1,200 found; 839 survived the re-verification of issue 39
+    assert counts["oware"] >= 700  # 1,060 found; 709 survived it
     assert puzzles_for("wari") is puzzles_for("wari")  # cached
 
 

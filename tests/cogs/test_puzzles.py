@@ -320,3 +320,69 @@ async def test_a_failed_try_tells_the_refutation_and_the_solution_in_words_besid
     assert refutation_at < solution_at
     assert all(words in text[refutation_at:solution_at] for words in refuted), text
     assert all(words in text[solution_at:] for words in solution), text
+
+
+@pytest.fixture
+def shipped_files(tmp_path, monkeypatch):
+    """The shipped puzzle files copied to a folder of their own, which the bot reads instead: a
+    story withdraws a puzzle from it as ``python -m bot.ai.puzzles verify --drop`` does, then
+    restarts the bot (a deploy of the new files)."""
+    import shutil
+
+    import bot.ai.puzzles as shipped
+    from bot.ai.puzzles.verify import drop_lines
+
+    def forget() -> None:
+        shipped.puzzles_for.cache_clear()
+        shipped._by_id.cache_clear()
+
+    folder = tmp_path / "puzzles"
+    shutil.copytree(shipped.DATA_DIR, folder)
+    monkeypatch.setattr(shipped, "DATA_DIR", folder)
+    forget()
+
+    def withdraw(ident: str) -> None:
+        assert drop_lines(folder / f"{ident.partition('-')[0]}.txt", [ident]) == 1
+        forget()
+
+    yield withdraw
+    monkeypatch.undo()
+    forget()
+
+
+async def test_a_try_at_a_puzzle_withdrawn_meanwhile_is_told_gone_and_the_next_puzzle_is_a_new_one(
+    world, given, shipped_files
+):
+    puzzle = multi_move()
+    other = first_puzzle(lambda candidate: candidate.id != puzzle.id)
+    given(puzzle, other)
+    board = (await world.alice.slash(world.channel, "wari puzzle next")).response
+    first, second, *_ = puzzle.solver_moves()
+    await play(world.alice, board, first)
+    shipped_files(puzzle.id)  # found wrong by the re-verification, and deployed
+    await world.restart()
+
+    pressed = await play(world.alice, board, second)
+    assert pressed.ephemeral and "no longer available" in pressed.response.content
+    gave_up = await world.alice.click(board, label="Show the solution (counts as a miss)")
+    assert gave_up.ephemeral and "no longer available" in gave_up.response.content
+    assert await standing(world, world.alice) is None  # a withdrawn puzzle costs no rating, no streak
+    asked = await world.alice.slash(world.channel, "wari puzzle next")  # not "under way": a new one
+    assert "under way" not in asked.response.content
+    assert asked.response.embeds[0].footer.text == f"Puzzle {other.id}"
+
+
+async def test_a_daily_puzzle_withdrawn_after_the_day_chose_it_is_told_gone_and_not_posted(world, shipped_files):
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admins])
+    alice_try = (await world.alice.slash(world.channel, "wari puzzle daily")).response
+    ident = alice_try.embeds[0].footer.text.removeprefix("Puzzle ")
+    shipped_files(ident)
+    await world.restart()
+
+    for member in (world.alice, world.bob):  # her try at it, and a first try
+        asked = await member.slash(world.channel, "wari puzzle daily")
+        assert asked.ephemeral and "no longer available" in asked.response.content
+    await admin.slash(world.channel, "wari-mod puzzle daily", channel=world.channel, hour=1)
+    await world.env.advance_time(61 * 60)  # its hour: nothing to post, and nothing raised
+    assert not [m for m in world.channel.history() if "puzzle of the day" in (m.content or "")]
