@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.engine import Rules
@@ -68,18 +67,18 @@ class SeekService:
         in this server that ended with it (or ``None``)."""
         seeks = self._store.seeks
         try:
-            variant = (await seeks.get(seek_id, guild_id)).variant
+            wanted = await seeks.get(seek_id, guild_id)  # its game (rule set, clock) never changes
         except LookupError:
             raise Closed(SEARCH_OVER) from None
-        rating = await self._store.ratings.rating_in(user_id, variant)
+        rating = await self._store.ratings.rating_in(user_id, wanted.variant)
         mine = SeekRow(
             id=0,
             guild_id=guild_id,
             channel_id=channel_id,
             user_id=user_id,
             user_name=user_name,
-            variant=variant,
-            clock="",
+            variant=wanted.variant,
+            clock=wanted.clock,
             rating=rating.points,
             within=None,
             message_id=None,
@@ -92,7 +91,7 @@ class SeekService:
             raise Closed(SEARCH_OVER) from None
         except Unfit as unfit:
             raise refusal_to(unfit.seek, mine) from None
-        return theirs, replace(mine, clock=theirs.clock), dropped
+        return theirs, mine, dropped
 
     async def set_message(self, seek: SeekRow, message_id: int) -> None:
         await self._store.seeks.set_seek_message(seek.id, message_id)

@@ -7,7 +7,6 @@ are paired with each other, never left waiting side by side.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -97,7 +96,7 @@ class SeekQueries(Queries):
             if not rows:
                 raise LookupError(seek_id)
             theirs = SeekRow.from_row(rows[0])
-            if not theirs.fits(replace(mine, variant=theirs.variant, clock=theirs.clock)):
+            if not theirs.fits(mine):
                 raise Unfit(theirs)
             await self._db.step("DELETE FROM seeks WHERE id = ?", (seek_id,))
             own = await self._db.rows(
