@@ -16,7 +16,7 @@ from typing import Any
 from bot.engine import Game, Player
 from bot.engine.notation import record, snapshot
 from bot.i18n import N_
-from bot.storage import ChallengeRow, Conflict, GameRow, StorageError, Store
+from bot.storage import ChallengeRow, Conflict, GameRow, NumberScope, StorageError, Store
 
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
 from .turns import NO_OFFER, handover
@@ -25,6 +25,12 @@ log = logging.getLogger(__name__)
 
 #: The answer to a game's number that is not this server's: unknown, or another server's (not told apart).
 NOT_IN_THIS_SERVER = N_("There is no game #{number} in this server. `/wari history` lists the games of a player.")
+#: In the bot's DM, a player reads their own games only.
+NOT_YOURS = N_("You played no game #{number}. `/wari history` lists your games.")
+#: Where the bot only answers interactions (a group DM, a server without it): its own games only.
+NOT_IN_THIS_CONVERSATION = N_(
+    "There is no game #{number} in this conversation: here I show only the games played here (in our DM, all of yours)."
+)
 #: The bot notes it is alive this often (its heartbeat); silent for longer than :data:`OUTAGE`,
 #: it was down, and the clocks are paused for as long (once).
 HEARTBEAT = timedelta(seconds=60)
@@ -33,11 +39,18 @@ OUTAGE = timedelta(minutes=3)
 UNPOSTED_GRACE = timedelta(minutes=1)
 
 
+def not_shown_here(scope: NumberScope) -> str:
+    """Why a game's number finds nothing where ``scope`` says (its number formatted in)."""
+    if scope.guild_id is None:
+        return NOT_YOURS
+    return NOT_IN_THIS_SERVER if scope.channel_id is None else NOT_IN_THIS_CONVERSATION
+
+
 class Tables:
     """The store and the per-channel locks; reading, saving and ending a channel's game. The
     methods a player's action needs are public for the parts of :class:`bot.service.WariService`
     that share this object; the cogs read games through :meth:`table`, :meth:`game`,
-    :meth:`game_in_server` and :meth:`live_table`, and hold a channel with :meth:`lock`."""
+    :meth:`game_shown` and :meth:`live_table`, and hold a channel with :meth:`lock`."""
 
     def __init__(self, store: Store, *, challenge_timeout: int = 600, rng: random.Random | None = None) -> None:
         self.store = store
@@ -81,14 +94,15 @@ class Tables:
             raise Refusal(N_("There is no game #{number}."), number=game_id)
         return Table.of(row)
 
-    async def game_in_server(self, game_id: int, guild_id: int | None) -> Table:
-        """Game ``game_id`` if it was played in server ``guild_id``; else a :class:`Refusal` that
-        does not tell another server's game from one that does not exist. Every read of one game
-        by a number a member gave (a record, a replay, an analysis, a button's id) goes through
-        here: a game of another server, even the asker's own, is not this server's to show."""
+    async def game_shown(self, game_id: int, scope: NumberScope) -> Table:
+        """Game ``game_id`` if ``scope`` (where its number was given) may show it; else a
+        :class:`Refusal` that does not tell a game kept from this place from one that does not
+        exist. Every read of one game by a number a member gave (a record, a replay, an analysis,
+        a button's id) goes through here: a game of another server, even the asker's own, is not
+        this server's to show, nor a group DM's; only the bot's DM shows all its player's games."""
         row = await self.store.games.get_game(game_id)
-        if row is None or row.guild_id != guild_id:
-            raise Refusal(NOT_IN_THIS_SERVER, number=game_id)
+        if row is None or not scope.covers(row):
+            raise Refusal(not_shown_here(scope), number=game_id)
         return Table.of(row)
 
     async def live_table(self, channel_id: int) -> Table:

@@ -10,7 +10,7 @@ from bot.engine import Game, Player, Rules
 from bot.engine.notation import parse_rules_code, record, rules_code, snapshot
 from bot.i18n import N_
 from bot.ratings import Rating, family
-from bot.storage import ChallengeRow, Conflict
+from bot.storage import SERVER, ChallengeRow, Conflict
 
 from .base import Tables
 from .table import CHALLENGE_CLOSED, Closed, Refusal, Table, channel_busy
@@ -41,8 +41,10 @@ class ChallengeService:
         names: tuple[str | None, str | None] = (None, None),
         rating_range: tuple[int | None, int | None] = (None, None),
         rated: bool = True,
+        venue: str = SERVER,
     ) -> ChallengeRow:
-        """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them.
+        """Open a challenge; ``names`` are the challenger's and the opponent's, as the server shows them;
+        ``venue``: where it is played (:data:`bot.storage.SERVER`...).
         An ``opponent_id`` of :data:`bot.storage.ANYONE` is an open challenge, which anyone in the
         channel whose rating in its rule set lies in ``rating_range`` may accept."""
         self.check_challenge(challenger_id, opponent_id, first, clock)
@@ -70,6 +72,7 @@ class ChallengeService:
                     min_rating=rating_range[0],
                     max_rating=rating_range[1],
                     rated=rated,
+                    venue=venue,
                 )
             except Conflict:
                 raise Refusal(N_("This channel got busy just now. Try again when it is free.")) from None

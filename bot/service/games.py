@@ -47,11 +47,11 @@ class GameService:
                 raise Refusal(N_("You are not in this game. Start your own with `/wari challenge`."))
             if ply != table.game.ply or message_id != table.row.message_id:
                 raise StaleBoard(N_("This board is out of date."), table)
+            await self._tables.check_flag(table, now)  # a waiting player's press applies it too
             mover = table.game.to_move
             assert mover is not None  # a live game (see _current) is not over: someone is to move
             if player != mover:
                 raise Refusal(N_("It's {name}'s turn."), name=table.row.names[mover])
-            await self._tables.check_flag(table, now)
             return await self._apply(table, house, now, actor=user_id)
 
     async def computer_move(

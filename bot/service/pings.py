@@ -61,6 +61,18 @@ class PingService:
                     due = DuePing(table, row.ping_kind, None if quiet else user)
             yield due
 
+    async def called_now(self, table: Table) -> int | None:
+        """Whom a game where the bot only answers interactions calls in the follow-up of the change
+        that made ``table`` (it has no later moment to ping in): the player to move if a turn ping
+        is due them, at once or later, unless they turned pings off (``None``: nobody)."""
+        row = table.row
+        if not row.live or row.ping_kind != "turn" or row.ping_at is None:
+            return None
+        found = await self._store.clocks.game_to_ping(row.id)
+        muted = found[1] if found is not None else frozenset()
+        user = table.user_to_move
+        return None if user is None or user in muted or table.called_once else user
+
     async def record_ping(self, due: DuePing, message_id: int | None) -> int | None:
         """Record that ``due`` was posted as ``message_id`` (``None``: not posted) and set the next
         ping (a turn ping leads to a reminder, if the clock gives one). The id of the ping message

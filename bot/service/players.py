@@ -109,8 +109,13 @@ class PlayerService:
         mine, rated = await self._store.ratings.place_of(asker, variant, guild_id=guild_id)
         return LeaderboardPage(rows[:size], len(rows) > size, mine, rated)
 
-    async def archive_page(self, user_id: int, *, guild_id: int, page: int, size: int) -> tuple[list[GameRow], bool]:
-        """Page ``page`` (from 0) of a player's finished games in server ``guild_id``, newest
-        first, and whether more follow."""
-        rows = await self._store.ratings.archive_of(user_id, guild_id=guild_id, offset=page * size, limit=size + 1)
+    async def archive_page(
+        self, user_id: int, *, guild_id: int | None, page: int, size: int, channel_id: int | None = None
+    ) -> tuple[list[GameRow], bool]:
+        """Page ``page`` (from 0) of a player's finished games in server ``guild_id`` (``None``:
+        all of them, for the player alone; with ``channel_id``, those played in that channel),
+        newest first, and whether more follow."""
+        rows = await self._store.ratings.archive_of(
+            user_id, guild_id=guild_id, channel_id=channel_id, offset=page * size, limit=size + 1
+        )
         return rows[:size], len(rows) > size

@@ -15,7 +15,7 @@ from bot.clock import DEFAULT_CLOCK, ClockState
 from bot.engine import Game, Player, Rules
 from bot.engine.notation import record, rules_code, snapshot
 from bot.i18n import N_
-from bot.storage import Conflict, PairingRow, SeekRow
+from bot.storage import SERVER, Conflict, PairingRow, SeekRow
 
 from .base import Tables
 from .table import Refusal, Table, channel_busy
@@ -47,9 +47,11 @@ class StartService:
         clock: str = DEFAULT_CLOCK,
         thread: bool = False,
         names: tuple[str | None, str | None] = (None, None),
+        venue: str = SERVER,
     ) -> Table:
         """Start a game against the bot itself at once. ``first``: me (the human), opponent, random.
-        ``names``: the human's and the bot's, as the server shows them."""
+        ``names``: the human's and the bot's, as the server shows them; ``venue``: where it is played
+        (:data:`bot.storage.SERVER`, ...)."""
         check_first(first)
         if first == "random":
             first = self._tables.rng.choice(("me", "opponent"))
@@ -59,7 +61,17 @@ class StartService:
         else:
             players, levels, names = (computer_id, human_id), (level, None), names[::-1]
         return await self._create(
-            guild_id, channel_id, players, levels, rules, now, actor=human_id, clock=clock, thread=thread, names=names
+            guild_id,
+            channel_id,
+            players,
+            levels,
+            rules,
+            now,
+            actor=human_id,
+            clock=clock,
+            thread=thread,
+            names=names,
+            venue=venue,
         )
 
     async def exhibition(
@@ -73,6 +85,7 @@ class StartService:
         now: datetime,
         autoplay: bool = False,
         computer_name: str | None = None,
+        venue: str = SERVER,
     ) -> Table:
         """Two computer levels play each other in the channel (no clock: nobody waits on a person)."""
         return await self._create(
@@ -85,6 +98,7 @@ class StartService:
             actor=None,
             autoplay=autoplay,
             names=(computer_name, computer_name),
+            venue=venue,
         )
 
     async def start_paired(
@@ -122,6 +136,7 @@ class StartService:
         names: tuple[str | None, str | None] = (None, None),
         pairing: PairingRow | None = None,
         rated: bool = True,
+        venue: str = SERVER,
     ) -> Table:
         for level in filter(None, levels):
             check_level(level)
@@ -151,6 +166,7 @@ class StartService:
                 name_a=names[0],
                 name_b=names[1],
                 rated=int(rated),
+                venue=venue,
                 **start,
             )
             try:
@@ -221,11 +237,12 @@ class StartService:
             return None
         return Table(row, started.game)
 
-    async def rematch_of(self, game_id: int, user_id: int, guild_id: int | None) -> Table:
-        """The finished game of server ``guild_id`` that ``user_id`` asks to play again (they must
-        have played in it; another server's game is not found: a forged button's)."""
+    async def rematch_of(self, game_id: int, user_id: int, channel_id: int) -> Table:
+        """The finished game of channel ``channel_id`` (where Rematch was pressed, and where the
+        new game is played) that ``user_id`` asks to play again (they must have played in it;
+        another channel's game is not found: a forged button's, which would start a game there)."""
         row = await self._store.games.get_game(game_id)
-        if row is None or row.guild_id != guild_id or row.status != "finished":
+        if row is None or row.channel_id != channel_id or row.status != "finished":
             raise Refusal(N_("Only a finished game can be played again."))
         table = Table.of(row)
         player = table.player(user_id)

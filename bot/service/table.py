@@ -54,8 +54,7 @@ def channel_busy(running: GameRow) -> Refusal:
     """The refusal of a new game in a channel where ``running`` is played: it leads to that game."""
     if running.message_id is None:  # its board is not posted yet
         return Refusal(CHANNEL_BUSY)
-    url = f"https://discord.com/channels/{running.guild_id}/{running.channel_id}/{running.message_id}"
-    return Refusal(CHANNEL_BUSY_WITH, number=running.id, url=url)
+    return Refusal(CHANNEL_BUSY_WITH, number=running.id, url=running.board_url)
 
 
 class Closed(Refusal):

@@ -24,7 +24,19 @@ from .database import Conflict, Database, ShardScope, StorageError, Written, tim
 from .games import GameQueries
 from .puzzles import PuzzleQueries
 from .ratings import RatingChange, RatingQueries, Record, Standing, after_migration
-from .rows import ANYONE, ChallengeRow, GameRow, SeekRow, shown_name
+from .rows import (
+    ANYONE,
+    DM,
+    INTERACTION,
+    NO_SERVER,
+    SERVER,
+    ChallengeRow,
+    GameRow,
+    NumberScope,
+    SeekRow,
+    message_url,
+    shown_name,
+)
 from .schema import MIGRATIONS
 from .seeks import SeekQueries, Unfit
 from .settings import BOARD_STYLES, SettingsQueries
@@ -32,6 +44,11 @@ from .tournaments import EntrantRow, PairingRow, TournamentQueries, TournamentRo
 
 __all__ = [
     "ANYONE",
+    "DM",
+    "INTERACTION",
+    "NO_SERVER",
+    "NumberScope",
+    "SERVER",
     "AnalysisRow",
     "Queued",
     "BOARD_STYLES",
@@ -52,6 +69,7 @@ __all__ = [
     "Store",
     "Unfit",
     "shown_name",
+    "message_url",
     "Written",
     "time_text",
 ]

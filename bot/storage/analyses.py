@@ -13,7 +13,7 @@ from datetime import datetime
 
 from .backend import Row
 from .database import Queries, time_text
-from .rows import row_as
+from .rows import message_url, row_as
 
 #: An analysis not over yet.
 ACTIVE = ("queued", "running")
@@ -44,6 +44,13 @@ class AnalysisRow:
     @property
     def active(self) -> bool:
         return self.status in ACTIVE
+
+    @property
+    def message_url(self) -> str:
+        """The address of the message that shows the analysis; nothing if it was never posted."""
+        if self.channel_id is None or self.message_id is None:
+            return ""
+        return message_url(self.guild_id, self.channel_id, self.message_id)
 
 
 @dataclass(frozen=True)

@@ -14,20 +14,25 @@ class ClockQueries(Queries):
     """Deadlines, due pings, and the heartbeat that pauses clocks after an outage."""
 
     async def games_past_deadline(self, now: datetime) -> list[GameRow]:
-        """Live games whose player to move has run out of time, oldest deadline first."""
+        """Live games whose player to move has run out of time, oldest deadline first; not those
+        where the bot only answers interactions (``venue`` ``interaction``): it cannot say there
+        that a game ended, so their next press or ``/wari board`` applies the time-out."""
         mine, params = self._db.own_shards()
         rows = await self._db.read(
-            f"SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ?{mine} "
+            "SELECT * FROM games WHERE status = 'live' AND deadline IS NOT NULL AND deadline <= ? "
+            f"AND venue <> 'interaction'{mine} "
             "ORDER BY deadline",
             (time_text(now), *params),
         )
         return [GameRow.from_row(row) for row in rows]
 
     async def games_due_a_ping(self, now: datetime) -> list[GameRow]:
-        """Live games whose player to move is due a ping (their turn, or a reminder)."""
+        """Live games whose player to move is due a ping (their turn, or a reminder); not those
+        where the bot only answers interactions: their turn is called in a follow-up of the move."""
         mine, params = self._db.own_shards()
         rows = await self._db.read(
-            f"SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ?{mine} "
+            "SELECT * FROM games WHERE status = 'live' AND ping_at IS NOT NULL AND ping_at <= ? "
+            f"AND venue <> 'interaction'{mine} "
             "ORDER BY ping_at",
             (time_text(now), *params),
         )

@@ -7,7 +7,7 @@ from typing import Any
 
 from .database import Conflict, Database, Queries, time_text
 from .ratings import RatingQueries
-from .rows import GAME_STATE, ChallengeRow, GameRow, to_column
+from .rows import GAME_STATE, SERVER, ChallengeRow, GameRow, to_column
 
 
 class GameQueries(Queries):
@@ -39,6 +39,7 @@ class GameQueries(Queries):
         min_rating: int | None = None,
         max_rating: int | None = None,
         rated: bool = True,
+        venue: str = SERVER,
     ) -> ChallengeRow:
         """Store a new open challenge.
 
@@ -52,8 +53,8 @@ class GameQueries(Queries):
                 """
                 INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,
                                         expires_at, clock, thread, rematch_of, challenger_name, opponent_name,
-                                        min_rating, max_rating, rated)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                                        min_rating, max_rating, rated, venue)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                 """,
                 (
                     guild_id,
@@ -72,6 +73,7 @@ class GameQueries(Queries):
                     min_rating,
                     max_rating,
                     int(rated),
+                    venue,
                 ),
             )
         return ChallengeRow.from_row(row)
@@ -125,6 +127,7 @@ class GameQueries(Queries):
             "clock": challenge.clock,
             "thread": challenge.thread,
             "rated": challenge.rated,
+            "venue": challenge.venue,
             "created_at": now,
             "updated_at": now,
             **columns,
@@ -178,10 +181,11 @@ class GameQueries(Queries):
 
     async def boards_behind(self) -> list[GameRow]:
         """The live games (on this process's shards) whose board may show an older state than the
-        stored one, the longest unchanged first."""
+        stored one, the longest unchanged first; not those where the bot only answers interactions
+        (it cannot edit their boards by itself: their next press does)."""
         mine, params = self._db.own_shards()
         rows = await self._db.read(
-            "SELECT * FROM games WHERE status = 'live' AND message_id IS NOT NULL "
+            "SELECT * FROM games WHERE status = 'live' AND message_id IS NOT NULL AND venue <> 'interaction' "
             f"AND (shown_version IS NULL OR shown_version < version){mine} ORDER BY updated_at, id",
             params,
         )

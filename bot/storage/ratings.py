@@ -25,7 +25,7 @@ from bot.ratings import (
 
 from .backend import Row
 from .database import Database, Queries, time_text
-from .rows import GAME_COLUMNS, GameRow
+from .rows import GAME_COLUMNS, SERVER, GameRow
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,9 @@ def _rating(row: Row) -> Rating:
 
 def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: datetime) -> list[tuple]:
     """Rate ``game`` against ``ratings`` (updated in place); the rows of ``rating_changes`` it adds,
-    each followed by the game's server."""
+    each followed by the server whose leaderboard now counts the player (``None``: the game was
+    played outside a server that added the bot, and counts in the global pool only)."""
+    server = game.guild_id if game.venue == SERVER else None
     variant = family(game.variant)
     keys = (game.player_a, variant), (game.player_b, variant)
     before = ratings.get(keys[0], Rating()), ratings.get(keys[1], Rating())
@@ -95,9 +97,7 @@ def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: dat
     rows = []
     for key, old, new in zip(keys, before, after, strict=True):
         ratings[key] = new
-        rows.append(
-            (game.id, key[0], variant, old.rating, old.rd, new.rating, new.rd, time_text(moment), game.guild_id)
-        )
+        rows.append((game.id, key[0], variant, old.rating, old.rd, new.rating, new.rd, time_text(moment), server))
     return rows
 
 
@@ -257,7 +257,7 @@ class RatingQueries(Queries):
         await self._db.many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
         await self._db.many(
             "INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [(row[8], row[2], row[1]) for row in rows],
+            [(row[8], row[2], row[1]) for row in rows if row[8] is not None],
         )
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
@@ -344,17 +344,30 @@ class RatingQueries(Queries):
         )
         return Standing(ahead["n"] + 1, user_id, mine), size["n"]
 
-    async def archive_of(self, user_id: int, *, guild_id: int, offset: int, limit: int) -> list[GameRow]:
-        """A player's archived games in server ``guild_id``, newest first (a server never lists
-        another's games: their numbers, names and links are that server's)."""
+    async def archive_of(
+        self, user_id: int, *, guild_id: int | None, offset: int, limit: int, channel_id: int | None = None
+    ) -> list[GameRow]:
+        """A player's archived games, newest first: those played in server ``guild_id`` that
+        added the bot (a server never lists another's games: their numbers, names and links are
+        that server's, nor those played there without the bot), or those of ``guild_id`` played in
+        channel ``channel_id`` (a place where the bot only answers interactions), or (``None``) all
+        of them, for the player's own eyes."""
+        where: str
+        params: tuple[int, ...]
+        if guild_id is None:
+            where, params = "", ()
+        elif channel_id is None:
+            where, params = " AND guild_id = ? AND venue = 'server'", (guild_id,)
+        else:
+            where, params = " AND guild_id = ? AND channel_id = ?", (guild_id, channel_id)
         rows = await self._db.read(
-            """
+            f"""
             SELECT * FROM (
-                SELECT * FROM games WHERE player_a = ? AND status != 'live' AND guild_id = ?
-                UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live' AND guild_id = ?
+                SELECT * FROM games WHERE player_a = ? AND status != 'live'{where}
+                UNION ALL SELECT * FROM games WHERE player_b = ? AND player_a != ? AND status != 'live'{where}
             ) AS mine ORDER BY id DESC LIMIT ? OFFSET ?
             """,
-            (user_id, guild_id, user_id, user_id, guild_id, limit, offset),
+            (user_id, *params, user_id, user_id, *params, limit, offset),
         )
         return [GameRow.from_row(row) for row in rows]
 

@@ -53,6 +53,37 @@ def to_column(value: object) -> object:
 
 #: The ``opponent_id`` of an open challenge, which anyone may accept: no member is id 0.
 ANYONE = 0
+#: The ``guild_id`` of a game or challenge outside any server (a DM, a group DM): no server is id 0.
+NO_SERVER = 0
+#: Where a game is played (``venue``): a server that added the bot, the bot's own DM (both places
+#: it may post in), or a place where it only answers interactions (a group DM, a server that did
+#: not add it). See schema 15.
+SERVER, DM, INTERACTION = "server", "dm", "interaction"
+
+
+@dataclass(frozen=True)
+class NumberScope:
+    """The games a number given somewhere may show (a record, a replay, an analysis, a button's id,
+    a suggestion as it is typed): what everyone reading there may see. The bot's DM, which its
+    player alone reads (``guild_id`` ``None``), shows all of ``user_id``'s games; a server that
+    added the bot, its own (``guild_id``); a place where the bot only answers interactions (a group
+    DM: :data:`NO_SERVER`, or a server that did not add it), only those played in its channel
+    (``channel_id``)."""
+
+    user_id: int
+    guild_id: int | None = None
+    channel_id: int | None = None
+
+    def covers(self, game: GameRow) -> bool:
+        if self.guild_id is None:
+            return self.user_id in game.players
+        return game.guild_id == self.guild_id and self.channel_id in (None, game.channel_id)
+
+
+def message_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """The address of a message; outside a server (:data:`NO_SERVER`) Discord's ``@me``, the
+    address of DMs and group DMs."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 @dataclass(frozen=True)
@@ -81,6 +112,8 @@ class ChallengeRow:
     max_rating: int | None = None
     #: The game will change its players' ratings (0: unrated, takebacks allowed).
     rated: int = 1
+    #: Where it is played: :data:`SERVER`, :data:`DM` or :data:`INTERACTION`.
+    venue: str = SERVER
 
     @classmethod
     def from_row(cls, row: Row) -> ChallengeRow:
@@ -154,6 +187,9 @@ class GameRow:
     #: The tournament whose pairing this game is (``None``: an ordinary game). Its games share the
     #: event's thread, one live game per player there.
     tournament_id: int | None = None
+    #: Where it is played: :data:`SERVER`, :data:`DM` or :data:`INTERACTION`; only a server's
+    #: games count in a server's leaderboard and history.
+    venue: str = SERVER
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
@@ -167,6 +203,11 @@ class GameRow:
     @property
     def players(self) -> tuple[int, int]:
         return self.player_a, self.player_b
+
+    @property
+    def board_url(self) -> str:
+        """The address of its board message."""
+        return message_url(self.guild_id, self.channel_id, self.message_id)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -199,6 +240,7 @@ GAME_STATE = frozenset(GAME_COLUMNS) - {
     "thread",
     "name_a",
     "name_b",
+    "venue",
 }
 
 

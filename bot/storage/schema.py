@@ -328,6 +328,17 @@ MIGRATIONS: tuple[str, ...] = (
         ON games (channel_id, player_b) WHERE status = 'live' AND tournament_id IS NOT NULL;
     CREATE INDEX live_games_by_channel ON games (channel_id) WHERE status = 'live';
     """,
+    # 15: games anywhere in Discord, the app installed to users as well as servers. Where a game
+    # (or challenge) is played: ``server``, a channel of a server that added the bot, which may
+    # post there; ``dm``, the bot's direct messages, where it may post too; ``interaction``, a
+    # group DM or a server that did not add the bot, where it only answers interactions. Outside a
+    # server ``guild_id`` is 0 (no server's id is 0); a server that did not add the bot keeps its
+    # id, for the links. The games of before were all a server's.
+    """
+    ALTER TABLE games ADD COLUMN venue TEXT NOT NULL DEFAULT 'server' CHECK (venue IN ('server', 'dm', 'interaction'));
+    ALTER TABLE challenges ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'dm', 'interaction'));
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),

@@ -7,22 +7,25 @@ import pytest
 from bot.engine import rules_for
 from bot.service import Refusal
 
-from .players import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER_GUILD, T0, game_between
+from .players import ALICE, BOB, CAROL, CHANNEL, GUILD, T0, game_between
+
+#: Another channel (of this server, another's, or a group DM: channels are told apart by id).
+OTHER_CHANNEL = CHANNEL + 1
 
 
-async def test_a_rematch_is_of_a_finished_game_of_this_server_asked_by_one_of_its_players(service):
+async def test_a_rematch_is_of_a_finished_game_of_this_channel_asked_by_one_of_its_players(service):
     table = await game_between(service)
     with pytest.raises(Refusal, match="Only a finished game can be played again"):
-        await service.starts.rematch_of(table.row.id, ALICE, GUILD)
+        await service.starts.rematch_of(table.row.id, ALICE, CHANNEL)
     await service.games.surrender(CHANNEL, BOB, T0)
     with pytest.raises(Refusal, match="Only the players of this game can ask for a rematch"):
-        await service.starts.rematch_of(table.row.id, CAROL, GUILD)
-    with pytest.raises(Refusal, match="Only a finished game"):  # another server's game is not told apart
-        await service.starts.rematch_of(table.row.id, ALICE, OTHER_GUILD)
+        await service.starts.rematch_of(table.row.id, CAROL, CHANNEL)
+    with pytest.raises(Refusal, match="Only a finished game"):  # another channel's game is not told apart
+        await service.starts.rematch_of(table.row.id, ALICE, OTHER_CHANNEL)
     with pytest.raises(Refusal, match="Only a finished game"):
-        await service.starts.rematch_of(table.row.id + 1, ALICE, GUILD)
+        await service.starts.rematch_of(table.row.id + 1, ALICE, CHANNEL)
     for player in (ALICE, BOB):
-        again = await service.starts.rematch_of(table.row.id, player, GUILD)
+        again = await service.starts.rematch_of(table.row.id, player, CHANNEL)
         assert again.row.id == table.row.id and again.row.result == "A"
 
 
@@ -38,6 +41,6 @@ async def test_the_computers_side_never_asks_for_a_rematch(service):
         now=T0,
     )
     await service.games.surrender(CHANNEL, ALICE, T0)
-    assert (await service.starts.rematch_of(table.row.id, ALICE, GUILD)).row.players == (ALICE, CAROL)
+    assert (await service.starts.rematch_of(table.row.id, ALICE, CHANNEL)).row.players == (ALICE, CAROL)
     with pytest.raises(Refusal, match="Only the players of this game"):
-        await service.starts.rematch_of(table.row.id, CAROL, GUILD)
+        await service.starts.rematch_of(table.row.id, CAROL, CHANNEL)
