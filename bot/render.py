@@ -4,26 +4,26 @@ Plain strings only (Discord markdown at most), so the terminal game can use them
 
 >>> from bot.engine import Game
 >>> print(board_text(Game("wari")))
-    12 11 10  9  8  7
-   ───────────────────
-     4  4  4  4  4  4
- 0 ─────────────────── 0
-     4  4  4  4  4  4
-   ───────────────────
-     1  2  3  4  5  6
+ 12 11 10  9  8  7
+───────────────────
+  4  4  4  4  4  4
+0 ─────────────── 0
+  4  4  4  4  4  4
+───────────────────
+  1  2  3  4  5  6
 
 The house the last move was sown from is marked ›, as the picture board rings it:
 
 >>> game = Game("wari")
 >>> _ = game.play(3)
 >>> print(board_text(game))
-    12 11 10  9  8  7
-   ───────────────────
-     4  4  4  4  4  5
- 0 ─────────────────── 0
-     4  4 ›0  5  5  5
-   ───────────────────
-     1  2  3  4  5  6
+ 12 11 10  9  8  7
+───────────────────
+  4  4  4  4  4  5
+0 ─────────────── 0
+  4  4 ›0  5  5  5
+───────────────────
+  1  2  3  4  5  6
 """
 
 from __future__ import annotations
@@ -34,13 +34,17 @@ from bot.i18n import N_, _, n_
 
 from .engine import Game, MoveRecord, Outcome, Player, Rules, Termination
 
-#: The widest drawing that fits a Discord embed's code block on a 360-pixel phone screen
-#: without sideways scrolling, in monospace columns, as measured in a real browser by the
-#: sandbox test (26 fit at 360 px, 29 at 390); a board with more houses is drawn upright.
+#: The widest code block that fits a Discord embed on a 360-pixel phone screen without sideways
+#: scrolling, in monospace columns, as measured in a real browser by the sandbox test (26 fit at
+#: 360 px, 29 at 390): what tables in embeds (a tournament's crosstable) keep within.
 PHONE_COLUMNS = 26
+#: The widest drawing that fits a board's container (a Components V2 message, whose text is
+#: message-sized: larger than an embed's) on a 360-pixel phone screen, measured the same way
+#: (22 fit at 360 px); a board with more houses is drawn upright.
+BOARD_COLUMNS = 22
 
 
-def board_text(game: Game, columns: int = PHONE_COLUMNS) -> str:
+def board_text(game: Game, columns: int = BOARD_COLUMNS) -> str:
     """The board as seen from A's side, as narrow as it can be read: across (B's row on top, read
     right to left; A's row below) when a board of these rules always fits in ``columns`` that
     way, else upright (:func:`upright_text`). The choice depends on the rules alone, so a board
@@ -63,20 +67,22 @@ def _cell(rules: Rules) -> int:
 
 
 def _across_width(rules: Rules, gap: int) -> int:
-    """A store and a space each side of the row: ``gap`` spaces before each house, one after the last."""
+    """The row of houses (``gap`` spaces before each house's number, one after the last), which
+    the stores' line spans too; a row too short for both stores and a bit of line between them
+    (Kalah with one house) is as wide as that line."""
     w = _cell(rules)
-    return 2 * (w + 1) + rules.houses * (gap + w) + 1
+    return max(rules.houses * (gap + w) + 1, 2 * w + 3)
 
 
 def _gap(rules: Rules) -> int:
     """Spaces before each house's number when the board lies across: two where the board still
-    fits a phone so (Kalah with up to 4 houses), else one. The rows have no bars between houses:
+    fits a phone so (Kalah with up to 5 houses), else one. The rows have no bars between houses:
     with them, six houses would not fit a phone unless numbers touched the bars."""
-    return 2 if _across_width(rules, 2) <= PHONE_COLUMNS else 1
+    return 2 if _across_width(rules, 2) <= BOARD_COLUMNS else 1
 
 
 def across_width(rules: Rules) -> int:
-    """The width of :func:`across_text` for ``rules``: a store, the row of houses, a store."""
+    """The width of :func:`across_text` for ``rules``: its row of houses."""
     return _across_width(rules, _gap(rules))
 
 
@@ -99,23 +105,23 @@ def _mark(cell: str) -> str:
 
 def across_text(game: Game) -> str:
     """The board lying across: B's row on top from house 2n down to n+1, A's row below from 1 to n,
-    the stores at the ends of the line between them.
+    the stores at the ends of the line between them (B's on the left, A's on the right), within
+    the rows' width: a store out beside the rows would widen the board by a quarter.
 
     >>> from bot.engine import rules_for
     >>> print(across_text(Game(rules_for("kalah", 3, 4))))
-          6   5   4
-       ─────────────
-          4   4   4
-     0 ───────────── 0
-          4   4   4
-       ─────────────
-          1   2   3
+       6   5   4
+    ─────────────
+       4   4   4
+    0 ───────── 0
+       4   4   4
+    ─────────────
+       1   2   3
     """
     n = game.rules.houses
     board, (store_a, store_b) = game.board, game.scores
     w = _cell(game.rules)
     gap = " " * _gap(game.rules)
-    pad = " " * (w + 1)
     played = _played(game)
 
     def cell(house: int) -> str:
@@ -123,19 +129,20 @@ def across_text(game: Game) -> str:
         return _mark(text) if house == played else text
 
     def row(houses: range) -> str:
-        return pad + "".join(map(cell, houses))
+        return "".join(map(cell, houses))
 
     def labels(houses: Iterable[int]) -> str:
-        return pad + "".join(f"{gap}{str(house).rjust(w)}" for house in houses)
+        return "".join(f"{gap}{str(house).rjust(w)}" for house in houses)
 
-    inner = n * (len(gap) + w) + 1
-    rule = pad + "─" * inner
+    width = across_width(game.rules)
+    rule = "─" * width
+    stores = f"{store_b} {'─' * (width - len(str(store_a)) - len(str(store_b)) - 2)} {store_a}"
     return "\n".join(
         [
             labels(range(2 * n, n, -1)),
             rule,
             row(range(2 * n - 1, n - 1, -1)),
-            f"{str(store_b).rjust(w)} {'─' * inner} {store_a}",
+            stores,
             row(range(n)),
             rule,
             labels(range(1, n + 1)),

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine import Game, MoveRecord, Player, Rules
-from bot.render import PHONE_COLUMNS, across_width
+from bot.render import BOARD_COLUMNS, across_width
 
 from .fonts import Font, font
 
@@ -77,7 +77,7 @@ def stands_upright(rules: Rules) -> bool:
     >>> stands_upright(rules_for("wari")), stands_upright(rules_for("kalah", 10, 10))
     (False, True)
     """
-    return across_width(rules) > PHONE_COLUMNS
+    return across_width(rules) > BOARD_COLUMNS
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
-"""The board fits a phone: every drawing the bot can send stays within the columns a Discord
-embed shows on a 360-pixel screen, for every variant and every Kalah size."""
+"""The board fits a phone: every drawing the bot can send stays within the columns a board's
+container shows on a 360-pixel screen, for every variant and every Kalah size."""
 
 import re
 
 import pytest
 
 from bot.engine import VARIANTS, Game, rules_for
-from bot.render import PHONE_COLUMNS, PLAYED_MARK, across_width, board_text, width_of
+from bot.render import BOARD_COLUMNS, PLAYED_MARK, across_width, board_text, width_of
 
 ALL_RULES = [rules_for(name) for name in VARIANTS if name != "kalah"] + [
     rules_for("kalah", houses, seeds) for houses in range(1, 11) for seeds in range(1, 11)
@@ -28,7 +28,7 @@ def extremes(rules):
 def test_every_board_fits_a_phone(rules):
     for game in extremes(rules):
         drawing = board_text(game)
-        assert width_of(drawing) <= PHONE_COLUMNS, drawing
+        assert width_of(drawing) <= BOARD_COLUMNS, drawing
         for value in (*game.board, *game.scores):
             assert str(value) in drawing  # narrow, but nothing left out
 
@@ -57,14 +57,14 @@ def test_the_house_the_last_move_was_sown_from_is_marked_as_the_picture_rings_it
     house = game.legal_moves[-1]
     game.play(house)
     drawing = board_text(game)
-    assert drawing.count(PLAYED_MARK) == 1 and width_of(drawing) <= PHONE_COLUMNS, drawing
+    assert drawing.count(PLAYED_MARK) == 1 and width_of(drawing) <= BOARD_COLUMNS, drawing
     lines = drawing.splitlines()
     (row,) = [line for line in lines if PLAYED_MARK in line]
     marked = re.search(f"{PLAYED_MARK}(\\d+)", row)
     assert marked and int(marked[1]) == game.board[house - 1], drawing
     assert row[marked.start() - 1] in " │", drawing  # the mark takes a space: nothing moves
     # Where the mark is: in that house's column (across) or on its line (upright).
-    if across_width(rules) <= PHONE_COLUMNS:
+    if across_width(rules) <= BOARD_COLUMNS:
         labels = lines[-1] if house <= rules.houses else lines[0]
         assert labels[marked.end() - len(str(house)) : marked.end()] == str(house), drawing
     else:

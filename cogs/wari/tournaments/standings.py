@@ -3,8 +3,8 @@ Each is drawn from an :class:`~bot.service.tournaments.Event` as read, so it can
 
 They are made to be read on a phone: a line per player, points first, and a tie-break only where
 it put a player ahead of the next one level on points, in words ("ahead of Kofi on Buchholz
-cut-1 (7 to 6)"); the crosstable no wider than a board (:data:`~bot.render.PHONE_COLUMNS`), or a
-picture. The whole table, every tie-break in columns, is the results file's
+cut-1 (7 to 6)"); the crosstable no wider than an embed shows on a phone (:data:`~bot.render.PHONE_COLUMNS`),
+or a picture. The whole table, every tie-break in columns, is the results file's
 (:func:`results_table`)."""
 
 from __future__ import annotations
