@@ -74,6 +74,7 @@ async def _run(settings: Settings) -> None:
         store=store,
         metrics_port=settings.metrics_port,
         table_seeds=settings.table_seeds,
+        cup_emojis=settings.cup_emojis,
     )
     async with bot:
         await bot.start(settings.token)

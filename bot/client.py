@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands, tasks
 
 from .ai.tables.background import TableBuilder
+from .emojis import CupEmojis, forget_cup_emojis
 from .metrics import Metrics, MetricsServer
 from .service import SeekService, WariService
 from .service.services import Services, build_services
@@ -49,6 +50,7 @@ class WariBot(commands.Bot):
         store: Store | None = None,
         metrics_port: int | None = None,
         table_seeds: int = 0,
+        cup_emojis: bool = False,
         **sharding: Any,
     ) -> None:
         # Slash commands and buttons need no privileged intent, nor even the member list.
@@ -83,6 +85,8 @@ class WariBot(commands.Bot):
             self.store = store
         #: Builds the endgame tables missing at start-up (``table_seeds`` seeds; 0: none).
         self.tables = TableBuilder(table_seeds) if table_seeds else None
+        #: The cup pictures, found or uploaded once ready (``cup_emojis``; else the cups show as text).
+        self.cup_emojis: CupEmojis | None = CupEmojis(self, uploads=self.syncs_commands) if cup_emojis else None
 
     @property
     def shard_scope(self) -> ShardScope | None:
@@ -118,6 +122,11 @@ class WariBot(commands.Bot):
             await self.metrics_server.start()
         if self.tables is not None:
             self.tables.start()
+        # The cup pictures, uploaded in the background once ready (the commands' process uploads).
+        if self.cup_emojis is not None:
+            self.cup_emojis.start()
+        else:
+            forget_cup_emojis()  # another bot's, in a process that ran one before (the tests)
 
     @property
     def service(self) -> WariService:
@@ -195,6 +204,8 @@ class WariBot(commands.Bot):
             self.backups.cancel()
         if self.tables is not None:
             await self.tables.stop()
+        if self.cup_emojis is not None:
+            await self.cup_emojis.stop()
         await self.stop_metrics()
         await super().close()  # unloads the cog first: it stops the computer's searches, whose moves it shows
         if hasattr(self, "services"):

@@ -49,6 +49,8 @@ class Settings:
     metrics_port: int | None = None
     #: Seeds on board of the endgame tables the bot builds for itself when it has none (0: none).
     table_seeds: int = 15
+    #: Whether the cup buttons show pictures of their seeds, application emojis the bot uploads.
+    cup_emojis: bool = True
 
     @property
     def database_path(self) -> Path | None:
@@ -78,6 +80,16 @@ def _int(
     if maximum is not None and value > maximum:
         raise SettingsError(f"{name} must be at most {maximum}, not {value}")
     return value
+
+
+def _switch(environ: dict[str, str], name: str, default: bool) -> bool:
+    """``environ[name]`` as ``on`` or ``off`` (``default`` if unset)."""
+    raw = environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw not in ("on", "off"):
+        raise SettingsError(f"{name} must be on or off, not {raw!r}")
+    return raw == "on"
 
 
 def _environment(environ: dict[str, str] | None, env_file: Path | None) -> dict[str, str]:
@@ -168,4 +180,5 @@ def load_settings(environ: dict[str, str] | None = None, *, env_file: Path | Non
         shard_ids=shard_ids,
         metrics_port=_int(environ, "METRICS_PORT", None, maximum=65535),
         table_seeds=_int(environ, "TABLE_SEEDS", 15, minimum=0, maximum=16),
+        cup_emojis=_switch(environ, "CUP_EMOJIS", True),
     )

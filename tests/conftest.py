@@ -11,7 +11,7 @@ import os
 import random
 import shutil
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import discord
@@ -124,8 +124,15 @@ async def close_bot(bot) -> None:
 
 
 @pytest.fixture
-def simcord_bot(database):
-    return make_bot(database)
+def bot_options() -> dict:
+    """The options of the bots a test's world runs (a test module may override it): none, so the
+    cups show as text (``cup_emojis`` off, the bot's own default)."""
+    return {}
+
+
+@pytest.fixture
+def simcord_bot(database, bot_options):
+    return make_bot(database, **bot_options)
 
 
 @dataclass
@@ -139,6 +146,8 @@ class World:
     mod: MemberActor
     #: The database: a SQLite file or a PostgreSQL URL.
     database: Path | str
+    #: The options its bots are made with (see the ``bot_options`` fixture).
+    bot_options: dict = field(default_factory=dict)
 
     @property
     def me(self) -> UserHandle:
@@ -147,10 +156,10 @@ class World:
 
     async def restart(self) -> None:
         """A fresh bot process on the same database file, as after a deploy or a crash."""
-        await self.env.restart_bot(make_bot(self.database))
+        await self.env.restart_bot(make_bot(self.database, **self.bot_options))
 
 
-def populate(env, database) -> World:
+def populate(env, database, bot_options: dict | None = None) -> World:
     """The Wari Club server: a #games channel, three members and a moderator."""
     guild = env.create_guild("Wari Club")
     channel = guild.create_text_channel("games")
@@ -159,12 +168,12 @@ def populate(env, database) -> World:
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     mod = guild.add_member(env.create_user("mod"), roles=[moderators])
-    return World(env, guild, channel, alice, bob, carol, mod, database)
+    return World(env, guild, channel, alice, bob, carol, mod, database, dict(bot_options or {}))
 
 
 @pytest.fixture
-async def world(simcord_env, database) -> World:
-    return populate(simcord_env, database)
+async def world(simcord_env, database, bot_options) -> World:
+    return populate(simcord_env, database, bot_options)
 
 
 @contextlib.asynccontextmanager

@@ -255,3 +255,10 @@ def test_the_endgame_tables_the_bot_builds_are_a_setting():
     assert load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "0"}).table_seeds == 0
     with pytest.raises(SettingsError, match="TABLE_SEEDS must be at most 16, not 20"):
         load_settings({"DISCORD_TOKEN": "t", "TABLE_SEEDS": "20"})
+
+
+def test_the_cup_pictures_are_a_setting_on_by_default():
+    assert load_settings({"DISCORD_TOKEN": "t"}).cup_emojis is True
+    assert load_settings({"DISCORD_TOKEN": "t", "CUP_EMOJIS": "OFF"}).cup_emojis is False
+    with pytest.raises(SettingsError, match="CUP_EMOJIS must be on or off, not 'yes'"):
+        load_settings({"DISCORD_TOKEN": "t", "CUP_EMOJIS": "yes"})
