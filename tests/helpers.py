@@ -3,15 +3,100 @@
 from __future__ import annotations
 
 
+def components(message) -> list:
+    """Every component of a message, the nested ones too (a V2 board's container holds its rows),
+    in order: dicts as SimCord's results give them, or discord.py's components of a message from
+    history()."""
+    return list(_walk(message.components))
+
+
+def _walk(items):
+    for component in items:
+        yield component
+        if isinstance(component, dict):
+            nested, accessory = component.get("components", []), component.get("accessory")
+        else:
+            nested, accessory = getattr(component, "children", []), getattr(component, "accessory", None)
+        yield from _walk([*nested, *([accessory] if accessory else [])])
+
+
+def _kind(component) -> int:
+    return component["type"] if isinstance(component, dict) else component.type.value
+
+
 def buttons(message) -> list[dict]:
-    """The buttons of a message, as SimCord's results give them or read from channel history."""
-    found = []
-    for row in message.components:
-        if isinstance(row, dict):
-            found += row["components"]
-        else:  # a discord.ActionRow of a message from history()
-            found += [{"label": b.label, "custom_id": b.custom_id, "disabled": b.disabled} for b in row.children]
-    return found
+    """The buttons of a message (in its action rows, or anywhere in a V2 layout), as SimCord's
+    results give them or read from channel history."""
+    return _buttons(components(message))
+
+
+def _buttons(found) -> list[dict]:
+    return [
+        component
+        if isinstance(component, dict)
+        else {"label": component.label, "custom_id": component.custom_id, "disabled": component.disabled}
+        for component in found
+        if _kind(component) == 2
+    ]
+
+
+def texts(message) -> list[str]:
+    """The text displays of a V2 message (a board), in order."""
+    return [
+        component["content"] if isinstance(component, dict) else component.content
+        for component in components(message)
+        if _kind(component) == 10
+    ]
+
+
+def board_words(message) -> str:
+    """The text a V2 board shows under its status line (:func:`status_line`): its title, both
+    sides, the drawing, the moves, clock, ratings and footer, one text display a line (or more)."""
+    return "\n".join(texts(message)[1:])
+
+
+def status_line(message) -> str:
+    """The line at the top of a V2 board: whose move, or how the game ended."""
+    return texts(message)[0]
+
+
+def board_title(message) -> str:
+    """The small heading of a V2 board (``Wari · game #1``)."""
+    (title,) = [line.removeprefix("### ") for line in board_words(message).splitlines() if line.startswith("### ")]
+    return title
+
+
+def board_footer(message) -> str:
+    """The small text at the bottom of a V2 board (``Move 3 · unrated``)."""
+    return texts(message)[-1].removeprefix("-# ")
+
+
+def gallery(message) -> list[str]:
+    """The addresses of the pictures a V2 board's media gallery shows (its attachments, as Discord serves them)."""
+    return [
+        item["media"]["url"] if isinstance(item, dict) else item.media.url
+        for component in components(message)
+        if _kind(component) == 12
+        for item in (component["items"] if isinstance(component, dict) else component.items)
+    ]
+
+
+def accent(message) -> int | None:
+    """The accent colour of a V2 board's container, as a number."""
+    (container,) = [component for component in components(message) if _kind(component) == 17]
+    if isinstance(container, dict):
+        return container.get("accent_color")
+    return container.accent_colour.value if container.accent_colour is not None else None
+
+
+def cup_rows(message) -> list[list[str]]:
+    """The labels of the cups, row by row as the board shows them."""
+    rows = [component for component in components(message) if _kind(component) == 1]
+    return [labels for row in rows if (labels := [b["label"] for b in _buttons(_walk([row])) if _is_cup(b)])]
+
+
+def _is_cup(button: dict) -> bool:
+    return button["custom_id"].startswith("wari:cup:")
 
 
 def cup_labels(message) -> list[str]:
@@ -47,9 +132,9 @@ async def press(member, message, house: int):
 
 
 def board_code(message) -> str:
-    """The code block of the board embed."""
-    description = message.embeds[0].description
-    return description.split("```")[1].strip()
+    """The code block of a board (a game's V2 board, or an embed's: a replay, a puzzle)."""
+    words = board_words(message) if texts(message) else message.embeds[0].description
+    return words.split("```")[1].strip()
 
 
 def pings(world, channel=None) -> list:

@@ -21,6 +21,7 @@ from bot.storage import StorageError
 from .buttons import custom_ids
 from .languages import Languages
 from .presenter import Message, Presenter
+from .reach import through_interactions
 from .views import closed_embeds
 
 
@@ -28,11 +29,15 @@ class Answering:
     """Runs handlers so that every interaction is answered (see the module's documentation)."""
 
     def __init__(
-        self, presenter: Presenter, languages: Languages, on_time_up: Callable[[Table], Awaitable[None]]
+        self,
+        presenter: Presenter,
+        languages: Languages,
+        on_time_up: Callable[[Table, discord.Interaction], Awaitable[None]],
     ) -> None:
         self.presenter = presenter
         self.languages = languages
-        #: Says in the channel that a game ended on time (a press or command found its clock run out).
+        #: Says that a game ended on time (a press or command found its clock run out), given the
+        #: interaction that found it (where the bot only answers interactions, it says it through it).
         self.on_time_up = on_time_up
 
     async def command(
@@ -49,7 +54,7 @@ class Answering:
             if private:
                 language = await self.languages.of_reader(interaction)
             else:
-                language = await self.languages.of_server(interaction.guild_id)
+                language = await self.languages.of_channel(interaction)
         except StorageError as error:
             await self.presenter.report(interaction, error)
             return
@@ -57,8 +62,11 @@ class Answering:
             try:
                 await handler(interaction, *args, **options)
             except TimeUp as up:
-                await self.presenter.report(interaction, up)
-                await self.on_time_up(up.table)
+                if not through_interactions(up.table.row):  # told first; the channel hears it from the bot
+                    await self.presenter.report(interaction, up)
+                await self.on_time_up(up.table, interaction)  # else said through the interaction itself
+                if not self.presenter.answered(interaction):
+                    await self.presenter.report(interaction, up)
             except Closed as closed:
                 await self.close_pressed(interaction, closed)
             except Exception as error:  # a refusal, the database, or a bug: answered all the same
@@ -76,10 +84,12 @@ class Answering:
 
     async def close_pressed(self, interaction: discord.Interaction, closed: Closed) -> None:
         """A button of something closed was pressed: its message says why and loses its buttons,
-        unless it was redrawn into something else meanwhile (then only the presser is told)."""
+        unless it was redrawn into something else meanwhile (then only the presser is told). A
+        message laid out in components (a board: its presses end on a stale board, not here) is
+        left as it is: its words are not content and embeds to close."""
         message = interaction.message
         pressed = interaction.data.get("custom_id") if interaction.data is not None else None
-        if message is not None and pressed in custom_ids(message):
+        if message is not None and pressed in custom_ids(message) and not message.flags.components_v2:
             closing = Message(content=str(closed), embeds=closed_embeds(message), view=None)
             if await self.presenter.update_pressed(interaction, closing):
                 return

@@ -119,13 +119,21 @@ def read_day(text: str) -> str:
 
 
 def custom_ids(message: discord.Message) -> set[str]:
-    """The custom ids of the buttons on ``message`` as Discord last sent it."""
+    """The custom ids of the buttons on ``message`` as Discord last sent it: in its action rows,
+    or anywhere in its layout (a Components V2 message nests its rows in a container)."""
     return {
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
-        if getattr(child, "custom_id", None)
+        custom_id for component in _walk(message.components) if (custom_id := getattr(component, "custom_id", None))
     }
+
+
+def _walk(components: Iterable[discord.Component]) -> Iterable[discord.Component]:
+    """Every component of a message, the nested ones too (children of rows and containers, a section's accessory)."""
+    for component in components:
+        yield component
+        yield from _walk(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
 
 
 def recognise(

@@ -14,17 +14,17 @@ from bot.clock import DEFAULT_CLOCK
 from bot.engine import Player
 from bot.engine.notation import rules_code
 from bot.i18n import N_, _
-from bot.service import Refusal, WariService
-from bot.storage import ANYONE, ChallengeRow, StorageError
+from bot.service import Refusal, Table, WariService
+from bot.storage import ANYONE, DM, INTERACTION, ChallengeRow, StorageError
 
 from .boards import Boards, where_shown
-from .challenge_expiry import ChallengeExpiry
-from .computer_games import ComputerGames
+from .computer_games import ComputerGames, check_thread
 from .cooldowns import charge
 from .followup import Followup
 from .options import GameOptions
-from .permissions import Hosting
-from .presenter import Presenter
+from .permissions import Hosting, server_of, venue_of
+from .presenter import Presenter, channel_of
+from .reach import notify_through, through_interactions
 from .threads import GameThreads
 from .views import challenge_message
 
@@ -33,11 +33,33 @@ log = logging.getLogger("cogs.wari")
 #: Seconds between the tries at saving a posted challenge's message id when the database fails.
 #: All within the minute after which a challenge without a message counts as never posted.
 MESSAGE_ID_RETRIES = (2, 8, 20)
+#: In the bot's DM nobody but the bot can answer a challenge.
+DM_CHALLENGE = N_("Here, in our DM, you can play me: `/wari play`. Challenge a person in a server or in a group DM.")
+
+
+#: Where the bot only answers interactions, a challenge must reach someone who is there to answer it.
+NOT_HERE = N_("{name} is not in this conversation, so they could not answer your challenge here.")
+
+
+def check_here(interaction: discord.Interaction, opponent: discord.User | discord.Member) -> None:
+    """Where the bot only answers interactions it cannot call anyone elsewhere: the opponent must
+    be in the conversation (a member of the server; outside one, a recipient of the group DM, or
+    of the DM between two people, as Discord sends its channel).
+
+    :raises Refusal: they are not."""
+    if venue_of(interaction) != INTERACTION:
+        return
+    if interaction.guild_id is not None:
+        present = isinstance(opponent, discord.Member)
+    else:
+        present = opponent.id in {user.id for user in getattr(interaction.channel, "recipients", ())}
+    if not present:
+        raise Refusal(NOT_HERE, name=opponent.display_name)
 
 
 class Challenges:
     """Challenges and their answers, and rematches (games against the computer start in
-    :mod:`.computer_games`; challenges past their time are closed by :mod:`.challenge_expiry`)."""
+    :mod:`.computer_games`, which also clears a channel before a game starts in it)."""
 
     def __init__(
         self,
@@ -48,7 +70,6 @@ class Challenges:
         followup: Followup,
         computer_games: ComputerGames,
         threads: GameThreads,
-        expiry: ChallengeExpiry,
         hosting: Hosting,
     ) -> None:
         self.client = client
@@ -58,7 +79,6 @@ class Challenges:
         self.followup = followup
         self.computer_games = computer_games
         self.threads = threads
-        self.expiry = expiry
         #: A rematch hosts a game, as the commands marked ``hosting`` do: it checks the same.
         self.hosting = hosting
 
@@ -70,7 +90,9 @@ class Challenges:
         rating_within: int | None = None,
     ) -> None:
         rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
-        await self.expiry.close_expired()  # an expired one must not block the channel
+        if venue_of(interaction) == DM and (opponent is None or opponent.id != self.computer_games.me.id):
+            raise Refusal(DM_CHALLENGE)
+        await self.computer_games.clear_channel(interaction)  # nothing left over may block the channel
         if opponent is None:
             await self.open_challenge(interaction, options, rating_within)
             return
@@ -82,14 +104,15 @@ class Challenges:
                 return
             raise Refusal(N_("Bots can't play Wari. Challenge a person, or play me with `/wari play`."))
         self.service.challenges.check_challenge(interaction.user.id, opponent.id, first, clock)
+        check_here(interaction, opponent)
+        check_thread(interaction, thread)
         players = (interaction.user.display_name, opponent.display_name)
         intro = N_("⚔️ {title}: the challenge and the game are in the thread below.")
         where = await self.threads.open(thread, interaction, players, rules, intro)
-        # The command is guild_only: it comes from a server channel.
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None  # a command comes from a channel
         async with self.threads.closing_on_failure(where):
             challenge = await self.service.challenges.challenge(
-                guild_id=interaction.guild_id,
+                guild_id=server_of(interaction),
                 channel_id=where.id if where else interaction.channel_id,
                 challenger_id=interaction.user.id,
                 opponent_id=opponent.id,
@@ -100,6 +123,7 @@ class Challenges:
                 thread=thread,
                 names=(interaction.user.display_name, opponent.display_name),
                 rated=options.rated,
+                venue=venue_of(interaction),
             )
             await self.post_challenge(interaction, where, challenge)
 
@@ -111,6 +135,7 @@ class Challenges:
         rules, first, clock, thread = options.rules(), options.first, options.clock, options.thread
         user = interaction.user
         self.service.challenges.check_challenge(user.id, ANYONE, first, clock)
+        check_thread(interaction, thread)
         rating_range: tuple[int | None, int | None] = (None, None)
         if rating_within is not None:
             mine = (await self.service.challenges.rating_of(user.id, rules_code(rules))).points
@@ -122,10 +147,10 @@ class Challenges:
             rules,
             N_("⚔️ {title}: the challenge is in the thread below."),
         )
-        assert interaction.guild_id is not None and interaction.channel_id is not None  # guild_only
+        assert interaction.channel_id is not None  # a command comes from a channel
         async with self.threads.closing_on_failure(where):
             challenge = await self.service.challenges.challenge(
-                guild_id=interaction.guild_id,
+                guild_id=server_of(interaction),
                 channel_id=where.id if where else interaction.channel_id,
                 challenger_id=user.id,
                 opponent_id=ANYONE,
@@ -137,6 +162,7 @@ class Challenges:
                 names=(user.display_name, None),
                 rating_range=rating_range,
                 rated=options.rated,
+                venue=venue_of(interaction),
             )
             await self.post_challenge(interaction, where, challenge)
 
@@ -186,7 +212,7 @@ class Challenges:
             if await self.presenter.update_pressed(interaction, await self.boards.message(table)):
                 await self.service.games.shown(table)
             else:
-                shown = await self.boards.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
+                shown = await self.post_board(table)
                 await self.presenter.tell(
                     interaction,
                     N_("Game #{number} has started. {where}"),
@@ -194,7 +220,7 @@ class Challenges:
                     where=where_shown(shown),
                 )
                 table = shown or table
-            await self.followup.game_changed(table)
+            await self.followup.game_changed(table, interaction)
             return
         if action == "decline":
             challenge = await self.service.challenges.decline(challenge_id, user, channel, now())
@@ -209,20 +235,29 @@ class Challenges:
         if action == "decline":  # the challenger learns it from a message of its own (an edit notifies nobody)
             player = f"<@{challenge.challenger_id}>"
             text = _("{player}, {name} declined your challenge.", player=player, name=challenge.names[1])
-            await self.presenter.notify(challenge.channel_id, text, challenge.challenger_id)
+            await notify_through(self.presenter, interaction, challenge, text, challenge.challenger_id)
         if challenge.thread:
             await self.presenter.archive_thread(challenge.channel_id)
 
+    async def post_board(self, table: Table) -> Table | None:
+        """Post the board of a game whose challenge's message Discord did not let me turn into it:
+        in the channel, where the bot may post (``None``: it did not, or may not)."""
+        if through_interactions(table.row):
+            return None
+        return await self.boards.post(None, table, self.client.get_partial_messageable(table.row.channel_id))
+
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Rematch on a finished board: the same game again, sides swapped, in the same channel."""
-        old = await self.service.starts.rematch_of(game_id, interaction.user.id, interaction.guild_id)
+        """Rematch on a finished board: the same game again, sides swapped, in the same channel,
+        where the bot is now (:func:`.permissions.venue_of`: a server may have added or removed it
+        since the old game)."""
+        old = await self.service.starts.rematch_of(game_id, interaction.user.id, channel_of(interaction))
         await self.hosting.check(interaction)
         charge(interaction, "game", "post")  # it starts a game, as /wari challenge does
         side = old.player(interaction.user.id)
         assert side is not None  # rematch_of refuses anyone but a player of the game
         first = "me" if side is Player.B else "opponent"  # the old B moves first now
         clock, rules, channel = old.row.clock or DEFAULT_CLOCK, old.game.rules, old.row.channel_id
-        await self.expiry.close_expired()
+        await self.computer_games.clear_channel(interaction)
         level = old.level(side.other)
         if level is not None:
             self.computer_games.computer.check_capacity(channel)
@@ -244,6 +279,7 @@ class Challenges:
                 rematch_of=old.row.id,
                 names=(interaction.user.display_name, (old.row.name_a, old.row.name_b)[side.other]),
                 rated=bool(old.row.rated),
+                venue=venue_of(interaction),
             )
         if old.row.thread:  # the game's thread was archived when it ended: reopen it to post
             await self.presenter.archive_thread(channel, archived=False)

@@ -15,6 +15,7 @@ feature                 commands and buttons
 :mod:`.games`           board, rules; cups, Next move
 :mod:`.endings`         surrender, abort, wari-mod abort; Surrender
 :mod:`.draws`           draw; Accept/Decline of an offer
+:mod:`.controls`        a board's Take back, Offer draw, Abort, Surrender (handed to the three above)
 :mod:`.seeks`           seek; Cancel
 :mod:`.takebacks`       takeback; Accept/Decline of a request
 :mod:`.standings`       stats, leaderboard, history; ◀ ▶
@@ -26,6 +27,7 @@ feature                 commands and buttons
                         Join/Leave; each event's next step (sweep)
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.guide`           help; the game numbers suggested as they are typed
+:mod:`.menus`           the Apps menus: Challenge to Wari (a member), Analyse this game (a board)
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages; challenges past their time
                         (:mod:`.challenge_expiry`)
 ======================  ==========================================
@@ -55,6 +57,7 @@ from .challenge_expiry import ChallengeExpiry
 from .challenges import Challenges
 from .clocks import Clocks
 from .computer_games import ComputerGames
+from .controls import Controls
 from .cooldowns import limited
 from .draws import Draws
 from .endings import Endings, SurrenderButton
@@ -62,8 +65,9 @@ from .followup import Followup, Notices
 from .games import Games
 from .guide import Guide
 from .languages import Languages
+from .menus import ContextMenus
 from .options import GAME_CHOICES, GAME_OPTIONS, LEVEL_CHOICES, VARIANT_CHOICES, GameOptions
-from .permissions import Hosting, hosting, hosts_games
+from .permissions import EVERY_INSTALL, EVERYWHERE, Hosting, hosting, hosts_games, server_only
 from .pings import Pings
 from .presenter import Presenter
 from .puzzles import views as puzzle_views
@@ -80,7 +84,7 @@ from .tournaments.feature import Tournaments
 from .tournaments.moderation import TournamentModeration
 from .tournaments.runs import TournamentRunner
 from .tournaments.views import TournamentButton
-from .views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
+from .views import ChallengeButton, ControlButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
     from bot.client import WariBot
@@ -88,6 +92,7 @@ if TYPE_CHECKING:
 #: Every button that outlives the process: found again from its custom id after a restart.
 BUTTONS = (
     CupButton,
+    ControlButton,
     ChallengeButton,
     NextMoveButton,
     RematchButton,
@@ -113,13 +118,22 @@ ON_OFF = [app_commands.Choice(name=N_("on"), value="on"), app_commands.Choice(na
 class WariCog(commands.Cog, name="Wari"):
     """Challenges, boards with cup buttons, clocks and pings, draws, rematches, settings and moderation."""
 
-    wari = app_commands.Group(name="wari", description=N_("Play Wari, the West African sowing game"), guild_only=True)
+    #: Installed to servers and to users, used anywhere: a server, the bot's DM, a group DM. What
+    #: needs a server that added the bot is marked :func:`server_only` (see :mod:`.permissions`).
+    wari = app_commands.Group(
+        name="wari",
+        description=N_("Play Wari, the West African sowing game"),
+        allowed_installs=EVERY_INSTALL,
+        allowed_contexts=EVERYWHERE,
+    )
     #: The moderators' commands, a group of their own: Discord hides it from members without Manage
     #: Messages (a subcommand cannot have permissions of its own), and server admins may change who sees it.
+    #: A server's own: installed with the bot to a server, used there only.
     wari_mod = app_commands.Group(
         name="wari-mod",
         description=N_("Moderators: look after this server's Wari games"),
-        guild_only=True,
+        allowed_installs=app_commands.AppInstallationType(guild=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
         default_permissions=discord.Permissions(manage_messages=True),
     )
 
@@ -140,13 +154,12 @@ class WariCog(commands.Cog, name="Wari"):
         self.followup = followup = Followup(notices, presenter, languages, boards, computer, on_end=runner.on_game_end)
         self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
         self.computer_games = ComputerGames(bot, games, presenter, boards, followup, computer, threads, expiry)
-        self.challenges = Challenges(
-            bot, games, presenter, boards, followup, self.computer_games, threads, expiry, hosting
-        )
+        self.challenges = Challenges(bot, games, presenter, boards, followup, self.computer_games, threads, hosting)
         self.games = Games(games, presenter, languages, boards, followup, computer)
         self.endings = Endings(games, presenter, languages, followup)
         self.takebacks = Takebacks(games, presenter, followup, computer)
         self.draws = Draws(bot, games, presenter, followup, computer)
+        self.controls = Controls(games, languages, boards, self.takebacks, self.draws, self.endings)
         self.standings = Standings(players, presenter)
         self.records = Records(bot, games, services.analyses, presenter)
         self.analyses = Analyses(services.analyses, self.records, presenter, languages)
@@ -163,6 +176,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.wari_mod.add_command(PuzzleModerationCommands(self.answering, dailies))
         closers = (expiry.close_expired, self.seeks.close_expired, runner.run_due, dailies.post_due)
         self.clocks = Clocks(bot, games, boards, pings, followup, computer, closers)
+        self.menus = ContextMenus(self.answering, self.challenges, self.analyses, hosting, BUTTONS)
 
     # -- lifecycle and listeners ----------------------------------------------------------------
 
@@ -170,6 +184,7 @@ class WariCog(commands.Cog, name="Wari"):
         press = self.answering.press
         handlers = {
             "cup": lambda i, *args: press(i, self.games.press_cup, *args),
+            "act": lambda i, *args: press(i, self.controls.press, *args),
             "next": lambda i, *args: press(i, self.games.next_move, *args),
             "rematch": lambda i, *args: press(i, self.challenges.rematch, *args),
             "challenge": lambda i, *args: press(i, self.challenges.answer, *args),
@@ -185,6 +200,7 @@ class WariCog(commands.Cog, name="Wari"):
             "puzzle": lambda i, *args: press(i, self.puzzles.press, *args),
         }
         buttons.register(self.bot, handlers)
+        self.menus.add_to(self.bot.tree)
         # Every slash command's failure is answered (a check, a cooldown, an option that cannot be
         # read, a bug), wherever the command lives: the tree hears of them all, whereas the cog's
         # own error handler would miss the commands of a sub-group (bound to the group, not the cog).
@@ -196,6 +212,7 @@ class WariCog(commands.Cog, name="Wari"):
 
     async def cog_unload(self) -> None:
         buttons.unregister(self.bot)
+        self.menus.remove_from(self.bot.tree)
         self.bot.tree.error(self._tree_on_error)
         self.clocks.stop()
         self._resuming.cancel()
@@ -309,6 +326,7 @@ class WariCog(commands.Cog, name="Wari"):
     @app_commands.choices(variant=VARIANT_CHOICES, clock=GAME_CHOICES["clock"])
     @limited("game", "post")
     @hosting()
+    @server_only()  # checked first (the checks run from the function up): a refusal spends no cooldown
     async def seek(
         self,
         interaction: discord.Interaction,

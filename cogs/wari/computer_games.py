@@ -8,14 +8,30 @@ from discord.utils import utcnow as now  # Discord's time (a simulated Discord r
 
 from bot.engine import Rules
 from bot.i18n import N_
-from bot.service import Computer, Table, WariService
+from bot.service import Computer, Refusal, Table, WariService
+from bot.storage import INTERACTION, SERVER
 
 from .boards import Boards, where_shown
 from .challenge_expiry import ChallengeExpiry
 from .followup import Followup
 from .options import GameOptions, level_name, rules_of
-from .presenter import Presenter
+from .permissions import SERVER_ONLY, server_of, venue_of
+from .presenter import Presenter, channel_of
 from .threads import GameThreads
+
+#: An exhibition that plays on its own needs the bot to post by itself, which it cannot where it only answers presses.
+AUTO_PACE_ONLY_WHERE_I_POST = N_(
+    "Here I can only answer presses, so an exhibition cannot play on its own: "
+    "use `pace: Next move button`, or watch one in a server that has added me."
+)
+
+
+def check_thread(interaction: discord.Interaction, thread: bool) -> None:
+    """A game in a thread of its own needs a server that added the bot (which makes the thread).
+
+    :raises Refusal: asked for one anywhere else."""
+    if thread and venue_of(interaction) != SERVER:
+        raise Refusal(SERVER_ONLY)
 
 
 class ComputerGames:
@@ -39,7 +55,8 @@ class ComputerGames:
         self.followup = followup
         self.computer = computer
         self.threads = threads
-        #: Ends the challenges past their time (one must not block a channel a game starts in).
+        #: Ends the challenges past their time (one must not block a channel a game starts in:
+        #: :meth:`clear_channel`).
         self.expiry = expiry
 
     async def play(self, interaction: discord.Interaction, level: str, options: GameOptions) -> None:
@@ -49,10 +66,10 @@ class ComputerGames:
     async def start(
         self, interaction: discord.Interaction, level: str, rules: Rules, first: str, clock: str, thread: bool
     ) -> None:
-        # Its commands are guild_only (from a server channel).
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None  # a command comes from a channel
+        check_thread(interaction, thread)
         self.computer.check_capacity(interaction.channel_id)
-        await self.expiry.close_expired()
+        await self.clear_channel(interaction)
         players = (interaction.user.display_name, f"{self.me.display_name} ({level_name(level)})")
         where = await self.threads.open(
             thread, interaction, players, rules, N_("🤖 {title}: the game is in the thread below.")
@@ -60,9 +77,24 @@ class ComputerGames:
         async with self.threads.closing_on_failure(where):
             channel_id = where.id if where else interaction.channel_id
             table = await self.new_game(
-                interaction, interaction.guild_id, channel_id, level, rules, first, clock, thread
+                interaction, server_of(interaction), channel_id, level, rules, first, clock, thread
             )
         await self.show_new_game(interaction, table, where)
+
+    async def clear_channel(self, interaction: discord.Interaction) -> None:
+        """Before a game starts in ``interaction``'s channel, end what must not block it: challenges
+        past their time and, where the bot only answers interactions (no sweep ends games there),
+        a game whose player to move let their deadline pass, ended on time as a press would end
+        it and said through ``interaction``."""
+        await self.expiry.close_expired()
+        if venue_of(interaction) != INTERACTION:
+            return
+        live = await self.service.tables.table(channel_of(interaction))
+        if live is None or live.row.deadline is None or live.row.deadline > now():
+            return
+        ended = await self.service.games.time_out(live.row, now())
+        if ended is not None:
+            await self.followup.ended_on_time(ended, interaction)
 
     @property
     def me(self) -> discord.ClientUser:
@@ -81,7 +113,8 @@ class ComputerGames:
         clock: str,
         thread: bool,
     ) -> Table:
-        """A new game of ``interaction``'s user against the computer at ``level``, stored."""
+        """A new game of ``interaction``'s user against the computer at ``level``, stored, where
+        ``interaction`` comes from (:func:`.permissions.venue_of`)."""
         return await self.service.starts.play_computer(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -94,6 +127,7 @@ class ComputerGames:
             clock=clock,
             thread=thread,
             names=(interaction.user.display_name, self.me.display_name),
+            venue=venue_of(interaction),
         )
 
     async def show_new_game(
@@ -109,17 +143,18 @@ class ComputerGames:
                 number=table.row.id,
                 where=where_shown(None),
             )
-        await self.followup.game_changed(shown or table)
+        await self.followup.game_changed(shown or table, interaction)
 
     async def exhibition(
         self, interaction: discord.Interaction, level_a: str, level_b: str, variant: str, pace: str
     ) -> None:
-        # A guild_only command (from a server channel).
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None  # a command comes from a channel
+        if pace == "auto" and venue_of(interaction) == INTERACTION:
+            raise Refusal(AUTO_PACE_ONLY_WHERE_I_POST)
         me = self.me
         self.computer.check_capacity(interaction.channel_id)
         table = await self.service.starts.exhibition(
-            guild_id=interaction.guild_id,
+            guild_id=server_of(interaction),
             channel_id=interaction.channel_id,
             computer_id=me.id,
             levels=(level_a, level_b),
@@ -127,5 +162,6 @@ class ComputerGames:
             now=now(),
             autoplay=pace == "auto",
             computer_name=me.display_name,
+            venue=venue_of(interaction),
         )
         await self.show_new_game(interaction, table)

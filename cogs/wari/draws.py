@@ -17,6 +17,7 @@ from bot.storage import StorageError
 
 from .followup import Followup
 from .presenter import Message, Presenter
+from .reach import notify_through
 from .views import offer_closed, offer_message
 
 log = logging.getLogger("cogs.wari")
@@ -97,7 +98,7 @@ class Draws:
         if accepts:
             text = _("🤝 {name} offered a draw and I accept: game #{number} is drawn.", name=name, number=table.row.id)
             await self.presenter.announce(interaction, Message(content=text))
-            await self.followup.board_changed(table)
+            await self.followup.board_changed(table, interaction)
         else:
             why = evaluation_words(score)
             text = _("🤖 {name} offered a draw; I decline, I like my position ({why}).", name=name, why=why)
@@ -136,6 +137,6 @@ class Draws:
                 )
             else:
                 text = _("{player}, {name} declined your draw offer. Play on!", player=f"<@{offerer}>", name=name)
-            await self.presenter.notify(table.row.channel_id, text, offerer)
+            await notify_through(self.presenter, interaction, table.row, text, offerer)
         if action == "accept":
-            await self.followup.board_changed(table)
+            await self.followup.board_changed(table, interaction)

@@ -19,6 +19,7 @@ from .buttons import PersistentButton, read_number
 from .followup import Followup
 from .languages import Languages
 from .presenter import Message, Presenter, channel_of
+from .reach import publish
 from .views import mention, notify
 
 
@@ -71,18 +72,21 @@ class Endings:
         await self.presenter.update_pressed(interaction, done)
         outcome = table.game.outcome
         assert outcome is not None and outcome.winner is not None  # a surrender ends the game: the opponent wins
-        async with self.languages.public(interaction.guild_id):
+        async with self.languages.of_board(table.row):
             text = _(
                 "🏳️ {name} surrendered. {winner} wins game #{number}!",
                 name=markdown_name(interaction.user.display_name),
                 winner=mention(table, outcome.winner),
                 number=table.row.id,
             )
-        # A new message in the channel: the winner is notified, everyone watching sees it.
-        await self.presenter.post(
-            channel_of(interaction), Message(content=text, allowed_mentions=notify(table, outcome.winner))
+        # A new message: the winner is notified, everyone watching sees it.
+        await publish(
+            self.presenter,
+            interaction,
+            table.row,
+            Message(content=text, allowed_mentions=notify(table, outcome.winner)),
         )
-        await self.followup.board_changed(table)
+        await self.followup.board_changed(table, interaction)
 
     async def abort(self, interaction: discord.Interaction) -> None:
         """``/wari abort``: a player calls the game off before both sides have moved."""
@@ -115,4 +119,4 @@ class Endings:
     async def _announce_abort(self, interaction: discord.Interaction, table: Table, text: str) -> None:
         # Both players hear of it (the one who aborted too: harmless, and one rule for everyone).
         await self.presenter.announce(interaction, Message(content=text, allowed_mentions=notify(table, *Player)))
-        await self.followup.board_changed(table)
+        await self.followup.board_changed(table, interaction)

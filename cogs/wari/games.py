@@ -19,6 +19,7 @@ from .followup import Followup
 from .languages import Languages
 from .options import rules_of
 from .presenter import Message, Presenter, channel_of
+from .reach import through_interactions
 from .views import board_link
 
 #: Seconds a press's work may take before the press is deferred (Discord waits 3 s for an answer).
@@ -77,7 +78,7 @@ class Games:
             await self.boards.refuse_stale(interaction, stale)
             return
         await self.boards.show_move(interaction, table)
-        await self.followup.game_changed(table)
+        await self.followup.game_changed(table, interaction)
 
     async def next_move(self, interaction: discord.Interaction, game_id: int, ply: int) -> None:
         """An exhibition's Next move button: one computer move, shown in place."""
@@ -93,7 +94,7 @@ class Games:
         moved = await self.computer.play_one(table)
         if moved is not None:
             await self.boards.show_move(interaction, moved)
-            await self.followup.game_changed(moved)
+            await self.followup.game_changed(moved, interaction)
 
     @contextlib.asynccontextmanager
     async def answering_in_time(self, interaction: discord.Interaction) -> AsyncIterator[None]:
@@ -113,7 +114,8 @@ class Games:
 
     async def board(self, interaction: discord.Interaction) -> None:
         """``/wari board``: the channel's game posted anew at the bottom of the channel; in a
-        tournament's thread, the asker's own game there, or for a spectator the list of its games."""
+        tournament's thread, the asker's own game there, or for a spectator the list of its games.
+        Where the bot only answers interactions, a time-out the game is due is applied first."""
         channel = channel_of(interaction)
         table = await self.service.tables.table(channel, user_id=interaction.user.id)
         if table is None:
@@ -124,10 +126,15 @@ class Games:
                 await self.presenter.answer(interaction, listed, private=True)
                 return
             table = await self.service.tables.live_table(channel)
+        if through_interactions(table.row) and table.row.deadline is not None and table.row.deadline <= now():
+            ended = await self.service.games.time_out(table.row, now())
+            if ended is not None:
+                await self.followup.ended_on_time(ended, interaction)
+                return
         posted = await self.boards.post(interaction, table)
         if posted is None:
             raise Refusal(N_("Discord did not let me post the board. Please try again in a moment."))
-        self.computer.schedule(posted, self.followup.board_changed)
+        self.computer.schedule(posted, self.followup.shown_through(interaction))
 
     async def rules(self, interaction: discord.Interaction, variant: str | None) -> None:
         """The rules of ``variant``, else of the channel's game, else of wari: only the asker sees them."""

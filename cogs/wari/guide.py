@@ -13,10 +13,11 @@ from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, speaking
 from bot.names import plain_name
 from bot.service import PlayerService
-from bot.storage import GameRow, StorageError
+from bot.storage import SERVER, GameRow, StorageError
 
 from .languages import Languages
 from .options import level_name
+from .permissions import number_scope, venue_of
 from .presenter import Message, Presenter
 from .standings import result_for
 
@@ -70,6 +71,19 @@ TOUR = (
         ),
     ),
 )
+#: In place of the tournaments, outside a server that added the bot (the bot's DM, a group DM, a
+#: server that did not add it): what works there, and what does not.
+ELSEWHERE_TOUR = (
+    N_("Outside a server"),
+    (
+        N_("In a DM with me: `/wari play`, puzzles, your stats and history, your games' analyses"),
+        N_(
+            "In a group DM or a server without me: `/wari challenge` someone there, or `/wari play`; I only answer "
+            "presses, so no reminders, and a clock's time-out is applied at the next press or `/wari board`"
+        ),
+        N_("`seek`, tournaments and the daily puzzle need a server that added me"),
+    ),
+)
 #: The moderators' part, shown to members who can use ``/wari-mod`` (Manage Messages).
 MODERATOR_TOUR = (
     N_("For moderators"),
@@ -112,20 +126,28 @@ class Guide:
     async def help(self, interaction: discord.Interaction) -> None:
         """The tour, only for the asker, in their language; a moderator's has their commands too."""
         embed = discord.Embed(title=_("🌱 Wari: the commands"), colour=GUIDE_COLOUR)
-        moderator = interaction.permissions.manage_messages  # who Discord shows /wari-mod to, by default
-        for title, lines in (*TOUR, MODERATOR_TOUR) if moderator else TOUR:
+        parts: tuple[tuple[str, tuple[str, ...]], ...] = TOUR
+        if venue_of(interaction) != SERVER:
+            parts = (*TOUR[:-1], ELSEWHERE_TOUR)
+        elif interaction.permissions.manage_messages:  # who Discord shows /wari-mod to, by default
+            parts = (*TOUR, MODERATOR_TOUR)
+        for title, lines in parts:
             embed.add_field(name=_(title), value="\n".join(_(line) for line in lines), inline=False)
         embed.set_footer(text=_("Each command explains its options as you type it."))
         await self.presenter.answer(interaction, Message(embeds=[embed]), private=True)
 
     async def game_numbers(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
-        """The asker's latest finished games of this server whose number starts with what they
-        typed (another server's are not this server's to show, nor to record, replay or analyse)."""
-        if interaction.guild_id is None:  # the commands are guild-only: nothing to suggest elsewhere
-            return []
+        """The asker's latest finished games that may be shown here whose number starts with what
+        they typed (:func:`.permissions.number_scope`: another server's are not this server's to
+        show, nor to record, replay or analyse; nor a server's a group DM's)."""
+        scope = number_scope(interaction)
         try:
             rows, _more = await self.players.archive_page(
-                interaction.user.id, guild_id=interaction.guild_id, page=0, size=SUGGESTED_GAMES * 3
+                interaction.user.id,
+                guild_id=scope.guild_id,
+                channel_id=scope.channel_id,
+                page=0,
+                size=SUGGESTED_GAMES * 3,
             )
             language = await self.languages.of_reader(interaction)
         except StorageError as error:  # suggestions are a help, not an answer: none while the database is away

@@ -3,7 +3,11 @@ notifies nobody of a mention added by an edit) and links the board; the game's p
 deleted, so a channel holds at most one per game. A player who turned pings off gets none.
 
 What is due and what was posted are the service's (:class:`bot.service.pings.PingService`): a ping
-stays due until it is recorded as posted, so nothing is lost or doubled by a restart."""
+stays due until it is recorded as posted, so nothing is lost or doubled by a restart.
+
+Where the bot only answers interactions (:mod:`.reach`), the player to move is called in a
+follow-up of the interaction that made the change (:meth:`Pings.call_through`): there is no later
+moment to ping in, no reminder, and no ping taken back."""
 
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ from bot.i18n import _
 from bot.service import Table, WariService
 
 from .languages import Languages
-from .presenter import Presenter
+from .presenter import Message, Presenter, mention_only
+from .reach import say_through
 from .views import board_link
 
 log = logging.getLogger("cogs.wari")
@@ -59,7 +64,7 @@ class Pings:
                 return
             posted = None
             if due.user_id is not None:
-                async with self.languages.public(due.table.row.guild_id):
+                async with self.languages.of_board(due.table.row):
                     text = ping_text(due.table, due.kind)
                 try:
                     posted = await self.presenter.ping(channel_id, text, due.user_id)
@@ -68,6 +73,16 @@ class Pings:
                     return
             stale = await self.service.pings.record_ping(due, posted.id if posted else None)
             await self.presenter.delete(channel_id, stale)
+
+    async def call_through(self, via: discord.Interaction, table: Table) -> None:
+        """Where the bot only answers interactions: call the player to move, if their turn ping
+        is due, in a follow-up of ``via`` (the change's own interaction)."""
+        user = await self.service.pings.called_now(table)
+        if user is None:
+            return
+        async with self.languages.of_board(table.row):
+            text = ping_text(table, "turn")
+        await say_through(self.presenter, via, Message(content=text, allowed_mentions=mention_only(user)))
 
     async def take_back_passed(self, table: Table) -> None:
         """After a move that calls for no ping, delete the ping of the turn that passed."""

@@ -31,12 +31,12 @@ from discord import app_commands
 
 from bot.i18n import N_, Text, _, language_of, speaking
 from bot.service import Refusal
-from bot.storage import StorageError
+from bot.storage import INTERACTION, StorageError
 from bot.storage.sqlite import StorageFull
 
 from .cooldowns import ServerOnCooldown
 from .languages import Languages
-from .permissions import PermissionList
+from .permissions import SERVER_ONLY, PermissionList, venue_of
 
 log = logging.getLogger("cogs.wari")
 
@@ -85,18 +85,35 @@ def mention_only(user_id: int) -> discord.AllowedMentions:
 class Message:
     """What a message shows: its text, embeds, buttons and attached files, and whom it may notify
     (nobody unless said). A field left :data:`KEEP` is not changed by an edit, and not sent with
-    a new message."""
+    a new message.
+
+    A ``view`` may be a :class:`discord.ui.LayoutView` (Components V2: a game's board), which
+    holds all the message shows, its text too: such a message has no content and no embeds of its
+    own (Discord refuses them), and an edit clears those an older message had (the edit makes it
+    a V2 message: Discord allows that, and refuses the way back). Its files are the attachments
+    its components show (``attachment://name``)."""
 
     content: str | None | Keep = KEEP
     embeds: Sequence[discord.Embed] | Keep = KEEP
-    view: discord.ui.View | None | Keep = KEEP
+    view: discord.ui.View | discord.ui.LayoutView | None | Keep = KEEP
     #: Attached files (a picture board): an edit replaces the message's attachments with these.
     files: Sequence[discord.File] | Keep = KEEP
     allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
+    def __post_init__(self) -> None:
+        if self.laid_out and (self.content is not KEEP or self.embeds is not KEEP):
+            raise ValueError("a message laid out in components (a LayoutView) has no content or embeds of its own")
+
+    @property
+    def laid_out(self) -> bool:
+        """Whether the message is laid out in Components V2 (its view holds everything it shows)."""
+        return isinstance(self.view, discord.ui.LayoutView)
+
     def for_edit(self) -> dict[str, Any]:
         """Keyword arguments for ``edit`` (of a message, or of an interaction's message)."""
         fields: dict[str, Any] = {"allowed_mentions": self.allowed_mentions}
+        if self.laid_out:  # what an older message showed outside its components goes
+            fields["content"], fields["embeds"] = None, []
         if self.content is not KEEP:
             fields["content"] = self.content
         if self.embeds is not KEEP:
@@ -118,6 +135,8 @@ class Message:
             del fields["view"]  # a new message without buttons: nothing to say
         if fields.get("content", True) is None:
             del fields["content"]
+        if fields.get("embeds", True) == []:
+            del fields["embeds"]  # a new message has none to clear
         return fields
 
 
@@ -153,7 +172,7 @@ class Presenter:
                 return
             except discord.HTTPException as exc:
                 log.warning("could not answer interaction %s (attempt %d): %s", interaction.id, attempt + 1, exc)
-        if interaction.channel_id is not None:
+        if interaction.channel_id is not None and venue_of(interaction) != INTERACTION:  # else it may not post
             user = interaction.user.id
             await self.notify(interaction.channel_id, f"<@{user}> {text}", user)
 
@@ -218,7 +237,7 @@ class Presenter:
                 "Ask a moderator to grant them."
             )
         elif isinstance(error, app_commands.NoPrivateMessage):
-            message, kind = N_("Wari is played in server channels, not in direct messages."), "refusal"
+            message, kind = SERVER_ONLY, "refusal"
         else:
             log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
             message, kind = error.words if isinstance(error, Unexpected) else UNEXPECTED, "unexpected"
@@ -235,7 +254,8 @@ class Presenter:
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s (%s); posting instead", interaction.id, exc)
         assert interaction.channel_id is not None  # the cog's commands and buttons are in channels
-        await self.post(interaction.channel_id, message)
+        if venue_of(interaction) != INTERACTION:  # where the bot only answers interactions, it may not post
+            await self.post(interaction.channel_id, message)
         if not self.answered(interaction):  # the command still needs its answer
             await self.tell(interaction, message.content if isinstance(message.content, str) else "…")
 
@@ -305,6 +325,8 @@ class Presenter:
             )
         pressed, channel_id = interaction.message, interaction.channel_id
         assert pressed is not None and channel_id is not None  # a press comes from a message in a channel
+        if venue_of(interaction) == INTERACTION:  # the bot may not edit by id where it only answers interactions
+            return False
         if not await self.edit(channel_id, pressed.id, message):
             return False
         await self.acknowledge(interaction)  # the press still needs its answer

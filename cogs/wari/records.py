@@ -28,6 +28,7 @@ from bot.storage import GameRow
 
 from .analyses.views import better_text, evaluation_text
 from .buttons import PersistentButton, read_number
+from .permissions import number_scope
 from .presenter import Message, Presenter
 from .views import OVER_COLOUR, aborted_text, position_lines, side_names
 
@@ -204,10 +205,11 @@ class Records:
         self.analyses = analyses
         self.presenter = presenter
 
-    async def game_of_this_server(self, interaction: discord.Interaction, number: int) -> GameRow:
-        """Game ``number`` if it was played in this server; else a refusal (see
-        :meth:`bot.service.base.Tables.game_in_server`)."""
-        return (await self.service.tables.game_in_server(number, interaction.guild_id)).row
+    async def game_shown_here(self, interaction: discord.Interaction, number: int) -> GameRow:
+        """Game ``number`` if it may be shown where ``interaction`` asks (this server's, this
+        conversation's, or in the bot's DM the asker's own); else a refusal (see
+        :meth:`bot.service.base.Tables.game_shown`)."""
+        return (await self.service.tables.game_shown(number, number_scope(interaction))).row
 
     async def display_name(self, user_id: int, level: str | None) -> str:
         """How a record names a player: the computer with its level, a person by their Discord
@@ -223,7 +225,7 @@ class Records:
         return user.display_name
 
     async def download(self, interaction: discord.Interaction, game: int, public: bool) -> None:
-        row = await self.game_of_this_server(interaction, game)
+        row = await self.game_shown_here(interaction, game)
         # Names may take Discord a while.
         await self.presenter.acknowledge(interaction, thinking=True, private=not public)
         names = (await self.display_name(row.player_a, row.level_a), await self.display_name(row.player_b, row.level_b))
@@ -258,12 +260,12 @@ class Records:
         await self.presenter.answer(interaction, Message(content=content, files=[file]), private=not public)
 
     async def replay(self, interaction: discord.Interaction, game: int, public: bool) -> None:
-        row = await self.game_of_this_server(interaction, game)
+        row = await self.game_shown_here(interaction, game)
         shown = replay_message(row, 1 << 30, await self.analyses.finished(row.id))
         await self.presenter.answer(interaction, shown, private=not public)
 
     async def step(self, interaction: discord.Interaction, game_id: int, ply: int, way: str) -> None:
         """⏮ ◀ ▶ ⏭ pressed: show the game after ``ply`` moves (⏭: its latest), in place."""
-        row = await self.game_of_this_server(interaction, game_id)
+        row = await self.game_shown_here(interaction, game_id)
         shown = replay_message(row, 1 << 30 if way == "last" else ply, await self.analyses.finished(row.id))
         await self.presenter.show_pressed(interaction, shown)

@@ -26,7 +26,7 @@ from .languages import Languages
 from .options import rules_of
 from .presenter import Message, Presenter
 from .threads import GameThreads
-from .views import CHALLENGE_COLOUR, OVER_COLOUR, board_url
+from .views import CHALLENGE_COLOUR, OVER_COLOUR
 
 log = logging.getLogger("cogs.wari")
 
@@ -171,7 +171,7 @@ class Seeks:
                 "🔎 Paired with **{name}**: game #{number} → [board]({url})",
                 number=table.row.id,
                 name=opponent,
-                url=board_url(table.row),
+                url=table.row.board_url,
             )
             await self.presenter.edit(seek.channel_id, seek.message_id, seek_message(seek, closing))
 

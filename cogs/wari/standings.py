@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from typing import Any
 
 import discord
@@ -19,16 +19,23 @@ from bot.i18n import N_, _, labelled, n_
 from bot.names import markdown_name
 from bot.pictures.charts import plot_width, rating_chart
 from bot.ratings import Rating, outcome_for
-from bot.service import PlayerService
-from bot.storage import GameRow, Record, shown_name
+from bot.service import PlayerService, Refusal
+from bot.storage import INTERACTION, SERVER, GameRow, Record, shown_name
 from bot.storage.puzzles import PuzzleStanding
 
 from .buttons import NUMBER_MAX, ForgedId, PersistentButton, read_number, read_one_of, read_variant
 from .options import level_name
+from .permissions import SERVER_ONLY, server_here, venue_of
 from .presenter import Message, Presenter
 from .views import board_link, side_names
 
 PAGE = 10
+#: Outside a server that added the bot, the history shown is the asker's own.
+OWN_GAMES_ONLY = N_("Here I show your own games only: `/wari history` without `member`.")
+#: A history asked for everyone where the bot is no member: it lists games from elsewhere.
+SHOWN_TO_YOU_ALONE = N_(
+    "Shown only to you: your history lists your games from everywhere, not only this conversation's."
+)
 STANDINGS_COLOUR = discord.Colour.teal()
 SCOPES = [
     app_commands.Choice(name=N_("This server"), value="server"),
@@ -221,6 +228,10 @@ class Standings:
         await self.presenter.answer(interaction, Message(embeds=[embed]), private=not public)
 
     async def leaderboard(self, interaction: discord.Interaction, variant: str, scope: str, public: bool) -> None:
+        if scope == "server" and venue_of(interaction) != SERVER:
+            if interaction.namespace.scope is not None:  # asked for: say where it works
+                raise app_commands.NoPrivateMessage(SERVER_ONLY)
+            scope = "everyone"  # the default, where there is no server's
         key = f"{variant}-{scope}-{interaction.user.id}"
         page = await self.ranks_page(interaction, key, 0)
         await self.presenter.answer(interaction, page, private=not public)
@@ -232,7 +243,7 @@ class Standings:
         if variant not in VARIANTS or scope not in ("server", "everyone"):
             raise ValueError(f"no leaderboard {key!r}")
         everyone = scope == "everyone"
-        guild = None if everyone else interaction.guild_id
+        guild = None if everyone else server_here(interaction)
         board = await self.players.leaderboard_page(variant, guild_id=guild, asker=int(asker), page=page, size=PAGE)
         lines = [
             n_(
@@ -271,16 +282,29 @@ class Standings:
         return Message(embeds=[embed], view=pages("ranks", key, page, board.more))
 
     async def history(self, interaction: discord.Interaction, member: discord.User | None, public: bool) -> None:
+        """A player's history; outside a server that added the bot, the asker's own, from
+        everywhere, so shown to them alone (where others read the answers, saying so)."""
         who = member or interaction.user
+        venue = venue_of(interaction)
+        if venue != SERVER and who.id != interaction.user.id:
+            raise Refusal(OWN_GAMES_ONLY)
         page = await self.history_page(interaction, str(who.id), 0)
-        await self.presenter.answer(interaction, page, private=not public)
+        if public and venue == INTERACTION:
+            page = replace(page, content=_(SHOWN_TO_YOU_ALONE))
+        await self.presenter.answer(interaction, page, private=not public or venue != SERVER)
 
     async def history_page(self, interaction: discord.Interaction, key: str, page: int) -> Message:
         """One page of a player's archived games (``key``: the player's id), newest first: those
-        of the server it is shown in (the interaction's, at each press: never read from the key)."""
-        assert interaction.guild_id is not None  # guild_only, and the pages are on its messages
+        of the server it is shown in (the interaction's, at each press: never read from the key);
+        outside a server that added the bot, all the asker's own games."""
         user_id = int(key)
-        rows, more = await self.players.archive_page(user_id, guild_id=interaction.guild_id, page=page, size=PAGE)
+        if venue_of(interaction) == SERVER:
+            guild_id = server_here(interaction)
+        elif user_id == interaction.user.id:
+            guild_id = None
+        else:  # a page of one's own games, pressed by someone else (a group DM)
+            raise Refusal(OWN_GAMES_ONLY)
+        rows, more = await self.players.archive_page(user_id, guild_id=guild_id, page=page, size=PAGE)
         lines = [self.history_line(row, user_id) for row in rows]
         embed = discord.Embed(
             title=_("🗂️ Latest games"),

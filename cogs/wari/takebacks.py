@@ -15,6 +15,7 @@ from bot.service import Computer, Table, WariService
 from .buttons import PersistentButton, read_number
 from .followup import Followup
 from .presenter import Message, Presenter, mention_only
+from .reach import notify_through
 from .views import OFFER_COLOUR, answer_button
 
 
@@ -81,7 +82,7 @@ class Takebacks:
             number=table.row.id,
         )
         await self.presenter.announce(interaction, Message(content=text))
-        await self.followup.board_changed(table)
+        await self.followup.board_changed(table, interaction)
 
     async def answer(self, interaction: discord.Interaction, game_id: int, ply: int, side: str, action: str) -> None:
         """Accept or Decline pressed on a request."""
@@ -97,7 +98,7 @@ class Takebacks:
         closing = _("{name} declined: the move stands.", name=name)
         await self.presenter.update_pressed(interaction, Message(content=closing, embeds=[], view=None))
         told = _("<@{player}>, {name} declined your takeback request.", player=table.user(asker), name=name)
-        await self.presenter.notify(table.row.channel_id, told, table.user(asker))  # an edit notifies nobody
+        await notify_through(self.presenter, interaction, table.row, told, table.user(asker))  # an edit notifies nobody
 
     async def accept(
         self, interaction: discord.Interaction, channel_id: int, game_id: int, ply: int, asker: Player, name: str
@@ -109,4 +110,4 @@ class Takebacks:
         )
         closing = _("✅ {name} agreed: {moves} taken back.", name=name, moves=taken_back(undone))
         await self.presenter.update_pressed(interaction, Message(content=closing, embeds=[], view=None))
-        await self.followup.board_changed(table)
+        await self.followup.board_changed(table, interaction)

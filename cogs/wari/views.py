@@ -14,6 +14,7 @@ from datetime import timedelta
 import discord
 
 from bot.clock import Clock, clock_time, duration
+from bot.emojis import cup_emoji
 from bot.engine import Game, MoveRecord, Player
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _, labelled
@@ -26,6 +27,7 @@ from .analyses.views import AnalyseButton
 from .buttons import PersistentButton, read_house, read_number
 from .options import level_name
 from .presenter import Message, mention_only
+from .reach import clock_note, through_interactions
 
 LIVE_COLOUR = discord.Colour.green()
 OVER_COLOUR = discord.Colour.dark_grey()
@@ -43,9 +45,13 @@ ANSWER_STYLES = {
 
 
 def cup_button(custom_id: str, house: int, seeds: int, legal: bool, row: int | None) -> discord.ui.Button:
-    """A cup, of a game's board or a puzzle's: its house and seeds, greyed out where no move is."""
+    """A cup, of a game's board or a puzzle's: its house and seeds (a picture of them, where the
+    bot has its cup emojis: the words would make a row of three too wide for a phone), greyed
+    out where no move is."""
+    picture = cup_emoji(seeds)
     return discord.ui.Button(
-        label=f"{house} · {seeds}",
+        label=str(house) if picture is not None else f"{house} · {seeds}",
+        emoji=picture,
         custom_id=custom_id,
         style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
         disabled=not legal,
@@ -134,27 +140,23 @@ def notify(table: Table, *sides: Player) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=people)
 
 
-def board_url(row: GameRow) -> str:
-    """The address of the game's board message."""
-    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
-
-
 def board_link(row: GameRow) -> str:
     """A masked link to the game's board message."""
-    return _("[board]({url})", url=board_url(row))
+    return _("[board]({url})", url=row.board_url)
 
 
 def replaced_board(table: Table) -> Message:
-    """Fields that close an old board message: no buttons, and a pointer to the current board."""
+    """An old board message closed: greyed, no buttons, and a pointer to the current board over
+    the game as it stands. Always text: a picture it had is removed (an edit replaces attachments)."""
     if table.row.live:
         text = _(
             "↪️ This board was replaced: game #{number} goes on → [board]({url})",
             number=table.row.id,
-            url=board_url(table.row),
+            url=table.row.board_url,
         )
     else:
-        text = _("↪️ Game #{number} is over → [final board]({url})", number=table.row.id, url=board_url(table.row))
-    return Message(content=text, view=None)
+        text = _("↪️ Game #{number} is over → [final board]({url})", number=table.row.id, url=table.row.board_url)
+    return Message(view=board_layout(table, text, closed=True), files=[])
 
 
 def side_names(row: GameRow) -> tuple[str, str]:
@@ -166,101 +168,187 @@ def side_names(row: GameRow) -> tuple[str, str]:
     return a, b
 
 
-def position_lines(game: Game, names: tuple[str, str]) -> list[str]:
-    """Both sides with their prisoners (or stores) and houses, then the drawing of the board."""
-    a, b = game.scores
+def position_lines(game: Game, names: tuple[str, str], marks: tuple[str, str] = ("", "")) -> list[str]:
+    """Both sides with their prisoners (or stores) and houses, each after its mark if ``marks``
+    gives one (the board's colour squares), then the drawing of the board."""
     line = (
         N_("**{side}** {name} · store: **{score}** (houses {houses})")
         if game.rules.stores_on_path
         else N_("**{side}** {name} · prisoners: **{score}** (houses {houses})")
     )
-    return [
-        _(line, side="A", name=names[0], score=a, houses=houses_of(game.rules, Player.A)),
-        _(line, side="B", name=names[1], score=b, houses=houses_of(game.rules, Player.B)),
-        f"```\n{board_text(game)}\n```",
-    ]
+    sides = []
+    for side, mark, name, score in zip(Player, marks, names, game.scores, strict=True):
+        text = _(line, side=side.name, name=name, score=score, houses=houses_of(game.rules, side))
+        sides.append(f"{mark} {text}" if mark else text)
+    return [*sides, f"```\n{board_text(game)}\n```"]
 
 
 #: Under a live board: what the cup buttons' labels mean.
 BUTTONS_HINT = N_("*Buttons: house · seeds*")
+#: The same, where the buttons show their seeds in a picture of the cup (:func:`cup_button`).
+PICTURED_BUTTONS_HINT = N_("*Buttons: the seeds pictured, then the house*")
 
 
-def board_view(table: Table) -> discord.ui.View | None:
-    """One button per house of the player to move (illegal ones disabled); Rematch and Analyse once finished."""
+def buttons_hint() -> str:
+    """What the cup buttons' labels mean, as they are drawn now, in the language of the moment."""
+    return _(BUTTONS_HINT if cup_emoji(0) is None else PICTURED_BUTTONS_HINT)
+
+
+#: Whose turn it is shows in the board's accent colour (grey once over), and each side's line
+#: starts with a square of its colour, so that the colour means something to its reader. Blue
+#: and orange: told apart by colour-blind readers too.
+SIDE_COLOURS = (discord.Colour(0x55ACEE), discord.Colour(0xF4900C))
+SIDE_MARKS = ("🟦", "🟧")
+
+
+def board_colour(table: Table) -> discord.Colour:
+    """The accent of the board: the colour of the side to move, grey once the game is over."""
+    mover = table.game.to_move
+    return SIDE_COLOURS[mover] if table.row.live and mover is not None else OVER_COLOUR
+
+
+def cup_rows(table: Table) -> list[discord.ui.ActionRow]:
+    """One button per house of the player to move (illegal ones disabled, all of them while the
+    computer thinks), in rows of at most :data:`BUTTONS_PER_ROW`; none once over, nor in an exhibition.
+    Where the bot only answers interactions the computer's legal cups stay pressable: a restart
+    mid-think leaves its move undrawn there, and a press is what brings the board up to date."""
     game = table.game
     mover = game.to_move
-    if table.row.status == "finished":
-        view = discord.ui.View(timeout=None)
-        if not table.exhibition:
-            view.add_item(RematchButton(table.row.id))
-        if any(move.sows for move in game.moves):
-            view.add_item(AnalyseButton(table.row.id))
-        return view
-    if not table.row.live or mover is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    if table.exhibition:
-        if table.paced_by_button:
-            view.add_item(NextMoveButton(table.row.id, game.ply))
-        return view  # an exhibition on its own has no buttons
+    if not table.row.live or mover is None or table.exhibition:
+        return []
     n = game.rules.houses
     houses = list(range(1 + n * mover, n * (mover + 1) + 1))
     if mover is Player.B:
         houses.reverse()  # B's row is drawn right to left: keep the buttons in board order
     per_row = n if n <= BUTTONS_PER_ROW else -(-n // 2)
-    legal = set() if table.computer_to_move else set(game.legal_moves)
-    for index, house in enumerate(houses):
-        view.add_item(
-            CupButton(
-                table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal, row=index // per_row
-            )
+    thinking = table.computer_to_move and not through_interactions(table.row)
+    legal = set() if thinking else set(game.legal_moves)
+    cups = [
+        CupButton(table.row.id, game.ply, house, seeds=game.board[house - 1], legal=house in legal) for house in houses
+    ]
+    return [discord.ui.ActionRow(*cups[start : start + per_row]) for start in range(0, n, per_row)]
+
+
+#: A live game's controls on its board (the slash commands' work, a press away), in the order
+#: shown: their words, emoji and colour.
+CONTROLS = {
+    "takeback": (N_("Take back"), "↩️", discord.ButtonStyle.secondary),
+    "draw": (N_("Offer draw"), "🤝", discord.ButtonStyle.secondary),
+    "abort": (N_("Abort"), "🛑", discord.ButtonStyle.secondary),
+    "surrender": (N_("Surrender"), "🏳️", discord.ButtonStyle.danger),
+}
+
+
+class ControlButton(PersistentButton, template=r"wari:act:(?P<game>[0-9]+):(?P<action>takeback|draw|abort|surrender)"):
+    """One of game ``game``'s controls on its board: ``action`` is done as its slash command does
+    it, for one of the game's players (:class:`cogs.wari.controls.Controls`)."""
+
+    KIND, BELONGS = "act", ("board", "game")
+    FIELDS = {"game": read_number, "action": str}  # the template allows only its actions
+
+    def __init__(self, game_id: int, action: str) -> None:
+        label, emoji, style = CONTROLS[action]
+        super().__init__(
+            discord.ui.Button(label=_(label), emoji=emoji, style=style, custom_id=f"wari:act:{game_id}:{action}"),
+            game_id,
+            action,
         )
-    return view
+
+
+def controls(table: Table) -> list[str]:
+    """The controls a live game's board offers, each only where its feature allows it: a takeback
+    against the computer or in an unrated game (as :meth:`bot.service.games.GameService.take_back`
+    rules) once a side has moved, an abort before both sides have moved outside a tournament
+    (as ``abort_early`` rules); a draw and a surrender always. None in an exhibition: nobody plays it."""
+    row = table.row
+    if not row.live or table.exhibition:
+        return []
+    against_computer = any(table.level(side) is not None for side in Player)
+    shown = {
+        "takeback": bool(table.sides_moved) and (against_computer or not row.rated),
+        "draw": True,
+        "abort": table.abortable and row.tournament_id is None,
+        "surrender": True,
+    }
+    return [action for action in CONTROLS if shown[action]]
+
+
+def board_actions(table: Table) -> list[discord.ui.Item]:
+    """The buttons under the board: a live game's controls; an exhibition's Next move; Rematch
+    and Analyse once finished (Analyse not where the bot only answers interactions: an analysis
+    shows itself in a message edited for minutes, which it cannot do there)."""
+    if table.row.status == "finished":
+        finished: list[discord.ui.Item] = [] if table.exhibition else [RematchButton(table.row.id)]
+        if any(move.sows for move in table.game.moves) and not through_interactions(table.row):
+            finished.append(AnalyseButton(table.row.id))
+        return finished
+    if table.paced_by_button and table.row.live:
+        return [NextMoveButton(table.row.id, table.game.ply)]
+    return [ControlButton(table.row.id, action) for action in controls(table)]
 
 
 LIVE_TITLE, FINISHED_TITLE = N_("{variant} · game #{number}"), N_("{variant} · game #{number} · finished")
-#: The name of a picture board's attachment, which its embed shows.
+#: The name of a picture board's attachment, which its media gallery shows.
 BOARD_PICTURE = "board.png"
 
 
-def board_embed(table: Table, picture: bool = False) -> discord.Embed:
-    """The board's embed: who plays, the drawing (or, with ``picture``, the attached picture; the
-    text keeps the facts for screen readers and notifications), the last move, clock and ratings."""
-    game, row = table.game, table.row
-    names = side_names(row)
-    lines = position_lines(game, names)
-    if picture:
-        lines.pop()  # the drawing: the picture shows the board
-    if row.live and not table.exhibition:
-        lines.append(_(BUTTONS_HINT))
-    # A ply that ends the game without sowing (a surrender, a time-out, an agreed draw) is no move:
-    # the line above the board says how the game ended.
-    sowings = [move for move in game.moves if move.sows]
-    lines += move_lines(table, sowings, names)
-    if table.clock is not None:
-        lines.append(clock_line(table, table.clock, names))
-    if table.ratings:
-        lines.append(rating_line(table, names))
-    over = not row.live
-    embed = discord.Embed(
-        title=_(FINISHED_TITLE if over else LIVE_TITLE, variant=game.rules.label.capitalize(), number=row.id),
-        description="\n".join(lines),
-        colour=OVER_COLOUR if over else LIVE_COLOUR,
-    )
-    moves = len(sowings)
+def board_footer(table: Table, moves: int) -> str:
+    """The board's last line: how many moves, and whether the game is rated."""
+    row = table.row
     footer = _("Move {number}", number=moves) if moves else _("No move yet")
     if row.rated == OVER_THE_DAILY_LIMIT:
-        footer = _(
+        return _(
             "{moves} · not rated: {limit} rated games a day count between the same players",
             moves=footer,
             limit=RATED_GAMES_PER_PAIR_PER_DAY,
         )
-    elif not row.rated:
-        footer = _("{moves} · unrated", moves=footer)
-    embed.set_footer(text=footer)
+    return footer if row.rated else _("{moves} · unrated", moves=footer)
+
+
+def board_layout(table: Table, status: str, *, picture: bool = False, closed: bool = False) -> discord.ui.LayoutView:
+    """The board, one container: ``status`` on top, the title, both sides and the drawing (or,
+    with ``picture``, the attached picture: the text keeps the facts for screen readers and
+    notifications), the cups, the last moves, clock and ratings, the game's own buttons, and the
+    footer. ``closed``: an old board's copy, greyed and without buttons."""
+    game, row = table.game, table.row
+    names = side_names(row)
+    title = _(FINISHED_TITLE if not row.live else LIVE_TITLE, variant=game.rules.label.capitalize(), number=row.id)
+    lines = position_lines(game, names, SIDE_MARKS)
     if picture:
-        embed.set_image(url=f"attachment://{BOARD_PICTURE}")
-    return embed
+        lines.pop()  # the drawing: the picture shows the board
+    board: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay(status),
+        discord.ui.TextDisplay(f"### {title}"),  # a heading of its own: no name can run into it
+        discord.ui.TextDisplay("\n".join(lines)),
+        accent_colour=OVER_COLOUR if closed else board_colour(table),
+    )
+    if picture:
+        board.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{BOARD_PICTURE}")))
+    cups = [] if closed else cup_rows(table)
+    if cups:
+        board.add_item(discord.ui.TextDisplay(buttons_hint()))
+        for cup_row in cups:
+            board.add_item(cup_row)
+    # A ply that ends the game without sowing (a surrender, a time-out, an agreed draw) is no move:
+    # the status says how the game ended.
+    sowings = [move for move in game.moves if move.sows]
+    details = move_lines(table, sowings, names)
+    if table.clock is not None:
+        details.append(clock_line(table, table.clock, names))
+        if (note := clock_note(table)) is not None and row.live:
+            details.append(note)
+    if table.ratings:
+        details.append(rating_line(table, names))
+    if details:
+        board.add_item(discord.ui.Separator())
+        board.add_item(discord.ui.TextDisplay("\n".join(details)))
+    actions = [] if closed else board_actions(table)
+    if actions:
+        board.add_item(discord.ui.ActionRow(*actions))
+    board.add_item(discord.ui.TextDisplay(f"-# {board_footer(table, len(sowings))}"))
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(board)
+    return layout
 
 
 #: How many of the latest moves the board lists in notation.
@@ -378,6 +466,8 @@ def board_status(table: Table) -> str:
         level_a, level_b = level_name(row.level_a), level_name(row.level_b)
         return _(text, level_a=level_a, level_b=level_b, side=mover.name, level=(level_a, level_b)[mover])
     names = side_names(row)
+    if table.computer_to_move and through_interactions(row):  # a restart may leave its move undrawn here
+        return _("🤖 **{name}** is thinking… If its move does not show, press a cup.", name=names[mover])
     if table.computer_to_move:
         return _("🤖 **{name}** is thinking…", name=names[mover])
     again = game.last_move is not None and game.last_move.player == mover
@@ -394,10 +484,8 @@ def board_message(table: Table, picture: bytes | None = None) -> Message:
     to move is told by a ping of its own, a new message (an edit notifies nobody)."""
     files = [discord.File(io.BytesIO(picture), filename=BOARD_PICTURE)] if picture else []
     return Message(
-        content=board_status(table),
-        embeds=[board_embed(table, picture is not None)],
+        view=board_layout(table, board_status(table), picture=picture is not None),
         files=files,  # an edit replaces the old picture (or removes it for a text board)
-        view=board_view(table),
     )
 
 

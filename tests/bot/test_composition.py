@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 from bot.engine.notation import from_record
-from tests.helpers import press, shown
+from tests.helpers import press, shown, status_line
 
 COGS = Path(__file__).resolve().parents[2] / "cogs"
 
@@ -34,7 +34,7 @@ async def test_after_a_restart_the_new_process_builds_its_own_services_and_they_
     assert after is not before and after.computer is not before.computer
     await press(world.alice, board, 3)
     # The new process's computer answered, and its move was shown on the board.
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")
     (row,) = await world.env.bot.store.database.read("SELECT record FROM games ORDER BY id DESC LIMIT 1")
     assert from_record(row["record"])[0].ply == 2
 

@@ -20,7 +20,7 @@ from simcord import InteractionResult
 
 from bot.service import Table
 from bot.storage import ChallengeRow, GameRow
-from tests.helpers import buttons, press, start_game, surrender, told
+from tests.helpers import board_footer, buttons, press, start_game, surrender, texts, told
 
 #: What an answer must never say when the database changed: it would be a lie.
 UNTRUE_AFTER_A_CHANGE = "nothing was changed"
@@ -241,7 +241,7 @@ def board_mismatches(table: Table, board) -> list[str]:
     if board is None:
         return [f"game {table.row.id} has no board message"]
     ply = table.game.ply
-    footer = board.embeds[0].footer.text if board.embeds else None
+    footer = board_footer(board) if texts(board) else None
     expected_footer = f"Move {ply}" if ply else "No move yet"
     if footer != (expected_footer if table.row.rated else f"{expected_footer} · unrated"):
         return [f"game {table.row.id}'s board shows {footer!r} at move {ply}"]

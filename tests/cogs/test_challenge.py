@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.helpers import buttons, cup_labels, enabled_houses, pinged, shown
+from tests.helpers import board_title, buttons, cup_labels, cup_rows, enabled_houses, pinged, shown, status_line
 
 
 async def challenge(world, **options):
@@ -24,8 +24,8 @@ async def test_accepting_turns_the_challenge_into_the_board(world):
     message = (await challenge(world, first="me")).response
     accepted = await world.bob.click(message, label="Accept")
     assert accepted.acknowledged
-    assert message.content.startswith(f"**{shown(world.alice)}**, your move (wari, houses 1–6)")
-    assert message.embeds[0].title == "Wari · game #1"
+    assert status_line(message).startswith(f"**{shown(world.alice)}**, your move (wari, houses 1–6)")
+    assert board_title(message) == "Wari · game #1"
     assert cup_labels(message) == [f"{h} · 4" for h in range(1, 7)]
     assert enabled_houses(message) == [1, 2, 3, 4, 5, 6]
 
@@ -33,7 +33,7 @@ async def test_accepting_turns_the_challenge_into_the_board(world):
 async def test_first_opponent_makes_the_challenged_member_player_a(world):
     message = (await challenge(world, first="opponent")).response
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"**{shown(world.bob)}**, your move")
+    assert status_line(message).startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_only_the_challenged_member_may_accept_or_decline(world):
@@ -108,9 +108,9 @@ async def test_options_that_do_not_fit_the_variant_are_refused(world, options, r
 async def test_kalah_with_ten_houses_fits_in_two_rows_of_buttons(world):
     message = (await challenge(world, variant="kalah", houses=10, seeds=10, first="me")).response
     await world.bob.click(message, label="Accept")
-    assert [len(row["components"]) for row in message.components] == [5, 5]
+    assert [len(row) for row in cup_rows(message)] == [5, 5]
     assert cup_labels(message)[0] == "1 · 10"
-    assert message.embeds[0].title == "Kalah 10x10 · game #1"
+    assert board_title(message) == "Kalah 10x10 · game #1"
 
 
 async def test_refusals_are_ephemeral_and_clear(world):

@@ -5,7 +5,7 @@ import discord
 from bot.engine import Game
 from bot.engine.notation import from_record
 from bot.storage import StorageError
-from tests.helpers import buttons, enabled_houses, press, shown, surrender
+from tests.helpers import board_footer, board_words, buttons, enabled_houses, press, shown, status_line, surrender
 
 #: The bot's name in SimCord, as its messages show it.
 BOT = "TestBot"
@@ -22,21 +22,21 @@ async def stored_game(world):
 
 async def test_play_starts_at_once_and_the_bot_answers_each_move(world):
     board = await play_bot(world, level="greedy", first="me")
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")
     await press(world.alice, board, 3)
     # The bot (B) has moved by the time the press settles: it is Alice's turn again.
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")
     game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[0]) == "A(3,4)" and game.moves[1].player.name == "B"
     # Both half-moves are told: Alice's own, which she never saw drawn, and the bot's answer.
-    lines = board.embeds[0].description.splitlines()
+    lines = board_words(board).splitlines()
     at = lines.index("**Last moves:**")
     assert lines[at + 1] == f"`A(3,4)` {shown(world.alice)} sowed 4 seeds from house 3."
     assert lines[at + 2].startswith(f"`{game.moves[1]}` {BOT} (Casual) sowed ")
-    assert "**Before:**" not in board.embeds[0].description  # nothing earlier yet
+    assert "**Before:**" not in board_words(board)  # nothing earlier yet
     await press(world.alice, board, 1)
     game = await stored_game(world)
-    lines = board.embeds[0].description.splitlines()
+    lines = board_words(board).splitlines()
     assert lines[lines.index("**Last moves:**") + 1].startswith("`A(1,4)` ")
     assert f"**Before:** `A(3,4) {game.moves[1]}`" in lines  # the earlier moves, in notation
 
@@ -46,12 +46,12 @@ async def test_challenging_the_bot_plays_it_at_the_default_level(world):
     assert not result.ephemeral
     game = await stored_game(world)
     assert game.ply == 1  # the bot moved first, at once
-    assert result.response.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(result.response).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world):
     from bot.service import Table
-    from cogs.wari.views import board_message
+    from cogs.wari.views import CupButton, board_message
 
     board = await play_bot(world, level="random", first="opponent")
     table = await world.env.bot.service.tables.table(world.channel.id)
@@ -59,18 +59,21 @@ async def test_while_the_bot_thinks_the_board_says_so_and_cups_are_locked(world)
     thinking_game = Game(table.game.rules)
     thinking = Table(table.row, thinking_game)
     drawn = board_message(thinking)
-    assert drawn.content == f"🤖 **{BOT} (Beginner)** is thinking…"
-    assert isinstance(drawn.view, discord.ui.View) and all(cup.item.disabled for cup in drawn.view.children)
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert isinstance(drawn.view, discord.ui.LayoutView)
+    status = next(item for item in drawn.view.walk_children() if isinstance(item, discord.ui.TextDisplay))
+    assert status.content == f"🤖 **{BOT} (Beginner)** is thinking…"
+    cups = [item for item in drawn.view.walk_children() if isinstance(item, CupButton)]
+    assert len(cups) == 6 and all(cup.item.disabled for cup in cups)
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_whole_game_against_the_bot_ends_with_a_result(world):
     board = await play_bot(world, level="low", variant="kalah", houses=3, seeds=2, first="me")
     for _ in range(100):
-        if board.content.startswith("🏁 "):
+        if status_line(board).startswith("🏁 "):
             break
         await press(world.alice, board, min(enabled_houses(board)))
-    assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"] and board.content.startswith("🏁 ")
+    assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"] and status_line(board).startswith("🏁 ")
     assert (await stored_game(world)).is_over
 
 
@@ -98,7 +101,7 @@ async def test_restart_during_the_bots_turn_resumes_its_thinking(world):
     await world.restart()
     game = await stored_game(world)
     assert game.ply == 2 and game.moves[1].player.name == "B"
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_busy_bot_says_so(world):
@@ -110,11 +113,11 @@ async def test_a_busy_bot_says_so(world):
 
 async def test_an_exhibition_plays_one_move_per_press_of_next_move(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low")).response
-    assert board.content.startswith("🤖 Exhibition: Casual (A) against Novice (B). A (Casual) to move")
+    assert status_line(board).startswith("🤖 Exhibition: Casual (A) against Novice (B). A (Casual) to move")
     assert [b["label"] for b in buttons(board)] == ["Next move"]
-    assert f"**A** {BOT} (Casual)" in board.embeds[0].description
+    assert f"**A** {BOT} (Casual)" in board_words(board)
     await world.carol.click(board, label="Next move")
-    assert board.embeds[0].footer.text == "Move 1" and "B (Novice) to move" in board.content
+    assert board_footer(board) == "Move 1" and "B (Novice) to move" in status_line(board)
     await world.alice.click(board, label="Next move")  # anyone watching may press
     game = await stored_game(world)
     assert game.ply == 2 and str(game.moves[1]).startswith("B(7,")  # low plays its lowest house
@@ -133,14 +136,14 @@ async def test_an_exhibition_runs_to_the_end_and_survives_a_restart(world):
         if presses == 5:
             await world.restart()
         await world.carol.click(board, label="Next move")
-    assert [b["label"] for b in buttons(board)] == ["Analyse"] and board.content.startswith("🏁 ")
+    assert [b["label"] for b in buttons(board)] == ["Analyse"] and status_line(board).startswith("🏁 ")
     assert (await stored_game(world)).is_over
 
 
 async def test_a_moderator_can_stop_an_exhibition(world):
     board = (await world.carol.slash(world.channel, "wari exhibition", level_a="mcts", level_b="expert")).response
     await world.mod.slash(world.channel, "wari-mod abort")
-    assert board.components == [] and board.content == "Game aborted by a moderator: no winner."
+    assert buttons(board) == [] and status_line(board) == "Game aborted by a moderator: no winner."
 
 
 async def test_surrender_cancels_the_bots_search_and_its_answer_is_dropped(world, monkeypatch):
@@ -233,14 +236,14 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
         return (await stored_game(world)).ply == 2
 
     assert await until(replied)
-    assert await until(lambda: board.content.startswith(f"**{shown(world.alice)}**, your move"))
+    assert await until(lambda: status_line(board).startswith(f"**{shown(world.alice)}**, your move"))
 
 
 async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_after_a_restart(world):
     board = (
         await world.carol.slash(world.channel, "wari exhibition", level_a="greedy", level_b="low", pace="auto")
     ).response
-    assert board.components == [] and "it plays on its own" in board.content
+    assert buttons(board) == [] and "it plays on its own" in status_line(board)
     assert (await stored_game(world)).ply == 1  # the first move comes at once
     await world.env.advance_time(6)
     assert (await stored_game(world)).ply == 2  # then one every 6 seconds
@@ -251,7 +254,7 @@ async def test_an_exhibition_on_its_own_plays_at_a_readable_pace_and_resumes_aft
         if (await stored_game(world)).is_over:
             break
         await world.env.advance_time(6)
-    assert (await stored_game(world)).is_over and board.content.startswith("🏁 ")
+    assert (await stored_game(world)).is_over and status_line(board).startswith("🏁 ")
 
 
 async def test_an_aborted_exhibition_names_its_two_levels(world):
@@ -271,7 +274,7 @@ async def test_each_level_has_one_name_in_the_choices_and_on_the_board(world):
     assert len(set(names.values())) == len(names) == 6  # no two levels share a name
     assert names["again"] == "Apprentice" and names["mcts"] == "Strong"
     board = await play_bot(world, level="again", first="me")
-    assert f"**B** {BOT} ({names['again']})" in board.embeds[0].description
+    assert f"**B** {BOT} ({names['again']})" in board_words(board)
     await surrender(world.alice, world.channel)
     stats = await world.alice.slash(world.channel, "wari stats")
     (against,) = [field for field in stats.response.embeds[0].fields if field.name == "Against the computer"]

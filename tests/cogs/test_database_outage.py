@@ -18,7 +18,7 @@ import discord
 from bot.storage.database import open_backend
 from tests.cogs.command_tree import required_options, slash_commands
 from tests.cogs.test_resilience import read_only
-from tests.helpers import press, start_game, surrender, told
+from tests.helpers import board_footer, board_title, press, start_game, surrender, told
 
 #: What a command or a press is told while the database cannot be reached.
 TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
@@ -81,7 +81,7 @@ async def test_after_a_restart_a_press_during_an_outage_is_answered(world, reque
         assert only_told(await press(world.alice, board, 3)) == TROUBLE
         assert only_told(await world.bob.slash(world.channel, "wari board")) == TROUBLE
     await press(world.alice, board, 3)
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_a_board_shown_again_when_its_place_cannot_be_saved_is_taken_back(world):
@@ -94,7 +94,7 @@ async def test_a_board_shown_again_when_its_place_cannot_be_saved_is_taken_back(
     assert [message.id for message in world.channel.history()] == before  # nothing was changed, truly
     await read_only(world.env.bot.store, False)
     await press(world.bob, board, 9)  # the game's board is the one it had, and it plays
-    assert board.embeds[0].footer.text == "Move 2"
+    assert board_footer(board) == "Move 2"
 
 
 async def test_the_game_numbers_suggested_while_the_database_is_away_are_none_and_no_bug_is_logged(
@@ -102,7 +102,9 @@ async def test_the_game_numbers_suggested_while_the_database_is_away_are_none_an
 ):
     board = await start_game(world)
     await surrender(world.bob, world.channel)
-    assert board.embeds  # a finished game #1, which the suggestions offer when they can
+    assert (
+        board_title(board) == "Wari · game #1 · finished"
+    )  # a finished game #1, which the suggestions offer when they can
     assert [choice["value"] for choice in await world.alice.autocomplete(world.channel, "wari record", "game", "")] == [
         1
     ]
@@ -135,4 +137,4 @@ async def test_a_new_games_board_whose_place_cannot_be_saved_is_taken_back_and_t
     await read_only(world.env.bot.store, False)
     shown = await world.alice.slash(world.channel, "wari board")
     await press(world.alice, shown.response, 3)
-    assert shown.response.embeds[0].footer.text.startswith("Move")
+    assert board_footer(shown.response).startswith("Move")

@@ -1,7 +1,7 @@
 """User stories: offering a draw, answering it, and an offer that lapses at the next move."""
 
 from bot.ai.worker import evaluate
-from tests.helpers import cup_labels, pinged, press, shown, start_game, stored, surrender
+from tests.helpers import board_footer, cup_labels, pinged, press, shown, start_game, status_line, stored, surrender
 
 
 def offer_of(result):
@@ -25,7 +25,7 @@ async def test_an_offer_pings_the_opponent_who_may_accept_it(world):
     (told,) = [m for m in world.channel.history() if "your draw offer" in m.content]
     assert told.content == f"{world.alice.mention}, {shown(world.bob)} accepted your draw offer: game #1 is drawn."
     assert pinged(world, told) == {world.alice.id}
-    assert board.content == "🏁 Draw by agreement (score 0–0)."
+    assert status_line(board) == "🏁 Draw by agreement (score 0–0)."
     assert (await stored(world, "status"), await stored(world, "result"), await stored(world, "reason")) == (
         "finished",
         "draw",
@@ -55,7 +55,7 @@ async def test_an_offer_lapses_at_the_next_move(world):
     offer = offer_of(await world.bob.slash(world.channel, "wari draw"))  # Bob offers; Alice is to move
     await press(world.alice, board, 5)
     assert offer.components == [] and offer.embeds[0].description == "This draw offer lapsed: a move was played."
-    assert board.embeds[0].footer.text == "Move 1" and await stored(world, "draw_open") == 0
+    assert board_footer(board) == "Move 1" and await stored(world, "draw_open") == 0
 
 
 async def test_a_stale_accept_is_refused(world):
@@ -71,7 +71,7 @@ async def test_a_stale_accept_is_refused(world):
         and offer.content == "This draw offer is no longer open."
         and offer.components == []
     )
-    assert board.content.startswith(f"**{shown(world.bob)}**, your move")
+    assert status_line(board).startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_an_offer_survives_a_restart(world):
@@ -79,7 +79,7 @@ async def test_an_offer_survives_a_restart(world):
     offer = offer_of(await world.alice.slash(world.channel, "wari draw"))
     await world.restart()
     await world.bob.click(offer, label="Accept")
-    assert board.content == "🏁 Draw by agreement (score 0–0)."
+    assert status_line(board) == "🏁 Draw by agreement (score 0–0)."
 
 
 async def test_a_finished_game_cannot_be_drawn(world):
@@ -102,7 +102,7 @@ async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
     assert evaluate(await stored(world, "record"), 1) > 0  # Alice, to move, is ahead by the bot's own search
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content == f"🤝 {shown(world.alice)} offered a draw and I accept: game #1 is drawn."
-    assert board.content.startswith("🏁 Draw") and await stored(world, "reason") == "agreement"
+    assert status_line(board).startswith("🏁 Draw") and await stored(world, "reason") == "agreement"
 
 
 async def test_the_computer_declines_a_draw_when_it_is_ahead(world):

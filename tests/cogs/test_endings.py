@@ -1,7 +1,18 @@
 """User stories: giving up and calling off. A surrender is asked first and done by a button;
 until both sides have moved, either player may abort, unrated."""
 
-from tests.helpers import buttons, cup_labels, pinged, press, shown, start_game, surrender
+from tests.helpers import (
+    board_footer,
+    board_words,
+    buttons,
+    cup_labels,
+    pinged,
+    press,
+    shown,
+    start_game,
+    status_line,
+    surrender,
+)
 
 
 async def games(world) -> list:
@@ -30,10 +41,10 @@ async def test_surrender_asks_first_and_only_its_button_ends_the_game(world):
     assert announcement.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     assert pinged(world, announcement) == {world.alice.id}  # a new message: the winner is notified
     assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
-    assert board.content == f"🏁 {shown(world.alice)} wins: {shown(world.bob)} surrendered (score 0–0)."
+    assert status_line(board) == f"🏁 {shown(world.alice)} wins: {shown(world.bob)} surrendered (score 0–0)."
     # One move was played: the surrender is no move, and the last move is still Alice's, not the ending.
-    assert board.embeds[0].footer.text == "Move 1"
-    assert "**Last move:** `A(4,4)`" in board.embeds[0].description and "surrendered" not in board.embeds[0].description
+    assert board_footer(board) == "Move 1"
+    assert "**Last move:** `A(4,4)`" in board_words(board) and "surrendered" not in board_words(board)
     (row,) = await games(world)
     assert (row["status"], row["result"], row["reason"]) == ("finished", "A", "surrender")
     assert row["record"].rstrip().endswith("A(4,4) B(surrender)")
@@ -82,8 +93,8 @@ async def test_either_player_may_abort_until_both_have_moved(world):
     )
     (said,) = [m for m in world.channel.history() if "called off" in m.content]
     assert pinged(world, said) == {world.alice.id}  # the opponent hears of it
-    assert board.content == "Game aborted before both sides had moved: no winner, and no rating changes."
-    assert board.components == []
+    assert status_line(board) == "Game aborted before both sides had moved: no winner, and no rating changes."
+    assert buttons(board) == []
     (row,) = await games(world)
     assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "early")
     assert await rating_changes(world) == []
@@ -106,7 +117,7 @@ async def test_once_both_have_moved_abort_is_refused_and_surrender_remains(world
 
 async def test_against_the_computer_abort_works_until_the_player_has_moved(world):
     board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="opponent")).response
-    assert board.embeds[0].footer.text == "Move 1"  # the bot moved first; Alice has not
+    assert board_footer(board) == "Move 1"  # the bot moved first; Alice has not
     called_off = await world.alice.slash(world.channel, "wari abort")
     assert called_off.response.content.startswith(f"🛑 {shown(world.alice)} called off game #1 against TestBot")
     assert (await games(world))[0]["reason"] == "early"

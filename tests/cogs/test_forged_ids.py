@@ -18,7 +18,7 @@ import pytest
 from bot.ai.puzzles import Puzzle, puzzles_for
 from bot.service import puzzles as puzzle_service
 from bot.service.puzzles import PuzzleService
-from tests.helpers import buttons, late_click, press, start_game, surrender, told
+from tests.helpers import board_footer, buttons, components, late_click, press, start_game, surrender, told
 
 # The puzzles' refutations run in the computer's worker processes.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
@@ -213,7 +213,7 @@ async def test_a_button_of_a_finished_game_pressed_on_the_live_board_leaves_that
     assert refusal(world, caplog, result) == NOT_HERE
     assert look(board) == shown and await database(world) == stored
     await press(world.alice, board, 3)  # the board plays on
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 @pytest.mark.parametrize(
@@ -326,7 +326,8 @@ async def test_a_page_of_another_leaderboard_is_refused_on_this_one(world, caplo
 async def test_a_button_of_an_older_version_still_on_its_message_is_answered(world, caplog):
     board = await start_game(world)
     stored = world.env.backend.get_message(board.channel_id, board.id)
-    stored.components[0]["components"][0]["custom_id"] = "wari:move:1:3"  # as an older version drew it
+    first_cup = next(component for component in components(stored) if component.get("custom_id"))
+    first_cup["custom_id"] = "wari:move:1:3"  # as an older version drew it
     result = await world.alice.click(board, custom_id="wari:move:1:3")
     assert refusal(world, caplog, result) == OLDER
 
@@ -344,10 +345,11 @@ def every_button() -> list:
     from cogs.wari.standings import PageButton
     from cogs.wari.takebacks import TakebackButton
     from cogs.wari.tournaments.views import TournamentButton
-    from cogs.wari.views import ChallengeButton, CupButton, DrawButton, NextMoveButton, RematchButton
+    from cogs.wari.views import ChallengeButton, ControlButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
     return [
         CupButton(12, 3, 7),
+        ControlButton(12, "surrender"),
         NextMoveButton(12, 3),
         RematchButton(12),
         AnalyseButton(12),

@@ -9,13 +9,18 @@ from bot.engine import Game, Player
 from bot.engine.notation import from_record
 from tests.helpers import (
     board_code,
+    board_footer,
+    board_title,
+    board_words,
     buttons,
     cup_id,
     cup_labels,
     enabled_houses,
+    gallery,
     press,
     shown,
     start_game,
+    status_line,
     stored,
     told,
 )
@@ -29,9 +34,9 @@ async def test_a_press_plays_the_move_and_redraws_the_same_message(world):
     board = await start_game(world)
     result = await press(world.alice, board, 5)
     assert result.acknowledged and told(result) == []
-    assert board.content.startswith(f"**{shown(world.bob)}**, your move (wari, houses 7–12)")
-    assert "**Last move:** `A(5,4)` alice sowed 4 seeds from house 5." in board.embeds[0].description
-    assert board.embeds[0].footer.text == "Move 1"
+    assert status_line(board).startswith(f"**{shown(world.bob)}**, your move (wari, houses 7–12)")
+    assert "**Last move:** `A(5,4)` alice sowed 4 seeds from house 5." in board_words(board)
+    assert board_footer(board) == "Move 1"
     # Bob's cups, in board order (12 on the left, as drawn), with their seeds.
     assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
 
@@ -40,12 +45,12 @@ async def test_the_worked_example_through_the_buttons(world):
     board = await start_game(world)
     for member, house in ((world.alice, 5), (world.bob, 7), (world.alice, 2), (world.bob, 12)):
         await press(member, board, house)
-    assert "`B(12,5)+2`" in board.embeds[0].description
-    assert "captured 2 from house 5" in board.embeds[0].description
+    assert "`B(12,5)+2`" in board_words(board)
+    assert "captured 2 from house 5" in board_words(board)
     assert board_code(board).splitlines()[2:5] == [
-        "    ›0  5  5  6  6  0",  # house 12, the last move's, marked
-        " 2 ─────────────────── 0",
-        "     5  1  6  6  0  6",
+        " ›0  5  5  6  6  0",  # house 12, the last move's, marked
+        "2 ─────────────── 0",  # B's prisoners on the left, A's on the right
+        "  5  1  6  6  0  6",
     ]
     assert enabled_houses(board) == [1, 2, 3, 4, 6]  # house 5 is empty: its button is disabled
 
@@ -60,8 +65,8 @@ async def test_a_whole_game_to_the_end_is_archived_with_its_record(world):
         await press(players[shadow.to_move], board, house)
         shadow.play(house)
     assert [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
-    assert board.embeds[0].title.endswith("· finished")
-    assert board.content.startswith("🏁 ")
+    assert board_title(board).endswith("· finished")
+    assert status_line(board).startswith("🏁 ")
     (row,) = await archived(world)
     assert row["status"] == "finished" and row["result"] == shadow.outcome.result
     assert row["reason"] == shadow.outcome.termination.value and row["finished_at"]
@@ -90,11 +95,11 @@ async def test_a_double_click_plays_only_once(world):
     board = await start_game(world)
     first_id = cup_id(board, 6)
     await world.alice.click(board, custom_id=first_id)
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
     # Bob's board now; Alice clicks the same spot again: it is Bob's cup 7 and not her turn.
     second = await press(world.alice, board, 7)
     assert told(second)[0].content == f"It's {shown(world.bob)}'s turn."
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_reposting_the_board_makes_the_old_message_stale(world):
@@ -103,13 +108,13 @@ async def test_reposting_the_board_makes_the_old_message_stale(world):
     repost = (await world.carol.slash(world.channel, "wari board")).response
     assert not repost.ephemeral and cup_labels(repost) == labels
     # The old board is closed: no buttons, and a link to the one that replaced it.
-    assert cup_labels(board) == [] and board.embeds[0].footer.text == "No move yet"
-    assert board.content.startswith(
+    assert cup_labels(board) == [] and board_footer(board) == "No move yet"
+    assert status_line(board).startswith(
         "↪️ This board was replaced: game #1 goes on → [board](https://discord.com/channels/"
     )
-    assert board.content.endswith(f"/{repost.id})")
+    assert status_line(board).endswith(f"/{repost.id})")
     await press(world.alice, repost, 2)
-    assert repost.embeds[0].footer.text == "Move 1"
+    assert board_footer(repost) == "Move 1"
 
 
 async def test_a_moderator_may_abort_a_stuck_game(world):
@@ -127,7 +132,7 @@ async def test_a_moderator_may_abort_a_stuck_game(world):
         done.response.content
         == f"🛑 {shown(world.mod)} aborted game #1 between {world.alice.mention} and {world.bob.mention}. No winner."
     )
-    assert board.content == "Game aborted by a moderator: no winner." and board.components == []
+    assert status_line(board) == "Game aborted by a moderator: no winner." and buttons(board) == []
     (row,) = await archived(world)
     assert (row["status"], row["result"], row["reason"]) == ("aborted", None, "aborted")
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob)
@@ -167,16 +172,16 @@ async def test_a_server_may_have_its_boards_drawn_as_a_picture(world):
     assert "**picture**" in chosen.response.content
     board = await start_game(world)
     (picture,) = board.attachments
-    assert picture.filename == "board.png" and board.embeds[0].image.url == "attachment://board.png"
-    assert "```" not in board.embeds[0].description  # the picture replaces the drawing; the facts stay in words
-    assert "prisoners: **0**" in board.embeds[0].description and board.content.startswith("**alice**, your move")
+    assert picture.filename == "board.png" and gallery(board) == [picture.url]  # shown in the board's container
+    assert "```" not in board_words(board)  # the picture replaces the drawing; the facts stay in words
+    assert "prisoners: **0**" in board_words(board) and status_line(board).startswith("**alice**, your move")
     before = picture.url
     await press(world.alice, board, 3)
     (after,) = board.attachments  # the move's picture replaced the old one
-    assert after.url != before and board.embeds[0].footer.text == "Move 1"
+    assert after.url != before and board_footer(board) == "Move 1"
     await admin.slash(world.channel, "wari-mod settings", board="text")
     await press(world.bob, board, 9)
-    assert board.attachments == [] and "```" in board.embeds[0].description
+    assert board.attachments == [] and "```" in board_words(board)
 
 
 async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(world):
@@ -193,7 +198,7 @@ async def test_a_game_keeps_its_position_and_one_stored_without_it_plays_on(worl
         ("UPDATE games SET position = ? WHERE id = 1", (json.dumps({**snapshot, "format": "x"}),))
     )
     await press(world.alice, board, 2)
-    assert board.embeds[0].footer.text == "Move 3" and json.loads(await stored(world, "position"))["ply"] == 3
+    assert board_footer(board) == "Move 3" and json.loads(await stored(world, "position"))["ply"] == 3
 
 
 async def test_presses_leave_no_interaction_or_game_behind(world):
@@ -210,7 +215,7 @@ async def test_presses_leave_no_interaction_or_game_behind(world):
     for _ in range(10):
         if not enabled_houses(board):
             break
-        mover = world.alice if "alice" in board.content else world.bob
+        mover = world.alice if "alice" in status_line(board) else world.bob
         await press(mover, board, enabled_houses(board)[0])
     gc.collect()
     kept = [thing for thing in gc.get_objects() if isinstance(thing, (discord.Interaction, Game))]
@@ -225,7 +230,7 @@ async def test_a_press_is_answered_by_its_redrawn_board_in_one_call(world):
     calls = [(call.method, call.path.split("/")[1]) for call in world.env.backend.http_requests[before:]]
     # the answer is the board itself; then Alice's ping, now stale, is deleted (Bob's waits a minute)
     assert calls == [("POST", "interactions"), ("DELETE", "channels")]
-    assert not result.deferred and board.embeds[0].footer.text == "Move 1"
+    assert not result.deferred and board_footer(board) == "Move 1"
 
 
 async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_board(world, monkeypatch):
@@ -249,7 +254,7 @@ async def test_a_press_whose_work_is_slow_is_deferred_in_time_then_shows_the_boa
     before = len(world.env.backend.http_requests)
     result = await press(world.alice, board, 5)
     assert result.deferred and told(result) == []
-    assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
+    assert board_footer(board) == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
     answers = [(call.method, call.path.rsplit("/", 1)[-1]) for call in world.env.backend.http_requests[before:]][:2]
     assert answers == [("POST", "callback"), ("PATCH", "@original")]  # the deferral, then the board
 
@@ -259,10 +264,10 @@ async def test_the_board_lists_the_moves_before_the_last_in_notation(world):
     for number in range(1, 13):
         await press(world.alice if number % 2 else world.bob, board, min(enabled_houses(board)))
         if number == 2:
-            assert "**Before:** `A(1,4)`" in board.embeds[0].description.splitlines()
+            assert "**Before:** `A(1,4)`" in board_words(board).splitlines()
     (row,) = await world.env.bot.store.database.read("SELECT record FROM games")
     moves = from_record(row["record"])[0].moves
-    lines = board.embeds[0].description.splitlines()
+    lines = board_words(board).splitlines()
     assert f"**Last move:** `{moves[-1]}` " in "\n".join(lines)
     # The eight moves before the last, the older ones elided.
     assert f"**Before:** … `{' '.join(str(move) for move in moves[-9:-1])}`" in lines

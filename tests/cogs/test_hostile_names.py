@@ -56,6 +56,8 @@ def sent_texts(env) -> Iterator[tuple[str, str, str]]:
             yield where, PLAIN, payload["name"]
         if payload.get("content"):
             yield where, "message", payload["content"]
+        for text in laid_out_texts(payload.get("components") or ()):
+            yield where, "message", text
         for embed in payload.get("embeds") or ():
             for key, profile in (("title", "embed_title"), ("description", "embed_description")):
                 if embed.get(key):
@@ -65,6 +67,17 @@ def sent_texts(env) -> Iterator[tuple[str, str, str]]:
                 yield where, "embed_field_value", field["value"]
             if (embed.get("footer") or {}).get("text"):
                 yield where, PLAIN, embed["footer"]["text"]
+
+
+def laid_out_texts(components) -> Iterator[str]:
+    """The text displays of a V2 message (a board): its own heading and small footer, each a text
+    display of one line of the bot's words, are read without their markup (names never start one)."""
+    for component in components:
+        if component.get("type") == 10:
+            content = component["content"]
+            own = re.fullmatch(r"(?:### |-# )([^\n]*)", content)
+            yield own.group(1) if own else content
+        yield from laid_out_texts(component.get("components") or ())
 
 
 def walk(tokens) -> Iterator[dict]:

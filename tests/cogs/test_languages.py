@@ -16,7 +16,7 @@ from bot.engine import Game, Player
 from bot.i18n import LANGUAGES, _, catalog, speaking
 from bot.render import result_text
 from cogs.wari.settings import PINGS_ON
-from tests.helpers import buttons, cup_id, enabled_houses, press, told
+from tests.helpers import board_footer, board_words, buttons, cup_id, enabled_houses, press, status_line, told
 
 ROOT = Path(__file__).resolve().parents[2]
 #: As the Makefile's ``translations`` extracts them: a rule set's name for Discord's list is the
@@ -60,7 +60,7 @@ async def play_to_the_end(board, players, rng, language: str) -> Game:
         assert sorted(enabled_houses(board)) == shadow.legal_moves
         await press(players[shadow.to_move], board, house)
         shadow.play(house)
-        assert board.embeds[0].footer.text == in_language(language, "Move {number}", number=shadow.ply)
+        assert board_footer(board) == in_language(language, "Move {number}", number=shadow.ply)
     return shadow
 
 
@@ -84,27 +84,24 @@ async def test_a_whole_game_in_the_servers_language_with_answers_in_the_players_
     assert challenge.embeds[0].title == title != "⚔️ Wari challenge"
     await kofi.click(challenge, label=in_language(language, "Accept"))
     board = challenge
-    assert board.content == in_language(
+    assert status_line(board) == in_language(
         language, "**{name}**, your move ({variant}, houses {houses}).", name="ama", variant="wari", houses="1–6"
     )
-    assert (
-        in_language(
-            language,
-            "**{side}** {name} · prisoners: **{score}** (houses {houses})",
-            side="A",
-            name="ama",
-            score=0,
-            houses="1–6",
-        )
-        in board.embeds[0].description
-    )
+    assert in_language(
+        language,
+        "**{side}** {name} · prisoners: **{score}** (houses {houses})",
+        side="A",
+        name="ama",
+        score=0,
+        houses="1–6",
+    ) in board_words(board)
     wrong = await kofi.click(board, custom_id=cup_id(board, 1))  # not Kofi's turn: told in his language
     assert told(wrong)[0].content == in_language(language, "It's {name}'s turn.", name="ama") != "It's ama's turn."
     rules = (await ama.slash(channel, "wari rules")).response.embeds[0]
     assert rules.title == in_language(language, "How to play {variant}", variant="Wari") != "How to play Wari"
     game = await play_to_the_end(board, {Player.A: ama, Player.B: kofi}, random.Random(3), language)
     with speaking(language):
-        assert board.content == "🏁 " + result_text(game.outcome, ("ama", "kofi"))
+        assert status_line(board) == "🏁 " + result_text(game.outcome, ("ama", "kofi"))
     assert [b["label"] for b in buttons(board)] == [in_language(language, "Rematch"), in_language(language, "Analyse")]
     stats = (await kofi.slash(channel, "wari stats")).response  # only for Kofi: in his language
     assert stats.embeds[0].title == in_language(language, "📊 {name}'s Wari", name="kofi") != "📊 kofi's Wari"
@@ -180,7 +177,7 @@ async def test_french_puts_a_space_before_its_colons_and_tells_pings_from_remind
     ama, kofi = (guild.add_member(world.env.create_user(name)) for name in ("ama", "kofi"))
     board = (await ama.slash(channel, "wari challenge", opponent=kofi, first="me", clock="5+3")).response
     await kofi.click(board, label="Accepter")
-    clock = next(line for line in board.embeds[0].description.splitlines() if line.startswith("⏱"))
+    clock = next(line for line in board_words(board).splitlines() if line.startswith("⏱"))
     assert "kofi : 5:00" in clock and "kofi: " not in clock  # the waiting side's time
     await surrender(ama, channel)
     await ama.slash(channel, "wari play", level="greedy", first="me")

@@ -3,7 +3,7 @@ range, if its challenger sets one)."""
 
 import re
 
-from tests.helpers import buttons, pinged, shown, surrender, told
+from tests.helpers import board_words, buttons, pinged, shown, status_line, surrender, told
 
 
 async def open_challenge(world, **options):
@@ -22,8 +22,8 @@ async def test_anyone_but_the_challenger_may_accept_an_open_challenge(world):
     own = await world.alice.click(challenge, label="Accept")
     assert told(own)[0].content == "This is your own open challenge: wait for someone to accept it, or withdraw it."
     await world.carol.click(challenge, label="Accept")
-    assert challenge.content.startswith(f"**{shown(world.alice)}**, your move")
-    assert f"**B** {shown(world.carol)}" in challenge.embeds[0].description
+    assert status_line(challenge).startswith(f"**{shown(world.alice)}**, your move")
+    assert f"**B** {shown(world.carol)}" in board_words(challenge)
     (row,) = await world.env.bot.store.database.read("SELECT player_a, player_b, name_b FROM games")
     assert (row["player_a"], row["player_b"], row["name_b"]) == (world.alice.id, world.carol.id, shown(world.carol))
     assert not await world.env.bot.store.database.read("SELECT * FROM challenges")
@@ -33,7 +33,7 @@ async def test_an_open_challenge_survives_a_restart_and_expires_unanswered(world
     challenge = await open_challenge(world)
     await world.restart()
     await world.bob.click(challenge, label="Accept")
-    assert challenge.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(challenge).startswith(f"**{shown(world.alice)}**, your move")
     await surrender(world.bob, world.channel)
     challenge = await open_challenge(world)
     await world.env.advance_time(11 * 60)
@@ -55,7 +55,7 @@ async def test_an_open_challenge_may_be_kept_to_players_near_the_challengers_rat
     )
     assert challenge.components  # still open
     await world.mod.click(challenge, label="Accept")  # unrated, 1500: within the range
-    assert challenge.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(challenge).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_rating_range_is_only_for_open_challenges(world):

@@ -8,7 +8,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.helpers import surrender
+from tests.helpers import board_code, gallery, surrender
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +70,7 @@ async def test_a_picture_board_needs_attach_files_and_the_rematch_button_checks_
     channel = lacking(world, "no-files", attach_files=False)
     board = (await world.alice.slash(channel, "wari challenge", opponent=world.bob)).response
     await world.bob.click(board, label="Accept")  # text boards need no files
-    assert board.embeds and not board.attachments
+    assert board_code(board) and not board.attachments and gallery(board) == []
     await surrender(world.bob, channel)
     await admin.slash(world.channel, "wari-mod settings", board="image")
     before = [m.id for m in channel.history()]

@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.engine import Game, Player
 from bot.engine.notation import from_record, position
 from bot.render import board_text, result_text
-from tests.helpers import board_code, buttons, press, shown, start_game, stored, surrender
+from tests.helpers import board_code, board_footer, buttons, press, shown, start_game, status_line, stored, surrender
 
 ROOT = Path(__file__).resolve().parents[2]
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -241,7 +241,7 @@ async def test_replay_buttons_step_forward_back_and_to_both_ends_also_after_a_re
     assert shown_move(replay) == 4 and board_code(replay) == drawn(shadow)
     assert disabled(replay) == {"next", "last"}
     # The game's own board was never touched.
-    assert board.embeds[0].footer.text == "Move 4" and board.content.startswith("🏁 ")  # a surrender is no move
+    assert board_footer(board) == "Move 4" and status_line(board).startswith("🏁 ")  # a surrender is no move
 
 
 async def test_a_replay_can_be_private_and_buttons_of_a_vanished_game_are_refused(world):

@@ -1,6 +1,17 @@
 """User stories: a finished game's board offers a rematch, sides swapped, also after a restart."""
 
-from tests.helpers import buttons, enabled_houses, pinged, press, shown, start_game, stored, surrender
+from tests.helpers import (
+    board_title,
+    buttons,
+    enabled_houses,
+    pinged,
+    press,
+    shown,
+    start_game,
+    status_line,
+    stored,
+    surrender,
+)
 
 
 def rematch_button(board) -> str:
@@ -22,7 +33,7 @@ async def test_a_rematch_challenges_the_other_player_with_sides_swapped(world):
     assert "a game of **oware** (a rematch of game #1)" in text and "the challenged player moves first" in text
     assert "Clock: **1h/move**" in text
     await world.bob.click(challenge, label="Accept")
-    assert challenge.content.startswith(f"**{shown(world.bob)}**, your move (oware, houses 1–6)")  # Bob is A now
+    assert status_line(challenge).startswith(f"**{shown(world.bob)}**, your move (oware, houses 1–6)")  # Bob is A now
     assert (await stored(world, "player_a", 2), await stored(world, "clock", 2)) == (world.bob.id, "1h/move")
     assert [b["label"] for b in buttons(board)] == ["Rematch"]  # the old board keeps its final position
 
@@ -45,9 +56,9 @@ async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_rest
     await world.restart()
     new = (await world.alice.click(board, custom_id=rematch_button(board))).response
     assert new.id != board.id
-    assert new.embeds[0].title == "Kalah 4x3 · game #2"
+    assert board_title(new) == "Kalah 4x3 · game #2"
     # Alice was A: now the bot is A and has already moved; it is her turn as B.
-    assert new.content.startswith(f"**{shown(world.alice)}**, your move (kalah 4x3, houses 5–8)")
+    assert status_line(new).startswith(f"**{shown(world.alice)}**, your move (kalah 4x3, houses 5–8)")
     assert (await stored(world, "level_a", 2), await stored(world, "player_b", 2)) == ("greedy", world.alice.id)
     await press(world.alice, new, enabled_houses(new)[0])
     assert " B(" in await stored(world, "record", 2)  # the new game plays on
@@ -56,4 +67,4 @@ async def test_a_rematch_against_the_computer_starts_at_once_and_survives_a_rest
 async def test_an_aborted_game_offers_no_rematch(world):
     board = await start_game(world)
     await world.mod.slash(world.channel, "wari-mod abort")
-    assert board.components == []
+    assert buttons(board) == []

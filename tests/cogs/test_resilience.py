@@ -11,6 +11,8 @@ from bot.storage import StorageError
 from cogs.wari.options import rules_of
 from tests.helpers import (
     board_code,
+    board_footer,
+    board_words,
     cup_id,
     cup_labels,
     enabled_houses,
@@ -19,7 +21,9 @@ from tests.helpers import (
     press,
     shown,
     start_game,
+    status_line,
     stored,
+    texts,
     told,
 )
 
@@ -32,16 +36,16 @@ async def test_restart_in_the_middle_of_a_game_and_play_on(world):
     assert world.env.bot.is_ready()
     result = await press(world.bob, board, 9)  # a button drawn by the previous bot process
     assert result.acknowledged and told(result) == []
-    assert board.embeds[0].footer.text == "Move 2" and board_code(board) != before
+    assert board_footer(board) == "Move 2" and board_code(board) != before
     await press(world.alice, board, 1)
-    assert board.embeds[0].footer.text == "Move 3"
+    assert board_footer(board) == "Move 3"
 
 
 async def test_restart_with_an_open_challenge_then_accept(world):
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
     await world.restart()
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(message).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_challenge_still_expires_after_a_restart(world):
@@ -57,7 +61,7 @@ async def test_a_refused_answer_to_a_press_is_repaired_by_editing_the_board_by_i
     world.env.inject_error("POST", "/interactions/*/callback", status=500)  # the press's answer, the redrawn board
     result = await press(world.alice, board, 6)
     assert told(result) == []  # nothing to say: the board shows the move
-    assert board.embeds[0].footer.text == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
+    assert board_footer(board) == "Move 1" and enabled_houses(board) == [12, 11, 10, 9, 8, 7]
 
 
 async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets_its_link(world):
@@ -65,8 +69,8 @@ async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets
     world.env.inject_error("POST", "/interactions/*/callback", status=503)
     world.env.inject_error("PATCH", f"/channels/*/messages/{board.id}", status=404, times=None)  # gone for good
     result = await press(world.alice, board, 6)
-    (new,) = [m for m in world.channel.history() if m.embeds and m.id != board.id]
-    assert new.id != board.id and new.embeds[0].footer.text == "Move 1"
+    (new,) = [m for m in world.channel.history() if texts(m) and m.id != board.id]
+    assert new.id != board.id and board_footer(new) == "Move 1"
     assert told(result)[0].ephemeral
     assert told(result)[0].content == (
         "The move `A(6,4)` was played. Discord did not let me update the board, so I posted it anew → [board]("
@@ -75,7 +79,7 @@ async def test_a_board_discord_will_not_edit_is_posted_anew_and_the_presser_gets
     assert await stored(world, "message_id") == new.id
     await press(world.bob, new, 12)
     (new,) = [m for m in world.channel.history() if m.id == new.id]  # history() gives snapshots
-    assert new.embeds[0].footer.text == "Move 2"
+    assert board_footer(new) == "Move 2"
 
 
 async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_board_catches_up(world):
@@ -89,13 +93,13 @@ async def test_when_discord_refuses_every_redraw_the_move_counts_and_the_old_boa
         == "The move `A(6,4)` was played. Discord did not let me show the board: use `/wari board` to see it."
     )
     # The message still shows Alice's cups of the old position; the game has moved on.
-    assert cup_labels(board)[0] == "1 · 4" and board.embeds[0].footer.text == "No move yet"
+    assert cup_labels(board)[0] == "1 · 4" and board_footer(board) == "No move yet"
     again = await press(world.alice, board, 6)
     assert told(again)[0].content == "Your move `A(6,4)` had already been played: the board now shows it."
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
     assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 5", "9 · 5", "8 · 5", "7 · 5"]  # Bob to move
     await press(world.bob, board, 12)
-    assert board.embeds[0].footer.text == "Move 2"
+    assert board_footer(board) == "Move 2"
 
 
 async def test_two_presses_at_once_apply_one_move(world):
@@ -146,10 +150,10 @@ async def test_a_database_that_cannot_be_written_refuses_clearly_and_changes_not
         == "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
     )
     assert "cannot write to the database" in caplog.text
-    assert board.embeds[0].footer.text == "No move yet"
+    assert board_footer(board) == "No move yet"
     await read_only(store, False)
     await press(world.alice, board, 2)
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_an_illegal_house_is_refused_with_the_reason_and_nothing_changes(world):
@@ -179,7 +183,7 @@ async def test_a_challenge_button_only_works_in_its_own_channel(world):
     with pytest.raises(Refusal, match="no longer open"):
         await world.env.bot.service.challenges.accept(challenge.id, world.bob.id, other.id, challenge.created_at)
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith("**alice**, your move")  # still accepted where it was posted
+    assert status_line(message).startswith("**alice**, your move")  # still accepted where it was posted
 
 
 async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_drawn(world):
@@ -192,7 +196,7 @@ async def test_a_surrender_whose_answer_discord_refuses_is_still_announced_and_d
     assert (
         world.channel.last_message.content == f"🏳️ {shown(world.bob)} surrendered. {world.alice.mention} wins game #1!"
     )
-    assert board.content.startswith("🏁 ") and cup_labels(board) == []
+    assert status_line(board).startswith("🏁 ") and cup_labels(board) == []
     assert not [m for m in world.channel.history() if "your move in game" in m.content]  # no ping left behind
 
 
@@ -200,7 +204,7 @@ async def test_an_accept_whose_answer_discord_refuses_still_shows_the_board_and_
     message = (await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")).response
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
     await world.bob.click(message, label="Accept")
-    assert message.content.startswith(f"**{shown(world.alice)}**, your move")  # edited by id instead
+    assert status_line(message).startswith(f"**{shown(world.alice)}**, your move")  # edited by id instead
     assert [m for m in world.channel.history() if "your move in game #1" in m.content]  # Alice was pinged
 
 
@@ -213,7 +217,7 @@ async def test_a_challenge_discord_will_not_post_is_not_made_and_the_channel_sta
     assert await world.env.bot.store.games.challenge_in(world.channel.id) is None
     again = await world.alice.slash(world.channel, "wari challenge", opponent=world.bob, first="me")
     await world.bob.click(again.response, label="Accept")
-    assert again.response.content.startswith(f"**{shown(world.alice)}**, your move")
+    assert status_line(again.response).startswith(f"**{shown(world.alice)}**, your move")
 
 
 async def test_a_posted_challenge_whose_message_id_the_database_first_refuses_keeps_it(world, monkeypatch):
@@ -273,7 +277,7 @@ async def test_a_double_click_whose_button_the_first_redraw_removed_is_answered(
     late = await late_click(world.alice, board, pressed)
     assert late.acknowledged
     assert told(late)[0].content == "Your move `A(3,4)` had already been played: the board now shows it."
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_two_players_racing_hear_that_another_press_came_first(world):
@@ -336,10 +340,10 @@ async def test_boards_a_crash_left_behind_are_redrawn_at_start_up(world):
         boards.append((channel, board))
     for channel, board in boards:
         await commit_without_redraw(world, channel.id, board, world.alice, 3)
-        assert board.embeds[0].footer.text == "No move yet"  # behind its game
+        assert board_footer(board) == "No move yet"  # behind its game
     await world.restart()
     for _channel, board in boards:
-        assert board.embeds[0].footer.text == "Move 1" and "`A(3,4)`" in board.embeds[0].description
+        assert board_footer(board) == "Move 1" and "`A(3,4)`" in board_words(board)
     assert not await world.env.bot.store.games.boards_behind()
 
 
@@ -348,14 +352,14 @@ async def test_a_press_on_a_board_left_behind_says_so_and_never_blames_another_p
     await commit_without_redraw(world, world.channel.id, board, world.alice, 3)
     again = await press(world.alice, board, 3)  # she presses again: her first press seemed lost
     assert told(again)[0].content == "Your move `A(3,4)` had already been played: the board now shows it."
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
     await commit_without_redraw(world, world.channel.id, board, world.bob, 9)
     await commit_without_redraw(world, world.channel.id, board, world.alice, 4)
     late = await press(world.bob, board, 10)  # the board still shows Bob to move after move 1
     assert told(late)[0].content == (
         "This board was out of date: it now shows the current position, after move 3 (`A(4,5)`)."
     )
-    assert board.embeds[0].footer.text == "Move 3"
+    assert board_footer(board) == "Move 3"
 
 
 async def test_when_discord_refuses_every_private_answer_the_channel_tells_the_asker(world):

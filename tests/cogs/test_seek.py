@@ -4,7 +4,7 @@ fits is paired at once, in a thread of the channel where they asked, and both ar
 import asyncio
 import contextlib
 
-from tests.helpers import buttons, pinged, shown, surrender, told
+from tests.helpers import board_title, buttons, pinged, shown, surrender, texts, told
 
 
 async def seek(member, channel, **options):
@@ -22,7 +22,7 @@ async def test_two_players_who_seek_the_same_game_are_paired_in_a_thread(world):
     assert "paired by `/wari seek`" in paired.response.content
     (thread,) = world.channel.threads
     messages = thread.history()
-    board = next(m for m in messages if m.embeds and "game #1" in m.embeds[0].title)
+    board = next(m for m in messages if texts(m) and "game #1" in board_title(m))
     call = next(m for m in messages if "your game is ready" in m.content)
     assert pinged(world, call) == {world.alice.id, world.bob.id}  # both are called to it
     assert [b["custom_id"] for b in buttons(board) if b["custom_id"].startswith("wari:cup:")]

@@ -4,7 +4,7 @@ the leaderboard and their history."""
 import re
 
 from bot.ratings import Rating, rate_game
-from tests.helpers import buttons, press, shown, stored, surrender
+from tests.helpers import board_footer, board_words, buttons, press, shown, status_line, stored, surrender
 
 
 async def play_out(world, winner, loser, *, draw=False, **options):
@@ -26,7 +26,7 @@ def field(embed, name):
 async def test_a_rated_game_shows_what_each_player_gained_or_lost(world):
     board = await play_out(world, world.alice, world.bob)
     alice, bob = rate_game(Rating(), Rating(), 1.0)
-    line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
+    line = next(line for line in board_words(board).splitlines() if line.startswith("📈"))
     assert line == (
         f"📈 **Ratings** (wari): {shown(world.alice)} 1500? → {Rating(alice.rating, alice.rd)} (+162) · "
         f"{shown(world.bob)} 1500? → {Rating(bob.rating, bob.rd)} (-162) · "
@@ -41,7 +41,7 @@ async def test_a_rating_change_adds_up_as_shown(world):
     pairs = [(world.alice, world.bob), (world.bob, world.alice)] * 2 + [(world.alice, world.bob)]  # five a day count
     for winner, loser in pairs:
         board = await play_out(world, winner, loser)
-        line = next(line for line in board.embeds[0].description.splitlines() if line.startswith("📈"))
+        line = next(line for line in board_words(board).splitlines() if line.startswith("📈"))
         for before, after, delta in re.findall(r"(\d+)\?? → (\d+)\?? \(([+-]\d+)\)", line):
             assert int(before) + int(delta) == int(after), line
     (rating,) = await world.env.bot.store.database.read(
@@ -59,7 +59,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
     await play_out(world, world.alice, world.carol, draw=True)
     computer = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
     await surrender(world.alice, world.channel)
-    assert computer.content.startswith("🏁 ")
+    assert status_line(computer).startswith("🏁 ")
     result = await world.alice.slash(world.channel, "wari stats")
     assert result.ephemeral
     embed = result.response.embeds[0]
@@ -76,7 +76,7 @@ async def test_stats_count_results_ratings_the_computer_and_streaks(world):
 async def test_a_game_against_the_computer_leaves_ratings_alone(world):
     board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
     await surrender(world.alice, world.channel)
-    assert board.content.startswith("🏁 ") and "📈" not in board.embeds[0].description
+    assert status_line(board).startswith("🏁 ") and "📈" not in board_words(board)
     stats = (await world.alice.slash(world.channel, "wari stats")).response.embeds[0]
     assert field(stats, "Ratings").startswith("Not rated yet")
     board = (await world.alice.slash(world.channel, "wari leaderboard")).response.embeds[0]
@@ -161,7 +161,7 @@ async def test_the_streak_is_the_longest_run_of_wins_and_aborted_games_count_as_
 
 async def test_kalah_of_any_size_counts_for_kalah(world):
     board = await play_out(world, world.alice, world.bob, variant="kalah", houses=4, seeds=3)
-    assert "📈 **Ratings** (kalah): " in board.embeds[0].description
+    assert "📈 **Ratings** (kalah): " in board_words(board)
     stats = (await world.alice.slash(world.channel, "wari stats", variant="kalah")).response.embeds[0]
     assert field(stats, "Games against people") == "1 (1 W · 0 D · 0 L)" and field(stats, "Ratings").startswith(
         "**kalah** "
@@ -184,7 +184,7 @@ async def test_a_public_leaderboard_keeps_the_askers_place_whoever_turns_the_pag
 async def test_an_exhibition_appears_once_in_the_bots_history(world):
     board = (await world.alice.slash(world.channel, "wari exhibition", level_a="low", level_b="greedy")).response
     await world.mod.slash(world.channel, "wari-mod abort")
-    assert board.content.startswith("Game aborted")
+    assert status_line(board).startswith("Game aborted")
     lines = (
         (await world.alice.slash(world.channel, "wari history", member=world.me))
         .response.embeds[0]
@@ -213,7 +213,7 @@ async def test_rated_games_between_the_same_two_players_count_five_times_a_day(w
         assert await changes() == 2 * game
     sixth = await play_out(world, world.alice, world.bob)
     assert await changes() == 10  # the sixth in a day changes nobody's rating
-    assert sixth.embeds[0].footer.text == "No move yet · not rated: 5 rated games a day count between the same players"
-    assert not [line for line in sixth.embeds[0].description.splitlines() if line.startswith("📈")]
+    assert board_footer(sixth) == "No move yet · not rated: 5 rated games a day count between the same players"
+    assert not [line for line in board_words(sixth).splitlines() if line.startswith("📈")]
     await play_out(world, world.alice, world.carol)  # another pair is not limited
     assert await changes() == 12

@@ -1,6 +1,6 @@
 """User stories: against the computer, a player takes back a move and thinks again."""
 
-from tests.helpers import enabled_houses, press, shown, start_game
+from tests.helpers import board_footer, board_words, enabled_houses, press, shown, start_game, status_line
 
 BOT = "TestBot"
 
@@ -9,7 +9,7 @@ async def test_a_takeback_against_the_computer_undoes_your_move_and_its_answer(w
     board = (await world.alice.slash(world.channel, "wari play", level="greedy", first="me")).response
     before = list(board.components)
     await press(world.alice, board, 3)
-    assert board.embeds[0].footer.text == "Move 2"  # Alice's move and the bot's answer
+    assert board_footer(board) == "Move 2"  # Alice's move and the bot's answer
     (row,) = await world.env.bot.store.database.read("SELECT record FROM games")
     answer = row["record"].split()[-1]
     taken = await world.alice.slash(world.channel, "wari takeback")
@@ -17,14 +17,14 @@ async def test_a_takeback_against_the_computer_undoes_your_move_and_its_answer(w
     assert (
         taken.response.content == f"↩️ {shown(world.alice)} took back `A(3,4)` `{answer}` in game #1: your move again."
     )
-    assert board.embeds[0].footer.text == "No move yet" and board.content.startswith(
+    assert board_footer(board) == "No move yet" and status_line(board).startswith(
         f"**{shown(world.alice)}**, your move"
     )
     assert board.components == before and enabled_houses(board) == [1, 2, 3, 4, 5, 6]
     (row,) = await world.env.bot.store.database.read("SELECT record, position FROM games")
     assert "A(3,4)" not in row["record"]
     await press(world.alice, board, 5)  # she plays another move, and the bot answers it
-    assert board.embeds[0].footer.text == "Move 2" and "`A(5,4)`" in board.embeds[0].description
+    assert board_footer(board) == "Move 2" and "`A(5,4)`" in board_words(board)
 
 
 async def test_takebacks_are_refused_before_any_move_and_between_people(world):
@@ -40,7 +40,7 @@ async def test_takebacks_are_refused_before_any_move_and_between_people(world):
         "In a rated game a move played stands. Takebacks are for games against me and "
         "unrated games (`/wari challenge rated: False`)."
     )
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
@@ -52,7 +52,7 @@ async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
     assert "Unrated: no rating changes, and takebacks are allowed." in challenge.embeds[0].description
     await world.bob.click(challenge, label="Accept")
     board = challenge
-    assert board.embeds[0].footer.text == "No move yet · unrated"
+    assert board_footer(board) == "No move yet · unrated"
     await press(world.alice, board, 3)
     asked = await world.alice.slash(world.channel, "wari takeback")
     request = asked.response
@@ -65,7 +65,7 @@ async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
     assert told(own)[0].content == "Only the opponent of who asked can answer a takeback request."
     await world.bob.click(request, label="Accept")
     assert request.content == f"✅ {shown(world.bob)} agreed: `A(3,4)` taken back." and request.components == []
-    assert board.embeds[0].footer.text == "No move yet · unrated" and enabled_houses(board) == [1, 2, 3, 4, 5, 6]
+    assert board_footer(board) == "No move yet · unrated" and enabled_houses(board) == [1, 2, 3, 4, 5, 6]
     (turn,) = [m for m in world.channel.history() if "your move in game #1" in m.content]
     assert pinged(world, turn) == {world.alice.id}  # her turn ping is her one notification
     # A request lapses once a move is played; a declined one leaves the move standing.
@@ -77,7 +77,7 @@ async def test_in_an_unrated_game_the_opponent_is_asked_and_may_agree(world):
     again = (await world.bob.slash(world.channel, "wari takeback")).response
     await world.alice.click(again, label="Decline")
     assert again.content == f"{shown(world.alice)} declined: the move stands."
-    assert board.embeds[0].footer.text == "Move 2 · unrated"
+    assert board_footer(board) == "Move 2 · unrated"
     # Unrated: the end changes no rating.
     await surrender(world.alice, world.channel)
     assert not await world.env.bot.store.database.read("SELECT * FROM rating_changes")

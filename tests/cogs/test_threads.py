@@ -2,7 +2,20 @@
 
 import discord
 
-from tests.helpers import archived, buttons, enabled_houses, pinged, pings, press, shown, start_game, stored, surrender
+from tests.helpers import (
+    archived,
+    buttons,
+    enabled_houses,
+    pinged,
+    pings,
+    press,
+    shown,
+    start_game,
+    status_line,
+    stored,
+    surrender,
+    texts,
+)
 
 
 async def challenge_in_thread(world, **options):
@@ -23,7 +36,7 @@ async def test_a_challenge_with_thread_plays_in_a_new_thread(world):
     await world.bob.click(challenge, label="Accept")
     board = thread.history()[0]
     assert (
-        board.content.startswith(f"**{shown(world.alice)}**, your move")
+        status_line(board).startswith(f"**{shown(world.alice)}**, your move")
         and await stored(world, "channel_id") == thread.id
     )
     (ping,) = pings(world, thread)
@@ -90,9 +103,9 @@ async def test_the_computer_ending_a_thread_game_archives_it_and_leaves_no_ping(
     )
     (thread,) = world.channel.threads
     for _ in range(40):
-        board = next(m for m in reversed(thread.history()) if m.embeds)
-        if board.content.startswith("🏁 "):
+        board = next(m for m in reversed(thread.history()) if texts(m))
+        if status_line(board).startswith("🏁 "):
             break
         await press(world.alice, board, enabled_houses(board)[0])
-    assert board.content.startswith("🏁 ") and await stored(world, "status") == "finished"
+    assert status_line(board).startswith("🏁 ") and await stored(world, "status") == "finished"
     assert pings(world, thread) == [] and archived(world, thread)

@@ -14,7 +14,7 @@ from bot.service import WariService
 from bot.service.tournaments import TournamentService
 from cogs.wari.tournaments.runs import TournamentRunner
 from tests.cogs.test_tournaments import event, gathered, play_round, posted, thread_of
-from tests.helpers import enabled_houses, pinged, press
+from tests.helpers import board_footer, buttons, enabled_houses, pinged, press, texts
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
@@ -39,7 +39,7 @@ def killed_after_the_game_is_committed(world, monkeypatch) -> None:
 
 def boards_in(thread) -> list:
     """The board messages of a game's thread (a board has cups to press, or had)."""
-    return [m for m in thread.history() if m.embeds and m.components]
+    return [m for m in thread.history() if texts(m) and buttons(m)]
 
 
 async def started_game(world):
@@ -72,7 +72,7 @@ async def test_a_game_started_just_before_a_crash_gets_its_board_and_its_whole_c
 
     (board,) = boards_in(thread)
     _pairing, game, _thread = await started_game(world)
-    assert game.message_id == board.id and board.embeds[0].footer.text == "No move yet"
+    assert game.message_id == board.id and board_footer(board) == "No move yet"
     called = announcement(world)
     assert f"/{thread.id}/{board.id})" in called.content  # the round's announcement links the board
     assert pinged(world, called) == {member.id for member in players}
@@ -85,7 +85,7 @@ async def test_a_game_started_just_before_a_crash_gets_its_board_and_its_whole_c
     board = boards_in(thread)[0]
     await press(by_id[pairing.first_id], board, enabled_houses(board)[0])  # in time: the move counts
     (board,) = boards_in(thread)
-    assert board.embeds[0].footer.text == "Move 1"
+    assert board_footer(board) == "Move 1"
 
 
 async def test_a_board_discord_refused_is_posted_by_the_next_sweep_before_the_round_is_announced(world):

@@ -6,6 +6,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from tests.helpers import (
+    board_footer,
+    board_words,
     buttons,
     cup_labels,
     enabled_houses,
@@ -14,6 +16,7 @@ from tests.helpers import (
     press,
     shown,
     start_game,
+    status_line,
     stored,
     surrender,
     told,
@@ -28,8 +31,8 @@ PING_WAIT = 95
 
 def deadline_on(board) -> datetime:
     """The deadline the board shows as a Discord timestamp."""
-    stamp = re.search(r"<t:(\d+):[RT]>", board.embeds[0].description)  # relative, or to the second
-    assert stamp, board.embeds[0].description
+    stamp = re.search(r"<t:(\d+):[RT]>", board_words(board))  # relative, or to the second
+    assert stamp, board_words(board)
     return datetime.fromtimestamp(int(stamp[1])).astimezone()
 
 
@@ -143,7 +146,7 @@ async def test_a_player_can_turn_their_pings_off_and_on(world):
 
 async def test_the_board_shows_the_deadline_of_the_player_to_move(world):
     board = await start_game(world, clock="1h/move")
-    assert "⏱ **1h/move** (1 hour a move)" in board.embeds[0].description
+    assert "⏱ **1h/move** (1 hour a move)" in board_words(board)
     assert deadline_on(board) == world.env.now() + timedelta(hours=1)
     await world.env.advance_time(600)
     await press(world.alice, board, 5)
@@ -152,7 +155,7 @@ async def test_the_board_shows_the_deadline_of_the_player_to_move(world):
 
 async def test_the_default_clock_is_a_day_a_move(world):
     board = await start_game(world)
-    assert "**1d/move** (1 day a move)" in board.embeds[0].description
+    assert "**1d/move** (1 day a move)" in board_words(board)
     assert deadline_on(board) == world.env.now() + timedelta(days=1)
 
 
@@ -172,7 +175,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
     board = await start_game(world, clock="1h/move")
     await press(world.alice, board, 5)
     await world.env.advance_time(60 * 60 + 30)  # Bob's hour is up; the sweep comes within a minute
-    assert board.content == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
+    assert status_line(board) == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
     assert cup_labels(board) == [] and [b["label"] for b in buttons(board)] == ["Rematch", "Analyse"]
     announcement = world.channel.last_message
     assert announcement.content == f"⏰ {world.bob.mention} ran out of time. {world.alice.mention} wins game #1!"
@@ -183,7 +186,7 @@ async def test_the_player_who_lets_the_deadline_pass_loses_on_time(world):
         "time",
     )
     assert (await stored(world, "record")).rstrip().endswith("A(5,4) B(time)")
-    assert "📈 **Ratings** (wari): " in board.embeds[0].description  # a loss on time is rated
+    assert "📈 **Ratings** (wari): " in board_words(board)  # a loss on time is rated
 
 
 async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(world):
@@ -197,13 +200,13 @@ async def test_a_press_after_the_deadline_ends_the_game_on_time_not_with_a_move(
         world.channel.last_message.content
         == f"⏰ {world.alice.mention} ran out of time. {world.bob.mention} wins game #1!"
     )
-    assert board.content == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
+    assert status_line(board) == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
     assert (await stored(world, "record")).rstrip().endswith("A(time)")
 
 
 async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
     board = await start_game(world, clock="5+3")
-    text = board.embeds[0].description
+    text = board_words(board)
     assert "⏱ **5+3** (5 min + 3 s a move)" in text and f"{shown(world.bob)}: 5:00" in text
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
     # The mover's time reads as the other's does, in minutes and seconds, with the second it runs out.
@@ -211,10 +214,10 @@ async def test_per_player_clocks_bank_the_time_left_plus_the_increment(world):
     assert f"{shown(world.alice)}: 5:00, runs out at <t:{out}:T>" in text and ":R>" not in text
     await world.env.advance_time(60)
     await press(world.alice, board, 5)
-    assert f"{shown(world.alice)}: 4:03" in board.embeds[0].description
+    assert f"{shown(world.alice)}: 4:03" in board_words(board)
     assert deadline_on(board) == world.env.now() + timedelta(minutes=5)
     await world.env.advance_time(5 * 60 + 20)  # Bob's five minutes run out
-    assert board.content == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
+    assert status_line(board) == f"🏁 {shown(world.alice)} wins on time: {shown(world.bob)} ran out (score 0–0)."
 
 
 async def test_restart_just_before_a_deadline_times_out_once(world):
@@ -222,7 +225,7 @@ async def test_restart_just_before_a_deadline_times_out_once(world):
     await world.env.advance_time(59 * 60)
     await world.restart()
     await world.env.advance_time(2 * 60)
-    assert " wins on time: " in board.content
+    assert " wins on time: " in status_line(board)
     await world.restart()
     await world.env.advance_time(60)
     announcements = [m for m in world.channel.history() if "ran out of time" in m.content]
@@ -249,7 +252,7 @@ async def test_restart_between_a_move_and_its_ping_still_pings(world):
     (ping,) = pings(world)
     assert pinged(world, ping) == {world.bob.id}
     # The board the process left behind was redrawn at start-up: the ping links to the current position.
-    assert board.embeds[0].footer.text == "Move 1" and board.content.startswith(f"**{shown(world.bob)}**, your move")
+    assert board_footer(board) == "Move 1" and status_line(board).startswith(f"**{shown(world.bob)}**, your move")
 
 
 async def test_clocks_are_paused_while_the_bot_is_down(world):
@@ -259,21 +262,21 @@ async def test_clocks_are_paused_while_the_bot_is_down(world):
     await world.env.advance_time(2 * 60 * 60)  # …for two hours, past Alice's deadline
     await world.restart()
     await world.env.advance_time(30)
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # not lost on time
-    assert "paused 2 h while the bot was offline" in board.embeds[0].description
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")  # not lost on time
+    assert "paused 2 h while the bot was offline" in board_words(board)
     assert deadline_on(board) > world.env.now() + timedelta(minutes=59)
     await world.env.advance_time(60 * 60)  # but the time is not forgiven forever
-    assert " wins on time: " in board.content
+    assert " wins on time: " in status_line(board)
 
 
 async def test_clocks_wait_while_discord_is_unreachable(world):
     board = await start_game(world, clock="1h/move")
     world.env.bot.dispatch("disconnect")  # as discord.py does when the gateway connection drops
     await world.env.advance_time(90 * 60)
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # nobody could press: no time-out
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")  # nobody could press: no time-out
     await world.env.bot.get_cog("Wari").on_resumed()  # the gateway is back: what discord.py calls, awaited
     await world.env.advance_time(30)  # a sweep comes: the outage was credited first, so no time-out
-    assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
+    assert "paused 1 h 30 min while the bot was offline" in board_words(board)
     assert deadline_on(board) > world.env.now() + timedelta(minutes=29)
 
 
@@ -295,10 +298,10 @@ async def test_no_sweep_ends_a_game_on_time_while_the_outage_is_being_credited(w
     monkeypatch.setattr(service.games, "credit_downtime", slow_credit)
     back = asyncio.ensure_future(world.env.bot.get_cog("Wari").on_resumed())
     await world.env.advance_time(30)  # sweeps come meanwhile
-    assert board.content.startswith(f"**{shown(world.alice)}**, your move")  # not ended on time
+    assert status_line(board).startswith(f"**{shown(world.alice)}**, your move")  # not ended on time
     crediting.set()
     await back
-    assert "paused 1 h 30 min while the bot was offline" in board.embeds[0].description
+    assert "paused 1 h 30 min while the bot was offline" in board_words(board)
 
 
 async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
@@ -308,7 +311,7 @@ async def test_a_draw_accepted_after_the_deadline_is_a_loss_on_time(world):
     await world.env.advance_time(60 * 60 + 10)
     late = await world.alice.click(offer, label="Accept")
     assert late.ephemeral and "time had run out" in late.response.content
-    assert board.content == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
+    assert status_line(board) == f"🏁 {shown(world.bob)} wins on time: {shown(world.alice)} ran out (score 0–0)."
     assert (await stored(world, "result"), await stored(world, "reason")) == ("B", "time")
 
 
@@ -316,4 +319,4 @@ async def test_a_finished_per_player_clock_shows_the_time_used(world):
     board = await start_game(world, clock="5+3")
     await world.env.advance_time(100)
     await surrender(world.alice, world.channel)
-    assert f"{shown(world.alice)}: 3:20" in board.embeds[0].description  # charged, without the increment
+    assert f"{shown(world.alice)}: 3:20" in board_words(board)  # charged, without the increment

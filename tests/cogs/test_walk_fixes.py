@@ -2,7 +2,7 @@
 takeback, a surrender that is no move in the record and the replay, variant names written as
 boards write them, and a busy channel's refusal that leads to the game it is busy with."""
 
-from tests.helpers import pinged, press, shown, start_game, surrender
+from tests.helpers import board_footer, pinged, press, shown, start_game, surrender
 
 
 def board_url_of(world, board) -> str:
@@ -34,7 +34,7 @@ async def test_a_surrender_is_no_move_in_the_record_or_the_replay(world):
     for member, house in [(world.alice, 5), (world.bob, 7), (world.alice, 2)]:
         await press(member, board, house)
     await surrender(world.bob, world.channel)
-    assert board.embeds[0].footer.text == "Move 3"
+    assert board_footer(board) == "Move 3"
     record = (await world.carol.slash(world.channel, "wari record", game=1)).response
     assert ", 3 moves, " in record.content
     replay = (await world.carol.slash(world.channel, "wari replay", game=1)).response

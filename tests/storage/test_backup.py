@@ -17,7 +17,7 @@ from bot.storage.__main__ import main as storage_cli
 from bot.storage.backup import back_up, backup_due, copy_database, restore, rotate
 from bot.storage.integrity import backup_path, backups_of, inspect
 from tests.conftest import make_bot
-from tests.helpers import board_code, press, start_game, told
+from tests.helpers import board_code, board_footer, board_words, press, start_game, told
 from tests.processes import ROOT
 
 from .databases import damage, database_with_games
@@ -214,4 +214,4 @@ async def test_a_game_restored_from_a_backup_taken_mid_game_goes_on_from_there(w
     stale = await press(world.alice, board, 1)  # the board still shows the moves the backup does not hold
     assert board_code(board) == at_backup and "current position" in told(stale)[0].content
     await press(world.alice, board, 2)  # the buttons work from the backup's position
-    assert "**Last move:** `A(2,4)`" in board.embeds[0].description and board.embeds[0].footer.text == "Move 3"
+    assert "**Last move:** `A(2,4)`" in board_words(board) and board_footer(board) == "Move 3"

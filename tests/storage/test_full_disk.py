@@ -29,7 +29,18 @@ from bot.storage.backup import AutomaticBackups
 from bot.storage.integrity import backup_folder, backup_path, backups_of, inspect
 from bot.storage.sqlite import StorageFull
 from tests.conftest import _BOTS, close_bot, make_bot
-from tests.helpers import board_code, buttons, enabled_houses, press, shown, start_game, stored, told
+from tests.helpers import (
+    board_code,
+    board_footer,
+    buttons,
+    enabled_houses,
+    press,
+    shown,
+    start_game,
+    status_line,
+    stored,
+    told,
+)
 
 from .databases import database_with_games
 
@@ -124,7 +135,7 @@ async def test_a_full_disk_refuses_writes_clearly_keeps_the_file_whole_and_recov
 
     pressed = await press(world.alice, board, houses[0])
     assert pressed.acknowledged and [(m.content, m.ephemeral) for m in told(pressed)] == [(FULL, True)]
-    assert board_code(board) == before and board.embeds[0].footer.text == "Move 2"
+    assert board_code(board) == before and board_footer(board) == "Move 2"
     assert await stored(world, "record") == record  # nothing of the move was kept
     accepted = await world.mod.click(challenge, label="Accept")
     assert [(m.content, m.ephemeral) for m in told(accepted)] == [(FULL, True)]
@@ -142,9 +153,9 @@ async def test_a_full_disk_refuses_writes_clearly_keeps_the_file_whole_and_recov
 
     filler.unlink()  # space is freed: no restart, the next press plays
     played = await press(world.alice, board, houses[0])
-    assert told(played) == [] and board.embeds[0].footer.text == "Move 3" and board_code(board) != before
+    assert told(played) == [] and board_footer(board) == "Move 3" and board_code(board) != before
     await world.mod.click(challenge, label="Accept")
-    assert challenge.content.startswith(f"**{shown(world.carol)}**, your move")
+    assert status_line(challenge).startswith(f"**{shown(world.carol)}**, your move")
     chosen = await world.carol.slash(world.channel, "wari settings", language="fr")
     assert chosen.response.content != FULL
     assert integrity(world.database) == ["ok"]
@@ -266,7 +277,7 @@ async def test_the_bots_backups_into_a_full_folder_say_so_once_and_the_bot_plays
         assert len(warnings) == 1 and warnings[0].startswith("the automatic backup failed for lack of space")
         board = await start_game(world)  # the bot plays on
         await press(world.alice, board, 3)
-        assert board.embeds[0].footer.text == "Move 1"
+        assert board_footer(board) == "Move 1"
         filler.unlink()
         await world.env.advance_time(every.total_seconds())
         assert any(
@@ -290,4 +301,4 @@ async def test_a_board_shown_again_on_a_full_disk_is_taken_back_and_the_game_kee
 
     filler.unlink()
     await press(world.bob, board, 9)  # the game's board is the one it had, and it plays
-    assert board.embeds[0].footer.text == "Move 2"
+    assert board_footer(board) == "Move 2"

@@ -36,7 +36,7 @@ from bot.storage import GameRow, StorageError, Store
 from bot.storage import postgres as pg
 from tests import postgres
 from tests.conftest import fresh_world
-from tests.helpers import board_code, pings, press, start_game, stored, told
+from tests.helpers import board_code, board_footer, board_words, pings, press, start_game, stored, told
 from tests.postgres import PostgresServer, ServerMissing
 from tests.processes import the_one_error_line
 
@@ -131,7 +131,7 @@ async def test_the_server_crashes_and_comes_back_and_the_same_bot_carries_on(ser
         ]
         assert await stored(world, "reason", 1) == "time"
         await press(world.bob, board, 8)  # play goes on
-        assert board.embeds[0].footer.text == "Move 2"
+        assert board_footer(board) == "Move 2"
         assert moves(await stored(world, "record", 2)) == 2
     assert "cannot read the database postgresql://wari:***@/" in caplog.text and shows_no_password(caplog.text)
 
@@ -227,12 +227,12 @@ async def test_a_game_locked_elsewhere_stalls_no_other_channel(url, quick_limits
                 assert only_told(result) == TROUBLE and QUICK <= seconds < ANSWER_WITHIN
                 result, seconds = await timed(press(world.carol, other_board, 3))
                 assert told(result) == [] and seconds < QUICK
-                assert other_board.embeds[0].footer.text == "Move 1"
+                assert board_footer(other_board) == "Move 1"
         finally:
             await holder.close()
-        assert board.embeds[0].footer.text == "No move yet"
+        assert board_footer(board) == "No move yet"
         await press(world.alice, board, 3)
-        assert board.embeds[0].footer.text == "Move 1"
+        assert board_footer(board) == "Move 1"
 
 
 #: A bot process that plays one game as fast as it can: it starts the game in #games, then
@@ -242,7 +242,7 @@ PRESSING = """
 import asyncio, sys
 sys.path.insert(0, {root!r})
 from tests.conftest import fresh_world
-from tests.helpers import enabled_houses, press, start_game
+from tests.helpers import board_footer, enabled_houses, press, start_game
 
 
 async def main(database):
@@ -252,7 +252,7 @@ async def main(database):
             member = (world.alice, world.bob)[ply % 2]  # Alice moves first; in Wari the turns alternate
             house = enabled_houses(board)[0]
             await press(member, board, house)
-            assert board.embeds[0].footer.text == f"Move {{ply + 1}}", board.embeds[0].footer.text
+            assert board_footer(board) == f"Move {{ply + 1}}", board_footer(board)
             print("acknowledged", house, flush=True)
 
 
@@ -419,9 +419,9 @@ async def test_a_long_database_outage_costs_nobody_the_game_on_time(server, url)
         server.restart()
         await world.env.advance_time(30)
         assert await stored(world, "status", 1) == "live"
-        assert "while the bot was offline" in board.embeds[0].description
+        assert "while the bot was offline" in board_words(board)
         await press(world.bob, board, 8)  # and he plays on
-        assert board.embeds[0].footer.text == "Move 2"
+        assert board_footer(board) == "Move 2"
 
 
 async def test_connections_the_server_ends_fail_as_database_errors_and_the_next_reads_work(server, url):

@@ -18,9 +18,10 @@ from bot.ai.analysis import GameAnalysis
 from bot.i18n import N_
 from bot.service import Refusal
 from bot.service.analyses import AnalysisService
-from bot.storage import AnalysisRow, GameRow, Queued
+from bot.storage import INTERACTION, AnalysisRow, GameRow, Queued
 
 from ..languages import Languages
+from ..permissions import venue_of
 from ..presenter import Message, Presenter, channel_of
 from ..records import Records
 from ..views import side_names
@@ -37,12 +38,11 @@ REFUSALS = {
     "full": N_("I'm analysing too many games right now. Please try again in a few minutes."),
 }
 
-
-def message_link(guild_id: int, channel_id: int | None, message_id: int | None) -> str:
-    """A link to a message, or nothing if it was never posted."""
-    if channel_id is None or message_id is None:
-        return ""
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+#: An analysis asked where the bot only answers interactions: it cannot edit its progress there.
+ONLY_WHERE_I_POST = N_(
+    "I cannot show an analysis here: it takes a while, and here I can only answer at once. "
+    "Ask me in our DM, where `/wari analyse game: {number}` works on your own games."
+)
 
 
 class Analyses:
@@ -58,15 +58,17 @@ class Analyses:
         self.messages: dict[tuple[int, str], tuple[int | None, int | None]] = {}
 
     async def analyse(self, interaction: discord.Interaction, number: int, quick: bool) -> None:
-        game = await self.records.game_of_this_server(interaction, number)
+        game = await self.records.game_shown_here(interaction, number)
         await self.ask(interaction, game, "quick" if quick else "default")
 
     async def press(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Analyse button under a finished game."""
-        game = await self.records.game_of_this_server(interaction, game_id)
+        game = await self.records.game_shown_here(interaction, game_id)
         await self.ask(interaction, game, "default")
 
     async def ask(self, interaction: discord.Interaction, game: GameRow, depth: str) -> None:
+        if venue_of(interaction) == INTERACTION:
+            raise Refusal(ONLY_WHERE_I_POST, number=game.id)
         queued = await self.service.request(game, interaction.user.id, depth)
         if queued.refusal == "done":
             assert queued.row is not None and queued.row.result is not None  # a done analysis has its result
@@ -93,7 +95,7 @@ class Analyses:
         """Why ``queued`` was not queued, as the asker in server ``guild_id`` reads it."""
         row = queued.row
         number = row.game_id if row is not None else 0
-        link = message_link(row.guild_id, row.channel_id, row.message_id) if row is not None else ""
+        link = row.message_url if row is not None else ""
         reason = queued.refusal
         assert reason is not None
         if reason == "yours" and row is not None and row.guild_id != guild_id:

@@ -31,6 +31,7 @@ from bot.storage import StorageError
 from bot.storage.puzzles import DailySetting, moves_text
 
 from ..languages import Languages
+from ..permissions import server_here
 from ..presenter import Message, Presenter, Unexpected
 from .views import daily_message, puzzle_message, solvers_line
 
@@ -140,7 +141,7 @@ class DailyPuzzles:
 
     async def play(self, interaction: discord.Interaction) -> None:
         """``/wari puzzle daily``: a private try at today's puzzle, or the one already made."""
-        guild_id = self.guild_of(interaction)
+        guild_id = server_here(interaction)
         user = interaction.user
         attempt, new = await self.service.start_daily(guild_id, user.id, now(), user.display_name)
         solver = markdown_name(interaction.user.display_name)
@@ -159,12 +160,6 @@ class DailyPuzzles:
                 raise Refusal(N_("This was the puzzle of {day}. Today's: `/wari puzzle daily`."), day=day)
             await self.play(interaction)
 
-    @staticmethod
-    def guild_of(interaction: discord.Interaction) -> int:
-        if interaction.guild_id is None:
-            raise Refusal(N_("Wari is played in server channels, not in direct messages."))
-        return interaction.guild_id
-
     async def redraw_post(self, guild_id: int | None, day: str) -> None:
         """The server's post of ``day``, if there is one, with who solved it now."""
         if guild_id is None:
@@ -182,7 +177,7 @@ class DailyPuzzles:
         self, interaction: discord.Interaction, channel: discord.abc.GuildChannel | None, hour: int | None, off: bool
     ) -> None:
         """``/wari-mod puzzle daily``: where and at which UTC hour the day's puzzle is posted."""
-        guild_id = self.guild_of(interaction)
+        guild_id = server_here(interaction)
         if channel is None and hour is None and not off:
             current = await self.service.daily_setting(guild_id)
         elif not interaction.permissions.manage_guild:

@@ -23,7 +23,7 @@ from bot.storage import shown_name
 
 from ..buttons import PersistentButton, read_day, read_house, read_number, read_variant
 from ..presenter import Message
-from ..views import BUTTONS_HINT, BUTTONS_PER_ROW, LIVE_COLOUR, cup_button, position_lines
+from ..views import BUTTONS_PER_ROW, LIVE_COLOUR, buttons_hint, cup_button, position_lines
 
 PUZZLE_COLOUR = discord.Colour.purple()
 SOLVED_COLOUR = discord.Colour.green()
@@ -262,7 +262,7 @@ def puzzle_embed(
     names = side_names(puzzle, solver)
     lines = [labelled(_("🎯 **Goal**"), goal_words(puzzle)), *position_lines(game, names)]
     if row.open:
-        lines.append(_(BUTTONS_HINT))
+        lines.append(buttons_hint())
     lines += told_moves(attempt, names)
     if not row.open:
         lines += ending_lines(attempt, names, ended, refutation)

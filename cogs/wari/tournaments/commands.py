@@ -13,6 +13,7 @@ from bot.i18n import N_
 from ..answering import Answering
 from ..cooldowns import limited
 from ..options import VARIANT_CHOICES
+from ..permissions import check_in_server
 from .feature import Tournaments
 from .moderation import TournamentModeration
 
@@ -39,6 +40,10 @@ class TournamentCommands(app_commands.Group):
         super().__init__(name="tournament", description=N_("Tournaments: join, leave, standings, results"))
         self.answering = answering
         self.tournaments = tournaments
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """A tournament is a server's: elsewhere every one of these commands says where they work."""
+        return check_in_server(interaction)
 
     @app_commands.command(name="join", description=N_("Join a tournament"))
     @app_commands.describe(tournament=NUMBER)
