@@ -8,7 +8,9 @@ and a picker to act as either member. No token, no network beyond loopback.
 
 The simulated server is made anew at every start, always the same: the server "Wari Sandbox"
 with the channel #games, the members Ama (its owner, so ``/wari-mod abort`` can be tried too) and
-Kofi, and the bot itself, named Wari. Games are stored by channel and member ids, so those
+Kofi, and the bot itself, named Wari; and Ama's direct messages with the bot, where she can play
+it, solve puzzles and read her stats as a player who installed the app does (the page shows it to
+her alone, as Discord does). Games are stored by channel and member ids, so those
 ids must not change from one run to the next: the server's id is pinned, and the channel and
 members are made before the bot starts, in a fixed order, while SimCord's virtual
 clock still stands at its fixed starting instant; SimCord draws ids from that clock, so they
@@ -76,6 +78,8 @@ CHANNEL_TOPIC = "Type /wari to see the commands: challenge a member, read the ru
 #: (username, display name) of the two members; the first owns the server.
 MEMBERS = (("ama", "Ama"), ("kofi", "Kofi"))
 BOT_NAME = "Wari"
+#: How the page names Ama's direct messages with the bot.
+DM_NAME = "Ama and Wari"
 #: Meta key under which the ids of the simulated server are recorded in the database.
 WORLD_KEY = "sandbox_world"
 #: How often (seconds) the virtual clock is moved on to the real time.
@@ -136,6 +140,8 @@ class Sandbox:
     resumed_board: simcord.ResponseMessage | None = None
     #: Whether the clock moves on with real time (see :func:`open_sandbox`).
     real_time: bool = True
+    #: Ama's direct messages with the bot (see the module docstring).
+    dm: ChannelHandle | None = None
     #: The browser page's session (set once it serves).
     preview: Preview = field(init=False, repr=False)
     #: Held by each step of the clock, each action from the page, and :meth:`hold_clock`.
@@ -152,6 +158,13 @@ class Sandbox:
     @property
     def members(self) -> tuple[simcord.MemberActor, simcord.MemberActor]:
         return (self.ama, self.kofi)
+
+    @property
+    def ama_user(self) -> UserHandle:
+        """Ama as a user, outside the server: who acts in her DM with the bot."""
+        from simcord.builders import UserHandle
+
+        return UserHandle(self.env, self.env.backend.get_user(self.ama.id))
 
     @property
     def bot_user(self) -> UserHandle:
@@ -173,16 +186,18 @@ class Sandbox:
 
     def page_channels(self) -> list[ChannelHandle]:
         """What the page can show: #games, then its threads (where games with ``thread: True``
-        are played), newest first."""
+        are played), newest first, then Ama's DM with the bot."""
         threads = sorted(self.channel.threads, key=lambda thread: thread.id, reverse=True)  # ids grow with time
-        return [self.channel, *threads]
+        return [self.channel, *threads, *([self.dm] if self.dm is not None else [])]
 
     async def show_channel(self, channel_id: int) -> bool:
         """Show #games or one of its threads on every page of the session (as if each person
         clicked it in Discord's channel list); ``False`` if it is neither.
 
         SimCord's Preview presents one channel, and runs the page's slash commands there: it
-        is switched as a whole, between two steps of the clock and the page's actions.
+        is switched as a whole, between two steps of the clock and the page's actions. A DM is
+        shown to its owner alone (SimCord's rule, and Discord's): the page's viewers become Ama
+        as a user there, and the two members again back in the server.
         """
         wanted = next((channel for channel in self.page_channels() if channel.id == channel_id), None)
         if wanted is None:
@@ -194,8 +209,14 @@ class Sandbox:
             # SimCord internals (simcord is pinned to 3.x): what its own "viewer" action does to
             # a page, with the channel changed instead of the viewer.
             preview.channel = wanted
+            in_dm = wanted is self.dm
+            preview.viewers = (self.ama_user,) if in_dm else self.members
             for page in tuple(preview._pages.values()):
                 preview._clear_page_assets(page)
+                if in_dm:
+                    page.viewer = self.ama_user
+                elif all(page.viewer is not member for member in self.members):  # Ama, back from her DM
+                    page.viewer = self.ama
                 page.channel_id = channel_id
                 page.generation += 1
                 preview._reset_queries(page)
@@ -223,7 +244,12 @@ class Sandbox:
             "running": self.real_time,
             "channel": str(self.preview.channel.id),
             "channels": [
-                {"id": str(channel.id), "name": channel.name, "thread": channel.id != self.channel.id}
+                {
+                    "id": str(channel.id),
+                    "name": DM_NAME if channel is self.dm else channel.name,
+                    "thread": channel.id != self.channel.id and channel is not self.dm,
+                    "dm": channel is self.dm,
+                }
                 for channel in self.page_channels()
             ],
             "languages": languages,
@@ -235,6 +261,7 @@ class Sandbox:
             "channel": self.channel.id,
             "members": [member.id for member in self.members],
             "bot": self.bot_user.id,
+            "dm": self.dm.id if self.dm is not None else None,
         }
 
 
@@ -270,8 +297,12 @@ def _forget_messages_of_earlier_runs(database_path: Path) -> None:
         raise StorageError(f"cannot open the database {database_path}: {exc}") from exc
 
 
-def _build_world(env: simcord.Env) -> tuple[GuildHandle, ChannelHandle, simcord.MemberActor, simcord.MemberActor]:
-    """The server, channel and members, always in this order (see the module docstring)."""
+def _build_world(
+    env: simcord.Env,
+) -> tuple[GuildHandle, ChannelHandle, simcord.MemberActor, simcord.MemberActor, ChannelHandle]:
+    """The server, channel and members, then Ama's DM with the bot, always in this order (see
+    the module docstring): the DM, made last, leaves the ids of an earlier version's world as
+    they were."""
     (ama_name, ama_display), (kofi_name, kofi_display) = MEMBERS
     ama_user = env.create_user(ama_name, global_name=ama_display)
     # Ama owns the server (so she may /wari-mod abort), rather than a third, synthetic owner.
@@ -281,7 +312,7 @@ def _build_world(env: simcord.Env) -> tuple[GuildHandle, ChannelHandle, simcord.
     kofi = guild.add_member(env.create_user(kofi_name, global_name=kofi_display))
     # Backend methods are SimCord internals (simcord is pinned to 3.x in pyproject.toml).
     env.backend.edit_bot_profile(BOT_NAME)
-    return guild, channel, ama, kofi
+    return guild, channel, ama, kofi, ama_user.dm_channel
 
 
 def _set_clock_to_now(env: simcord.Env) -> None:
@@ -449,20 +480,27 @@ async def _restore_commands(sandbox: Sandbox) -> None:
 async def _check_world(sandbox: Sandbox) -> None:
     """Record the simulated server's ids in the database, or say if they changed."""
     store = sandbox.bot.store
-    ids = json.dumps(sandbox.world_ids(), sort_keys=True)
-    recorded = await store.get_meta(WORLD_KEY)
+    ids = sandbox.world_ids()
+    text = await store.get_meta(WORLD_KEY)
+    recorded = json.loads(text) if text is not None else None
     if recorded != ids:
-        if recorded is not None:
+        # An id an earlier version did not record (the DM's) is no change.
+        if recorded is not None and any(ids.get(key) != value for key, value in recorded.items()):
             log.warning(
                 "the simulated server's ids differ from those recorded in %s (was SimCord upgraded?): "
                 "games of earlier runs are out of reach; delete the file to start afresh",
                 sandbox.database_path,
             )
-        await store.set_meta(WORLD_KEY, ids)
+        await store.set_meta(WORLD_KEY, json.dumps(ids, sort_keys=True))
 
 
 async def _resume(sandbox: Sandbox) -> None:
-    """Post the board of a game from an earlier run again, and mention a challenge still open."""
+    """Post the board of a game from an earlier run again (in #games, and in Ama's DM), and
+    mention a challenge still open."""
+    if sandbox.dm is not None and await sandbox.bot.service.tables.table(sandbox.dm.id) is not None:
+        result = await sandbox.ama_user.slash("wari board")
+        if not (result.acknowledged and result.response is not None and not result.response.ephemeral):
+            log.warning("Ama's game in her DM is live, but /wari board did not show it")
     by_id = {member.id: member for member in sandbox.members}
     table = await sandbox.bot.service.tables.table(sandbox.channel.id)
     if table is not None:
@@ -484,12 +522,35 @@ async def _resume(sandbox: Sandbox) -> None:
         )
 
 
-def _page(sandbox: Sandbox, port: int | None) -> Preview:
+async def _cup_pictures(sandbox: Sandbox) -> dict[str, tuple[str, bytes]]:
+    """The pictures of the cup emojis the bot uploaded at start (:mod:`bot.emojis`), by their
+    addresses, for the page to show them: SimCord's Discord keeps an uploaded emoji's name, not
+    its picture. Empty if the bot has none (the cups then show as text, as on Discord)."""
+    from simcord.backend.cdn import CDN_BASE
+
+    from ..emojis import drawn_cups
+
+    cups = sandbox.bot.cup_emojis
+    if cups is None or cups.task is None:
+        return {}
+    await asyncio.gather(cups.task, return_exceptions=True)  # its failures are logged by it
+    pictures = dict((await asyncio.to_thread(drawn_cups)).values())
+    return {
+        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.name}.png", pictures[emoji.name])
+        for emoji in sandbox.env.backend.application_emojis.values()  # a SimCord internal
+        if emoji.name in pictures
+    }
+
+
+def _page(sandbox: Sandbox, port: int | None, assets: dict[str, tuple[str, bytes]]) -> Preview:
     """SimCord's Preview of #games for both members, served with the sandbox's additions
-    (:mod:`.page`: threads, live timestamps in the viewer's language)."""
+    (:mod:`.page`: threads, live timestamps in the viewer's language), showing ``assets``
+    (pictures by address) as Discord's CDN would."""
     from .page import SandboxServer
 
-    preview = sandbox.env.preview(sandbox.channel, viewers=list(sandbox.members), layout="channel", port=port)
+    preview = sandbox.env.preview(
+        sandbox.channel, viewers=list(sandbox.members), layout="channel", port=port, assets=assets
+    )
     # A SimCord internal (simcord is pinned to 3.x): the server is made with the Preview, and
     # started when it is entered.
     preview._server = SandboxServer(preview, port or 0, sandbox)
@@ -528,20 +589,20 @@ async def open_sandbox(
     except OSError as exc:
         raise StorageError(f"cannot open the database {database_path}: {exc.strerror or exc}") from exc
     _forget_messages_of_earlier_runs(database_path)
-    bot = create_bot(database_path, rng=rng, challenge_timeout=challenge_timeout)
+    bot = create_bot(database_path, rng=rng, challenge_timeout=challenge_timeout, cup_emojis=True)
     env = simcord.Env(bot, check_errors=check_errors)
-    guild, channel, ama, kofi = _build_world(env)
+    guild, channel, ama, kofi, dm = _build_world(env)
     _set_clock_to_now(env)
     started = False
     try:
         await env.start()
         started = True
         with env.time_context():
-            sandbox = Sandbox(env, bot, guild, channel, ama, kofi, database_path, real_time=real_time)
+            sandbox = Sandbox(env, bot, guild, channel, ama, kofi, database_path, real_time=real_time, dm=dm)
             await _restore_commands(sandbox)
             await _check_world(sandbox)
             await _resume(sandbox)
-            async with _page(sandbox, port) as preview:
+            async with _page(sandbox, port, await _cup_pictures(sandbox)) as preview:
                 sandbox.preview = preview
                 _show_thinking(sandbox)
                 _analyse_between_actions(sandbox)

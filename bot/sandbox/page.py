@@ -8,10 +8,11 @@ like SimCord's:
 
 ``GET /sandbox/state``
     The sandbox's clock (its simulated *now*, and whether it runs with real time), the channels
-    the page can show (#games and its threads, newest first) and which one it shows, and each
+    the page can show (#games and its threads, newest first, then Ama's DM with the bot) and
+    which one it shows, and each
     member's language (their ``/wari settings language``, else the server's).
 ``GET /sandbox/show?channel=ID``
-    Show that channel (#games or one of its threads) on every page of the session.
+    Show that channel (#games, one of its threads, or Ama's DM) on every page of the session.
 
 The script adds a channel picker (and follows a thread the bot just opened), and re-renders
 every ``<t:…>`` each second against the sandbox's clock, in the language of the member the page

@@ -36,9 +36,9 @@ import aiohttp
 import pytest
 
 from bot.engine.notation import from_record
-from bot.sandbox import BOT_NAME, GUILD_ID, WORLD_KEY, open_sandbox
+from bot.sandbox import BOT_NAME, DM_NAME, GUILD_ID, WORLD_KEY, open_sandbox
 from tests.conftest import CHROMIUM
-from tests.helpers import cup_labels, press, shown, surrender, told
+from tests.helpers import board_footer, board_title, cup_labels, press, shown, status_line, surrender, texts, told
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:[0-9]+/#\S+")
@@ -73,11 +73,11 @@ async def test_a_challenge_and_a_move_through_the_sandbox(database_path):
         assert "wari challenge" in sandbox.kofi.available_commands(sandbox.channel)
 
         board = await challenge_and_accept(sandbox)
-        assert board.content.startswith(f"**{shown(sandbox.ama)}**, your move")
+        assert status_line(board).startswith(f"**{shown(sandbox.ama)}**, your move")
         result = await press(sandbox.ama, board, 5)
         assert result.acknowledged and told(result) == []
-        assert board.content.startswith(f"**{shown(sandbox.kofi)}**, your move")
-        assert board.embeds[0].footer.text == "Move 1"
+        assert status_line(board).startswith(f"**{shown(sandbox.kofi)}**, your move")
+        assert board_footer(board) == "Move 1"
 
         # The page shows the board as it is now, to the member it is shown to.
         snapshot = await sandbox.preview.snapshot()
@@ -229,12 +229,13 @@ async def test_a_game_continues_after_the_sandbox_restarts(database_path):
         # The board came back at start (posted by Kofi, whose move it is), as it was.
         board = again.resumed_board
         assert board is not None and board.id != old_board_id
-        assert board.content.startswith(f"**{shown(again.kofi)}**, your move")
-        assert board.embeds[0].footer.text == "Move 1"
-        assert cup_labels(board) == ["12 · 4", "11 · 4", "10 · 4", "9 · 5", "8 · 5", "7 · 5"]
+        assert status_line(board).startswith(f"**{shown(again.kofi)}**, your move")
+        assert board_footer(board) == "Move 1"
+        # The sandbox's cups show their seeds in pictures (its bot has its cup emojis): a house a label.
+        assert cup_labels(board) == ["12", "11", "10", "9", "8", "7"]
         await press(again.kofi, board, 7)
-        assert board.embeds[0].footer.text == "Move 2"
-        assert board.content.startswith(f"**{shown(again.ama)}**, your move")
+        assert board_footer(board) == "Move 2"
+        assert status_line(board).startswith(f"**{shown(again.ama)}**, your move")
 
     (game,) = stored_games(database_path)
     assert game["status"] == "live" and "A(5,4) B(7,5)" in game["record"]
@@ -247,14 +248,14 @@ async def test_the_bot_is_an_opponent_and_its_games_survive_a_restart_too(databa
         board = started.response
         await press(sandbox.ama, board, 5)
         # The bot has answered by the time the press settles: Ama's turn again.
-        assert board.content.startswith(f"**{shown(sandbox.ama)}**, your move")
-        assert board.embeds[0].footer.text == "Move 2"
+        assert status_line(board).startswith(f"**{shown(sandbox.ama)}**, your move")
+        assert board_footer(board) == "Move 2"
 
     async with open_sandbox(database_path, real_time=False) as again:
         board = again.resumed_board
-        assert board is not None and board.content.startswith(f"**{shown(again.ama)}**, your move")
+        assert board is not None and status_line(board).startswith(f"**{shown(again.ama)}**, your move")
         await press(again.ama, board, 1)
-        assert board.embeds[0].footer.text == "Move 4"
+        assert board_footer(board) == "Move 4"
 
     (game,) = stored_games(database_path)
     assert game["player_b"] == sandbox.bot_user.id and len(from_record(game["record"])[0].moves) == 4
@@ -284,9 +285,9 @@ async def test_a_restart_touches_no_message_of_the_earlier_run(database_path, ca
         async with open_sandbox(database_path, real_time=False) as last:
             # The game of the third run is shown again in the fourth, and played on.
             board = last.resumed_board
-            assert board is not None and board.embeds[0].footer.text == "Move 1"
+            assert board is not None and board_footer(board) == "Move 1"
             await press(last.kofi, board, 7)
-            assert board.embeds[0].footer.text == "Move 2"
+            assert board_footer(board) == "Move 2"
     warnings = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
     assert warnings == []
     assert "Unknown Message" not in caplog.text
@@ -305,6 +306,17 @@ async def test_a_change_of_the_simulated_ids_is_reported(database_path, caplog):
     caplog.clear()
     async with open_sandbox(database_path):  # recorded anew: said once
         pass
+    assert "ids differ" not in caplog.text
+
+
+async def test_a_database_of_before_the_dm_keeps_its_world_and_is_not_warned(database_path, caplog):
+    async with open_sandbox(database_path) as sandbox:
+        ids = sandbox.world_ids()
+    with sqlite3.connect(database_path) as db:  # as recorded by a sandbox that made no DM
+        before = {key: value for key, value in ids.items() if key != "dm"}
+        db.execute("UPDATE meta SET value = ? WHERE key = ?", (json.dumps(before), WORLD_KEY))
+    async with open_sandbox(database_path) as again:
+        assert again.world_ids() == ids  # the DM, made last, moved no other id
     assert "ids differ" not in caplog.text
 
 
@@ -504,7 +516,7 @@ class Page:
 
         The board's drawing is its code block (a ``pre``, with a ``code`` inside); it fits when
         neither scrolls sideways (``scrollWidth <= clientWidth``) and its embed, like the page, is
-        no wider than the window. The same check is made on a copy of the drawing set twice side by
+        no wider than the window. The same check is made on a copy of the drawing set four times side by
         side, in the same place, which must not fit: the check could see a drawing too wide.
         """
         return await self.js(
@@ -513,7 +525,7 @@ class Page:
             " const blocks = [...card.querySelectorAll('pre, pre code')];"
             " const pre = card.querySelector('pre'); const probe = pre.cloneNode(true);"
             " probe.querySelector('code').textContent ="
-            " pre.innerText.split('\\n').map(line => line + '  ' + line).join('\\n');"
+            " pre.innerText.split('\\n').map(line => Array(4).fill(line).join('  ')).join('\\n');"
             " pre.after(probe); const wide = [probe, probe.querySelector('code')].every(fits); probe.remove();"
             " const root = document.documentElement, right = card.getBoundingClientRect().right;"
             " const text = document.createRange(); text.selectNodeContents(pre.querySelector('code'));"
@@ -531,7 +543,9 @@ class Page:
         assert fit is not None, f"no board {title!r} on the page"
         assert fit["fits"], f"the board {title!r} scrolls sideways at {size[0]} px: {fit}"
         assert fit["embed_fits"], f"the board {title!r} is wider than the page at {size[0]} px: {fit}"
-        assert not fit["wide_fits"], f"a drawing twice as wide would fit at {size[0]} px: the check sees nothing: {fit}"
+        assert not fit["wide_fits"], (
+            f"a drawing four times as wide would fit at {size[0]} px: the check sees nothing: {fit}"
+        )
         return fit
 
     async def bring_into_view(self, title: str) -> None:
@@ -556,10 +570,12 @@ class Page:
 
 
 def board_card(title: str) -> str:
-    """A JavaScript expression: the newest embed on the page whose title contains ``title``."""
+    """A JavaScript expression: the newest embed on the page whose title contains ``title``, or
+    the newest board laid out in a container (Components V2) whose text does."""
     return (
-        "[...document.querySelectorAll('.embed-card')]"
-        f".filter(c => c.querySelector('.embed-title')?.innerText.includes({json.dumps(title)})).at(-1)"
+        "[...document.querySelectorAll('.embed-card, .component-container')]"
+        ".filter(c => (c.classList.contains('embed-card') ? c.querySelector('.embed-title') : c)"
+        f"?.innerText.includes({json.dumps(title)})).at(-1)"
     )
 
 
@@ -619,13 +635,15 @@ async def browser_page(tmp_path, url: str):
 
 
 def board_in(channel):
-    """The game's board: the newest message of the channel with a board embed (pings come after it)."""
-    return next(m for m in reversed(channel.history()) if m.embeds and "· game #" in (m.embeds[0].title or ""))
+    """The game's board: the newest message of the channel laid out as a board (pings come after it)."""
+    return next(m for m in reversed(channel.history()) if texts(m) and "· game #" in board_title(m))
 
 
 def mover(sandbox, board):
-    """The member whose move it is, from the name that starts the board's content."""
-    return next(member for member in sandbox.members if board.content.startswith(f"**{shown(member)}**, your move"))
+    """The member whose move it is, from the name that starts the board's status line."""
+    return next(
+        member for member in sandbox.members if status_line(board).startswith(f"**{shown(member)}**, your move")
+    )
 
 
 # Skipped only on a developer's machine without it: CI installs chromium (.ci/run) and fails here if it cannot;
@@ -662,7 +680,7 @@ async def test_a_person_plays_in_the_page_in_a_real_browser(database_path, tmp_p
             await page.click("button.component-button", "")  # the first cup the page lets them press
             await page.until(f"document.body.innerText.includes('Move {moves}')", f"move {moves}")
             board = board_in(sandbox.channel)
-            assert board.embeds[0].footer.text == f"Move {moves}"
+            assert board_footer(board) == f"Move {moves}"
         # The player to move is pinged by a new message below the board, a minute after the move
         # (a day a move: the ping waits in case they are at the board).
         async with sandbox.hold_clock():
@@ -757,16 +775,20 @@ async def test_a_game_in_a_thread_is_followed_and_played_there_in_the_page(datab
 
         # The page follows the challenge into the thread the bot opened, and says so.
         picker = "document.getElementById('sandbox-channel-picker')"
-        await page.until(f"{picker}?.options.length === 2", "the thread in the channel picker")
+        await page.until(f"{picker}?.options.length === 3", "the thread in the channel picker")
         (thread,) = sandbox.channel.threads
         assert thread.name.startswith("Ama vs Kofi")
         await page.until(f"{picker}?.value === {json.dumps(str(thread.id))}", "the thread to be shown")
         await page.until("document.body.innerText.includes('you have been challenged')", "the challenge in the thread")
         assert await page.js("document.getElementById('channel-name').innerText") == thread.name
         assert thread.name in await page.js("document.getElementById('sandbox-notice').innerText")
-        # #games first, then its threads, newest first.
+        # #games first, then its threads, newest first, then Ama's DM with the bot.
         options = await page.js(f"[...{picker}.options].map(o => [o.value, o.text])")
-        assert options == [[str(sandbox.channel.id), "# games"], [str(thread.id), f"🧵 {thread.name}"]]
+        assert options == [
+            [str(sandbox.channel.id), "# games"],
+            [str(thread.id), f"🧵 {thread.name}"],
+            [str(sandbox.dm.id), f"✉️ {DM_NAME}"],
+        ]
 
         # Back to #games and into the thread again, with the picker.
         for channel in (sandbox.channel, thread):
@@ -790,8 +812,8 @@ async def test_a_game_in_a_thread_is_followed_and_played_there_in_the_page(datab
         await page.view_as(mover(sandbox, board).user.global_name)
         await page.click("button.component-button", "")
         await page.until("document.body.innerText.includes('Move 1')", "move 1")
-        assert board_in(thread).embeds[0].footer.text == "Move 1"
-        assert not [m for m in sandbox.channel.history() if m.embeds and "· game #" in (m.embeds[0].title or "")]
+        assert board_footer(board_in(thread)) == "Move 1"
+        assert not [m for m in sandbox.channel.history() if texts(m) and "· game #" in board_title(m)]
 
 
 def relative(seconds: float) -> str:
@@ -880,4 +902,4 @@ async def test_the_page_shows_the_bot_thinking_before_its_move(database_path, tm
         await page.click("button.component-button", "")
         await page.until("document.body.innerText.includes('Move 2')", "the bot's answer")
         assert await page.js("window.seen") == ["thinking", "answered"]
-        assert started.response.content.startswith(f"**{shown(sandbox.ama)}**, your move")
+        assert status_line(started.response).startswith(f"**{shown(sandbox.ama)}**, your move")

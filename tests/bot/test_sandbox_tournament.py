@@ -66,7 +66,7 @@ async def show_games_channel(page, sandbox) -> None:
     once it knows them all, so that it does not go there again after #games is picked."""
     threads = len(sandbox.channel.threads)
     await page.until(
-        f"document.getElementById('sandbox-channel-picker')?.options.length === {1 + threads}"
+        f"document.getElementById('sandbox-channel-picker')?.options.length === {2 + threads}"  # and Ama's DM
         " && document.getElementById('sandbox-notice')?.innerText.includes('🧵')",
         "the page to follow the games' threads",
     )

@@ -1,5 +1,6 @@
 // The sandbox's additions to SimCord's page (served by bot/sandbox/page.py):
-// - a channel picker: #games and its threads, newest first; a thread the bot opens is followed;
+// - a channel picker: #games and its threads, newest first (a thread the bot opens is followed),
+//   then Ama's DM with the bot (shown to her alone);
 // - Discord timestamps (<t:…>) rendered again every second against the sandbox's clock (which may
 //   be simulated: the server sends its "now" with each state), in the viewer's language.
 
@@ -9,7 +10,7 @@ const TICK_MS = 1000;
 /** The profile language of SimCord's page, for a member without a language of their own. */
 const PAGE_LOCALE = "en-US";
 
-/** @type {{now: number, running: boolean, channel: string, channels: {id: string, name: string, thread: boolean}[], languages: Record<string, string | null>} | null} */
+/** @type {{now: number, running: boolean, channel: string, channels: {id: string, name: string, thread: boolean, dm: boolean}[], languages: Record<string, string | null>} | null} */
 let state = null;
 let received = 0;
 /** @type {Set<string> | null} */
@@ -47,7 +48,7 @@ function install(value) {
   const options = value.channels.map((channel) => {
     const option = document.createElement("option");
     option.value = channel.id;
-    option.textContent = channel.thread ? `🧵 ${channel.name}` : `# ${channel.name}`;
+    option.textContent = channel.dm ? `✉️ ${channel.name}` : channel.thread ? `🧵 ${channel.name}` : `# ${channel.name}`;
     return option;
   });
   const same = options.length === picker.options.length
