@@ -8,7 +8,7 @@ server gets ``N`` text channels and ``2N`` members; in each channel one member c
 another (``/wari challenge``, challenger first) and the other presses *Accept*. Then the ``N``
 games are played to their end, interleaved round-robin: each step, in the next live game, the
 player to move presses a random legal cup on the board message (the legal cups are the enabled
-cup buttons, the player to move is the one mentioned at the start of the board's content).
+cup buttons, the player to move is the one named on the board's first line, its status line).
 
 Each press is timed with :func:`time.perf_counter` around ``member.click(...)``. That one call
 covers the whole path of a real press: SimCord builds the ``INTERACTION_CREATE`` event,
@@ -44,7 +44,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -58,8 +58,10 @@ from bot.client import WariBot, create_bot
 from bot.engine import VARIANTS
 
 CUP_PREFIX = "wari:cup:"
-#: The board's content starts by mentioning the player to move: ``<@123>, your move ...``.
+#: A board's status line starts with the name of the player to move: ``**alice**, your move ...``.
 MOVER = re.compile(r"\*\*(?P<name>.+?)\*\*, your move")
+#: Discord's component types: a button, a text display.
+BUTTON, TEXT_DISPLAY = 2, 10
 
 
 @dataclass
@@ -94,13 +96,35 @@ class Baseline:
         self.presses.append(self.echo.press())
 
 
+def components(board: simcord.ResponseMessage) -> Iterator[dict]:
+    """Every component of a board, in order, the nested ones too: a board is one container
+    (Discord's components V2) holding its text displays and its rows of buttons."""
+    return _walk(board.components)
+
+
+def _walk(items: Iterable[dict]) -> Iterator[dict]:
+    for component in items:
+        yield component
+        yield from _walk(component.get("components", ()))
+
+
+def status_line(board: simcord.ResponseMessage) -> str:
+    """The board's first line: whose move it is, or how the game ended ("" on a message with no text display)."""
+    return next((component["content"] for component in components(board) if component["type"] == TEXT_DISPLAY), "")
+
+
+def to_move(board: simcord.ResponseMessage) -> str | None:
+    """The name of the person the board asks to move (``None``: the computer is thinking, or the game is over)."""
+    match = MOVER.match(status_line(board))
+    return match["name"] if match else None
+
+
 def cup_buttons(board: simcord.ResponseMessage) -> list[dict]:
     """The cup buttons on a board (none once the game is over)."""
     return [
         button
-        for row in board.components
-        for button in row.get("components", ())
-        if str(button.get("custom_id", "")).startswith(CUP_PREFIX)
+        for button in components(board)
+        if button["type"] == BUTTON and str(button.get("custom_id", "")).startswith(CUP_PREFIX)
     ]
 
 
@@ -110,11 +134,10 @@ def legal_cups(board: simcord.ResponseMessage) -> list[str]:
 
 
 def mover(game: LiveGame) -> simcord.MemberActor:
-    content = game.board.content or ""
-    match = MOVER.match(content)
-    if match is None or match["name"] not in game.players:
-        raise RuntimeError(f"game #{game.game_id}: cannot tell whose move it is from {content!r}")
-    return game.players[match["name"]]
+    name = to_move(game.board)
+    if name is None or name not in game.players:
+        raise RuntimeError(f"game #{game.game_id}: cannot tell whose move it is from {status_line(game.board)!r}")
+    return game.players[name]
 
 
 async def open_games(
@@ -146,7 +169,9 @@ async def _open_games(
         accepted = await opponent.click(message, label="Accept")
         cups = legal_cups(message)
         if not accepted.acknowledged or not cups:
-            raise RuntimeError(f"accepting the challenge in #{channel.name} did not start a game: {message.content!r}")
+            raise RuntimeError(
+                f"accepting the challenge in #{channel.name} did not start a game: {status_line(message)!r}"
+            )
         game_id = int(cups[0].split(":")[2])
         games.append(LiveGame(channel, message, {challenger.name: challenger, opponent.name: opponent}, game_id))
     return games

@@ -75,7 +75,7 @@ from pathlib import Path
 
 import simcord
 
-from benchmarks.bench import MOVER, legal_cups, percentile
+from benchmarks.bench import legal_cups, percentile, status_line, to_move
 from benchmarks.cooldowns import cooldowns_lifted
 from benchmarks.ratelimit import RateLimiter, installed
 from bot.client import WariBot, create_bot
@@ -195,7 +195,7 @@ async def open_game(slot: Slot) -> str | None:
         return refused or "no board"
     cups = legal_cups(board)
     if not cups:
-        return f"no cup to press on the new board: {board.content!r}"
+        return f"no cup to press on the new board: {status_line(board)!r}"
     slot.board, slot.game_id = board, int(cups[0].split(":")[2])
     return None
 
@@ -427,8 +427,8 @@ class Driver:
             run.games_finished += 1
             slot.board = slot.game_id = None
             return NEXT_GAME_AFTER
-        match = MOVER.match(slot.board.content or "")
-        player = slot.players.get(match["name"]) if match else None
+        name = to_move(slot.board)
+        player = slot.players.get(name) if name is not None else None
         if player is None:  # the computer's move is not shown yet
             run.not_ready += 1
             return DEFER
