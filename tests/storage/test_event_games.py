@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.storage import MIGRATIONS, Conflict, Store
+from tests.storage.schemas import database_at
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 #: The schema before event threads: one live game per channel, whosever it is.
@@ -36,33 +37,23 @@ async def insert_game(store: Store, channel: int, a: int, b: int, tournament: in
 async def old_database(database, monkeypatch) -> None:
     """A database of schema 13 holding a running Swiss (#1, its game live in thread 500) and an
     ordinary live game in channel 10."""
-    import bot.storage.database
-
-    monkeypatch.setattr(bot.storage.database, "MIGRATIONS", MIGRATIONS[:BEFORE])
-    store = await Store.open(database)
-    try:
-        assert await store.schema_version() == BEFORE
-        async with store.database.writing():
-            await store.database.step(
-                "INSERT INTO tournaments (guild_id, channel_id, name, format, variant, clock, rounds, starts_at,"
-                " status, round, created_by, created_at) VALUES (1, 50, 'Cup', 'swiss', 'wari', '1d/move', 3, ?,"
-                " 'running', 1, 9, ?)",
-                (T0.isoformat(), T0.isoformat()),
-            )
-            for channel, a, b in ((500, 100, 200), (10, 300, 400)):
-                await store.database.step(
-                    "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, created_at,"
-                    " updated_at) VALUES (1, ?, ?, ?, 'wari', 'R', ?, ?)",
-                    (channel, a, b, T0.isoformat(), T0.isoformat()),
-                )
-            await store.database.step(
-                "INSERT INTO tournament_pairings (tournament_id, round, board, first_id, second_id, game_id,"
-                " created_at) VALUES (1, 1, 1, 100, 200, 1, ?)",
-                (T0.isoformat(),),
-            )
-    finally:
-        await store.close()
-    monkeypatch.undo()
+    tournament = (
+        "INSERT INTO tournaments (guild_id, channel_id, name, format, variant, clock, rounds, starts_at, status,"
+        " round, created_by, created_at) VALUES (1, 50, 'Cup', 'swiss', 'wari', '1d/move', 3, ?, 'running', 1, 9, ?)"
+    )
+    game = (
+        "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, created_at, updated_at)"
+        " VALUES (1, ?, ?, ?, 'wari', 'R', ?, ?)"
+    )
+    pairing = (
+        "INSERT INTO tournament_pairings (tournament_id, round, board, first_id, second_id, game_id, created_at)"
+        " VALUES (1, 1, 1, 100, 200, 1, ?)"
+    )
+    games = [
+        (game, (channel, a, b, T0.isoformat(), T0.isoformat())) for channel, a, b in ((500, 100, 200), (10, 300, 400))
+    ]
+    rows = [(tournament, (T0.isoformat(), T0.isoformat())), *games, (pairing, (T0.isoformat(),))]
+    await database_at(database, monkeypatch, BEFORE, rows)
 
 
 async def test_a_database_of_before_is_migrated_its_tournament_games_marked_as_their_events(database, monkeypatch):

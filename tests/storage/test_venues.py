@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage import DM, INTERACTION, MIGRATIONS, NO_SERVER, SERVER, Conflict, Store
+from tests.storage.schemas import database_at
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 #: The schema before venues: every game a server's.
@@ -22,26 +23,23 @@ ALICE, BOB = 100, 200
 
 async def old_database(database, monkeypatch) -> None:
     """A database of schema 14 holding a live game in channel 10 and a challenge in channel 11."""
-    import bot.storage.database
-
-    monkeypatch.setattr(bot.storage.database, "MIGRATIONS", MIGRATIONS[:BEFORE])
-    store = await Store.open(database)
-    try:
-        assert await store.schema_version() == BEFORE
-        async with store.database.writing():
-            await store.database.step(
-                "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, created_at,"
-                " updated_at) VALUES (?, 10, ?, ?, 'wari', 'R', ?, ?)",
-                (SERVER_ID, ALICE, BOB, T0.isoformat(), T0.isoformat()),
-            )
-            await store.database.step(
-                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first,"
-                " created_at, expires_at) VALUES (?, 11, ?, ?, 'wari', 'me', ?, ?)",
-                (SERVER_ID, ALICE, BOB, T0.isoformat(), (T0 + timedelta(days=1)).isoformat()),
-            )
-    finally:
-        await store.close()
-    monkeypatch.undo()
+    game = (
+        "INSERT INTO games (guild_id, channel_id, player_a, player_b, variant, record, created_at, updated_at)"
+        " VALUES (?, 10, ?, ?, 'wari', 'R', ?, ?)"
+    )
+    challenge = (
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, variant, first, created_at,"
+        " expires_at) VALUES (?, 11, ?, ?, 'wari', 'me', ?, ?)"
+    )
+    await database_at(
+        database,
+        monkeypatch,
+        BEFORE,
+        [
+            (game, (SERVER_ID, ALICE, BOB, T0.isoformat(), T0.isoformat())),
+            (challenge, (SERVER_ID, ALICE, BOB, T0.isoformat(), (T0 + timedelta(days=1)).isoformat())),
+        ],
+    )
 
 
 async def test_a_database_of_before_is_migrated_its_games_and_challenges_a_servers(database, monkeypatch):
