@@ -20,6 +20,8 @@ from .analyses import AnalysisService
 from .computer import Computer
 from .players import PlayerService
 from .puzzles import PuzzleService
+from .roles import RoleService
+from .seasons import SeasonService
 from .seeks import SeekService
 from .tournaments import TournamentService
 from .wari import WariService
@@ -42,6 +44,10 @@ class Services:
     tournaments: TournamentService
     puzzles: PuzzleService
     analyses: AnalysisService
+    #: Each server's seasons and their podiums; players' badges.
+    seasons: SeasonService
+    #: Each server's roles that call players and its rating-tier roles.
+    roles: RoleService
 
     def close(self) -> None:
         """End what runs on its own: the computer's searches and its worker processes. The
@@ -64,12 +70,15 @@ def build_services(
     (``None``: one per core)."""
     games = WariService(store, challenge_timeout=challenge_timeout, rng=rng)
     computer = Computer(games, workers, clock=clock)
+    tournaments = TournamentService(store)
     return Services(
         games=games,
         players=PlayerService(store),
         seeks=SeekService(store),
         computer=computer,
-        tournaments=TournamentService(store),
+        tournaments=tournaments,
         puzzles=PuzzleService(store.puzzles, rng=rng),
         analyses=AnalysisService(store, computer, clock=clock),
+        seasons=SeasonService(store, tournaments),
+        roles=RoleService(store),
     )

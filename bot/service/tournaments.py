@@ -42,6 +42,7 @@ from bot.tournament import (
     swiss_standings,
 )
 
+from .schedules import ScheduleService, winners
 from .table import Closed, Refusal, Table
 
 FORMATS = ("swiss", "round-robin", "arena")
@@ -70,6 +71,8 @@ class Event:
     pairings: list[PairingRow]
     #: The players whose rating in the event's rule set is still provisional (shown ``1500?``).
     provisional: frozenset[int] = frozenset()
+    #: A recurring event's title (its shield), which its winner takes.
+    title: str | None = None
 
     def entrant(self, user_id: int) -> EntrantRow | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
@@ -144,6 +147,8 @@ class Advance:
     finished: bool = False
     #: Called off at its start: too few players.
     called_off: bool = False
+    #: A recurring event's next edition, made when this one started (or was called off).
+    next_edition: TournamentRow | None = None
 
 
 def parse_start(text: str, now: datetime) -> datetime:
@@ -193,6 +198,7 @@ class TournamentService:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self.schedules = ScheduleService(store)
 
     async def create(
         self,
@@ -211,7 +217,13 @@ class TournamentService:
         duration: int | None,
         cycles: int,
         now: datetime,
+        repeat: str | None = None,
+        editions: int | None = None,
+        until: str | None = None,
+        title: str | None = None,
     ) -> TournamentRow:
+        """A new event; with ``repeat`` (``daily``, ``weekly``, ``monthly``), the first edition of a
+        recurring one (``editions`` in all, or none starting after ``until``; ``title``: its shield)."""
         name = " ".join(name.split())[:NAME_LENGTH]
         if not name:
             raise Refusal(N_("A tournament needs a name."))
@@ -226,6 +238,21 @@ class TournamentService:
             rounds, duration = None, duration or int(DEFAULT_ARENA.total_seconds() // 60)
         else:
             rounds = None  # a round-robin's rounds follow from its players
+        starts_at = parse_start(starts, now)
+        recurring: dict[str, object] = {}
+        if repeat is not None:
+            schedule = await self.schedules.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                created_by=created_by,
+                period=repeat,
+                editions=editions,
+                until=parse_start(until, now) if until else None,
+                title=title,
+                starts=starts_at,
+                now=now,
+            )
+            recurring = {"schedule_id": schedule.id, "edition": 1}
         return await self._store.tournaments.create_tournament(
             now=now,
             guild_id=guild_id,
@@ -240,7 +267,8 @@ class TournamentService:
             rated=int(rated),
             duration=duration if format == "arena" else None,
             cycles=cycles if format == "round-robin" else 1,
-            starts_at=parse_start(starts, now),
+            starts_at=starts_at,
+            **recurring,
         )
 
     async def event(self, tournament_id: int) -> Event:
@@ -248,11 +276,13 @@ class TournamentService:
         if row is None:
             raise Refusal(N_("There is no tournament #{number}."), number=tournament_id)
         entrants = await self._store.tournaments.entrants(tournament_id)
+        schedule = await self.schedules.schedule(row)
         return Event(
             row,
             entrants,
             await self._store.tournaments.pairings(tournament_id),
             await self._provisional(entrants, row.variant),
+            schedule.title if schedule is not None else None,
         )
 
     async def _provisional(self, entrants: list[EntrantRow], variant: str) -> frozenset[int]:
@@ -318,7 +348,18 @@ class TournamentService:
             elif not event.open_pairings:
                 await self._next_round(event, now, step)
         step.event = await self.event(tournament_id)
+        await self._recur(step, now)
         return step
+
+    async def _recur(self, step: Advance, now: datetime) -> None:
+        """A recurring event that has started (or was called off) has its next edition (made once,
+        however often this is tried); one that finished crowns its winner with its title (once)."""
+        row = step.event.row
+        if row.schedule_id is None or row.status == "open":
+            return
+        step.next_edition = await self.schedules.next_edition(row, now)
+        if row.status == "finished":
+            await self.schedules.crown(row, winners(step.event.standings()), now)
 
     async def _begin(self, event: Event, now: datetime, step: Advance) -> None:
         if len(event.active) < MIN_PLAYERS:
@@ -454,9 +495,10 @@ class TournamentService:
         """The pairings of the event's current round were posted."""
         await self._store.tournaments.update_tournament(event.row.id, {"announced": event.row.round})
 
-    async def set_messages(self, tournament_id: int, **messages: int) -> None:
-        """Note the event's messages (``message_id``, ``standings_message_id``, ``podium_message_id``)
-        or the thread its games are played in (``thread_id``)."""
+    async def set_messages(self, tournament_id: int, **messages: int | str | None) -> None:
+        """Note the event's messages (``message_id``, ``standings_message_id``, ``podium_message_id``),
+        the thread its games are played in (``thread_id``), or its Discord scheduled event
+        (``discord_event_id``, ``discord_event_status``)."""
         await self._store.tournaments.update_tournament(tournament_id, messages)
 
     # -- moderation -----------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 Everything needed to resume after a restart lives here; the bot keeps no game state in memory.
 :class:`Store` holds one :class:`Database` (the back end, its transactions, locks and shards) and
 each feature's queries over it (``store.games``, ``store.ratings``, ``store.clocks``,
-``store.seeks``, ``store.settings``, ``store.tournaments``, ``store.puzzles``,
-``store.analyses``): a feature adds a module of queries and an attribute here, not a base class.
+``store.seeks``, ``store.settings``, ``store.tournaments``, ``store.schedules``, ``store.puzzles``,
+``store.analyses``, ``store.seasons``): a feature adds a module of queries and an attribute here, not a base class.
 A game is stored as its engine record (``bot.engine.notation``), so the stored moves are the
 truth, with its position beside it so that reading it needs no replay.
 
@@ -37,7 +37,9 @@ from .rows import (
     message_url,
     shown_name,
 )
+from .schedules import ScheduleQueries, ScheduleRow, TitleRow
 from .schema import MIGRATIONS
+from .seasons import BadgeRow, SeasonQueries, SeasonRow, SeasonStanding
 from .seeks import SeekQueries, Unfit
 from .settings import BOARD_STYLES, SettingsQueries
 from .tournaments import EntrantRow, PairingRow, TournamentQueries, TournamentRow
@@ -50,6 +52,9 @@ __all__ = [
     "NumberScope",
     "SERVER",
     "AnalysisRow",
+    "BadgeRow",
+    "SeasonRow",
+    "SeasonStanding",
     "Queued",
     "BOARD_STYLES",
     "MIGRATIONS",
@@ -58,6 +63,8 @@ __all__ = [
     "Conflict",
     "EntrantRow",
     "PairingRow",
+    "ScheduleRow",
+    "TitleRow",
     "TournamentRow",
     "GameRow",
     "SeekRow",
@@ -91,8 +98,10 @@ class Store:
         self.seeks = SeekQueries(database)
         self.settings = SettingsQueries(database)
         self.tournaments = TournamentQueries(database, self.games)
+        self.schedules = ScheduleQueries(database)
         self.puzzles = PuzzleQueries(database)
         self.analyses = AnalysisQueries(database)
+        self.seasons = SeasonQueries(database)
 
     @classmethod
     async def open(cls, target: str | Path, *, shards: ShardScope | None = None, **options: Any) -> Store:

@@ -26,6 +26,7 @@ from bot.ratings import (
 from .backend import Row
 from .database import Database, Queries, time_text
 from .rows import GAME_COLUMNS, SERVER, GameRow
+from .seasons import SeasonQueries
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,12 @@ def _scope(guild_id: int | None, variant: str) -> tuple[str, tuple]:
 class RatingQueries(Queries):
     """Ratings, their history, leaderboards, a player's results and archive."""
 
+    def __init__(self, database: Database) -> None:
+        super().__init__(database)
+        #: A rated game counts in its server's season, a win against the Expert as a badge, in
+        #: the write that archives it.
+        self._seasons = SeasonQueries(database)
+
     async def count_archived(self, game: GameRow, moment: datetime) -> GameRow:
         """Count the game that was just archived (a step of the write that archives it): each
         person's results, and both ratings if it is rated; returns the game as archived (marked
@@ -170,6 +177,7 @@ class RatingQueries(Queries):
             }
             _count(tallies, game)
             await self._save_tallies(tallies)
+            await self._seasons.note_expert_win(game, moment)
         if is_rated(game.status, (game.level_a, game.level_b), game.rated):
             if await self._rated_together(game, moment) >= RATED_GAMES_PER_PAIR_PER_DAY:
                 (row,) = await self._db.rows(
@@ -207,6 +215,7 @@ class RatingQueries(Queries):
         )
         known = {(row["user_id"], row["variant"]): _rating(row) for row in rows}
         await self._save_ratings(known, [_rate_one(known, game, moment)], moment)
+        await self._seasons.open_season(game, moment)
 
     async def count_the_archive(self) -> None:
         """Count the games archived before schema 4, in the order they finished (a step of its

@@ -339,6 +339,104 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'dm', 'interaction'));
     """,
+    # 16: recurring events. A schedule makes the next edition of an event when one starts (same
+    # settings as its newest edition, the start moved by its period), until its count of editions
+    # or its end date, or until stopped; edition k starts ``k - anchor_edition`` periods after
+    # ``anchor`` (a change of period re-anchors it). An edition's number is unique in its schedule,
+    # so the next one is made once, whichever process gets there first. A schedule's title (a
+    # shield) passes to each edition's winner: ``titles`` keeps who won it, once per edition. An
+    # event is also a Discord scheduled event of its server: its id and the status last given to
+    # it (``refused``: Discord would not make it).
+    """
+    CREATE TABLE tournament_schedules (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        period         TEXT NOT NULL CHECK (period IN ('daily', 'weekly', 'monthly')),
+        editions       INTEGER,
+        until          TEXT,
+        title          TEXT,
+        anchor         TEXT NOT NULL,
+        anchor_edition INTEGER NOT NULL DEFAULT 1,
+        stopped_at     TEXT,
+        created_by     INTEGER NOT NULL,
+        created_at     TEXT NOT NULL
+    );
+    CREATE INDEX tournament_schedules_by_guild ON tournament_schedules (guild_id, id);
+    ALTER TABLE tournaments ADD COLUMN schedule_id INTEGER REFERENCES tournament_schedules (id);
+    ALTER TABLE tournaments ADD COLUMN edition INTEGER;
+    ALTER TABLE tournaments ADD COLUMN discord_event_id INTEGER;
+    ALTER TABLE tournaments ADD COLUMN discord_event_status TEXT;
+    CREATE UNIQUE INDEX one_edition_per_number ON tournaments (schedule_id, edition);
+    CREATE TABLE tournament_titles (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id       INTEGER NOT NULL,
+        guild_id      INTEGER NOT NULL,
+        schedule_id   INTEGER NOT NULL REFERENCES tournament_schedules (id),
+        title         TEXT NOT NULL,
+        name          TEXT,
+        won_at        TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE INDEX tournament_titles_by_player ON tournament_titles (user_id, guild_id);
+    CREATE INDEX tournament_titles_by_schedule ON tournament_titles (schedule_id, won_at);
+    """,
+    # 17: roles that call players, and rating-tier roles (issue 37). Each server's role pinged when
+    # one of its tournaments opens and when it starts, and its role pinged when someone seeks a game
+    # (NULL: none); the width of its rating bands (NULL: no tier roles) and the role of each band
+    # (``lowest``: the lowest rating in it). Each call made, claimed before it is posted so that it
+    # is made once: a server's seek call (``what`` 'seek', again only after its cooldown), an
+    # event's (``tournament:<id>:open``, ``tournament:<id>:start``, ever once).
+    """
+    ALTER TABLE guild_settings ADD COLUMN tournament_role INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN seek_role INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN tier_step INTEGER;
+    CREATE TABLE tier_roles (
+        guild_id INTEGER NOT NULL,
+        lowest   INTEGER NOT NULL,
+        role_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, lowest)
+    );
+    CREATE TABLE role_calls (
+        guild_id  INTEGER NOT NULL,
+        what      TEXT NOT NULL,
+        called_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, what)
+    );
+    """,
+    # 18: seasons and badges. A server's season (``bot.seasons``) is opened by its first rated game
+    # (its bounds, its length then, the channel of its latest rated game outside a thread) and
+    # closed once by the sweep (``closed_at`` set where it is NULL, with its badges, in one
+    # write); the post of its podium is noted (``message_id``). A badge is kept once per player
+    # and key: a season's podium (``guild:start:variant``, its place and points gained), the first
+    # win against the Expert. Rated changes are found by rule set and time for a season's board.
+    # Each server chooses its seasons' length and, if it likes, the channel of their podiums.
+    """
+    CREATE TABLE seasons (
+        guild_id   INTEGER NOT NULL,
+        starts_at  TEXT NOT NULL,
+        ends_at    TEXT NOT NULL,
+        length     TEXT NOT NULL CHECK (length IN ('weekly', 'monthly', 'quarterly')),
+        channel_id INTEGER,
+        closed_at  TEXT,
+        message_id INTEGER,
+        PRIMARY KEY (guild_id, starts_at)
+    );
+    CREATE INDEX seasons_to_close ON seasons (ends_at) WHERE closed_at IS NULL;
+    CREATE TABLE badges (
+        user_id   INTEGER NOT NULL,
+        kind      TEXT NOT NULL CHECK (kind IN ('season', 'expert')),
+        key       TEXT NOT NULL,
+        place     INTEGER,
+        figure    INTEGER,
+        earned_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, kind, key)
+    );
+    CREATE INDEX rating_changes_by_time ON rating_changes (variant, changed_at);
+    ALTER TABLE guild_settings ADD COLUMN season_length TEXT NOT NULL DEFAULT 'monthly'
+        CHECK (season_length IN ('weekly', 'monthly', 'quarterly'));
+    ALTER TABLE guild_settings ADD COLUMN season_channel INTEGER;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
@@ -354,11 +452,17 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("player_stats", "user_id, variant, opponent"),
     ("guild_players", "guild_id, variant, user_id"),
     ("seeks", "id"),
+    ("tournament_schedules", "id"),
     ("tournaments", "id"),
     ("tournament_players", "tournament_id, user_id"),
     ("tournament_pairings", "tournament_id, round, board"),
+    ("tournament_titles", "tournament_id, user_id"),
     ("analyses", "game_id, depth"),
     ("puzzle_ratings", "user_id"),
     ("puzzle_attempts", "id"),
     ("daily_puzzles", "guild_id, day"),
+    ("seasons", "guild_id, starts_at"),
+    ("badges", "user_id, kind, key"),
+    ("tier_roles", "guild_id, lowest"),
+    ("role_calls", "guild_id, what"),
 )

@@ -1,11 +1,30 @@
-"""What players and servers choose for themselves: turn pings, language, how boards are drawn."""
+"""What players and servers choose for themselves: turn pings, language, how boards are drawn,
+the roles that call players and the rating-tier roles (with the calls made)."""
 
 from __future__ import annotations
 
-from .database import Queries
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .database import Queries, time_text
 
 #: How a server's boards are drawn: a text drawing in the embed, or a picture attached to it.
 BOARD_STYLES = ("text", "image")
+
+
+#: The roles a server may have the bot ping, by the kind of call.
+CALL_ROLES = {"tournaments": "tournament_role", "seeks": "seek_role"}
+
+
+@dataclass(frozen=True)
+class ServerRoles:
+    """A server's roles that call players (``None``: none) and the width of its rating bands
+    (``None``: no tier roles), with each band's role by the lowest rating in it."""
+
+    tournaments: int | None = None
+    seeks: int | None = None
+    tier_step: int | None = None
+    tiers: dict[int, int] = field(default_factory=dict)
 
 
 class SettingsQueries(Queries):
@@ -38,6 +57,53 @@ class SettingsQueries(Queries):
         if style not in BOARD_STYLES:
             raise ValueError(f"board style must be one of {BOARD_STYLES}, not {style!r}")
         await self._set("guild_settings", "guild_id", guild_id, "board", style)
+
+    async def server_roles(self, guild_id: int) -> ServerRoles:
+        rows = await self._db.read(
+            "SELECT tournament_role, seek_role, tier_step FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        tiers = await self._db.read("SELECT lowest, role_id FROM tier_roles WHERE guild_id = ?", (guild_id,))
+        bands = {row["lowest"]: row["role_id"] for row in tiers}
+        if not rows:
+            return ServerRoles(tiers=bands)
+        row = rows[0]
+        return ServerRoles(row["tournament_role"], row["seek_role"], row["tier_step"], bands)
+
+    async def set_call_role(self, guild_id: int, kind: str, role_id: int | None) -> None:
+        """The role pinged for ``kind`` of call (a key of :data:`CALL_ROLES`; ``None``: none)."""
+        await self._set("guild_settings", "guild_id", guild_id, CALL_ROLES[kind], role_id)
+
+    async def set_tier_step(self, guild_id: int, step: int | None) -> None:
+        """The width of the server's rating bands (``None``: no tier roles). The bands' roles of
+        another width are forgotten (not deleted from Discord: the moderators may keep them)."""
+        rows = await self._db.read("SELECT tier_step FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        await self._set("guild_settings", "guild_id", guild_id, "tier_step", step)
+        if rows and rows[0]["tier_step"] is not None and rows[0]["tier_step"] != step:
+            await self._db.write(("DELETE FROM tier_roles WHERE guild_id = ?", (guild_id,)))
+
+    async def set_tier_role(self, guild_id: int, lowest: int, role_id: int) -> None:
+        """The role of the band starting at ``lowest`` (made by the bot, or a moderator's)."""
+        await self._db.write(
+            (
+                "INSERT INTO tier_roles (guild_id, lowest, role_id) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, lowest) DO UPDATE SET role_id = excluded.role_id",
+                (guild_id, lowest, role_id),
+            ),
+        )
+
+    async def claim_call(self, guild_id: int, what: str, now: datetime, *, again_after: timedelta | None) -> bool:
+        """Whether the call ``what`` may be made now, noted as made if so: never made, or made
+        ``again_after`` ago or more (``None``: a call made once, ever). Two processes asking at
+        once: one is told yes."""
+        # No stored time is at or before "": with no ``again_after``, a call made is never made again.
+        made_before = time_text(now - again_after) if again_after is not None else ""
+        claimed = await self._db.write_one(
+            "INSERT INTO role_calls (guild_id, what, called_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, what) DO UPDATE SET called_at = excluded.called_at "
+            "WHERE role_calls.called_at <= ? RETURNING what",
+            (guild_id, what, time_text(now), made_before),
+        )
+        return bool(claimed)
 
     async def _set(self, table: str, key: str, key_value: int, column: str, value: object) -> None:
         """Set one setting, creating the row with defaults for the others (names are ours, not input)."""

@@ -71,6 +71,13 @@ class TournamentRow:
     finished_at: datetime | None
     #: The thread of the channel where all its games are played (opened at its first round).
     thread_id: int | None = None
+    #: A recurring event's schedule and this edition's number in it (``None``: a one-off).
+    schedule_id: int | None = None
+    edition: int | None = None
+    #: The server's Discord scheduled event that shows it, and the status last given to it
+    #: (:data:`DISCORD_STATUSES`; ``refused``: Discord would not make it).
+    discord_event_id: int | None = None
+    discord_event_status: str | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> TournamentRow:

@@ -25,7 +25,10 @@ feature                 commands and buttons
                         Next puzzle, Try it; the daily post (sweep)
 :mod:`.tournaments`     tournament join|leave|standings|results|list, wari-mod tournament ...;
                         Join/Leave; each event's next step (sweep)
+:mod:`.seasons`         wari-mod season settings; the season leaderboard; each season's podium (sweep)
 :mod:`.settings`        settings (a player's, a server's)
+:mod:`.roles`           notify, wari-mod roles; the calls of a tournament or a seek (:mod:`.tiers`:
+                        the rating-tier roles, after each rated game)
 :mod:`.guide`           help; the game numbers suggested as they are typed
 :mod:`.menus`           the Apps menus: Challenge to Wari (a member), Analyse this game (a board)
 :mod:`.clocks`          the sweep: pings, reminders, time-outs, outages; challenges past their time
@@ -45,7 +48,7 @@ from discord.ext import commands, tasks
 from bot.ai import DEFAULT_LEVEL
 from bot.clock import DEFAULT_CLOCK
 from bot.i18n import N_
-from bot.service import Refusal
+from bot.service import Refusal, Table
 from bot.service.services import Services
 
 from . import buttons, records, standings
@@ -74,15 +77,19 @@ from .puzzles import views as puzzle_views
 from .puzzles.commands import PuzzleCommands, PuzzleModerationCommands
 from .puzzles.feature import DailyPuzzles, Puzzles
 from .records import Records
+from .roles import CALL_CHOICES, STOP_CHOICES, RoleCalls, RoleSettings
+from .seasons import SeasonModerationCommands, Seasons
 from .seeks import CancelSeekButton, PlaySeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
 from .takebacks import TakebackButton, Takebacks
 from .threads import GameThreads
-from .tournaments.commands import TournamentCommands, TournamentModerationCommands
+from .tiers import TierRoles
+from .tournaments.commands import ScheduleCommands, TournamentCommands, TournamentModerationCommands
 from .tournaments.feature import Tournaments
 from .tournaments.moderation import TournamentModeration
 from .tournaments.runs import TournamentRunner
+from .tournaments.schedules import ScheduleModeration
 from .tournaments.views import TournamentButton
 from .views import ChallengeButton, ControlButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
@@ -150,8 +157,17 @@ class WariCog(commands.Cog, name="Wari"):
         threads = GameThreads(presenter)
         expiry = ChallengeExpiry(games, presenter, languages)
         self.hosting = hosting = Hosting(players)
-        runner = TournamentRunner(bot, games, events, presenter, languages, boards, notices, players)
-        self.followup = followup = Followup(notices, presenter, languages, boards, computer, on_end=runner.on_game_end)
+        calls = RoleCalls(services.roles, presenter, languages)
+        runner = TournamentRunner(bot, games, events, presenter, languages, boards, notices, players, calls)
+        tiers = TierRoles(bot, services.roles, languages)
+
+        async def on_end(table: Table) -> None:
+            try:
+                await runner.on_game_end(table)
+            finally:
+                await tiers.game_ended(table)
+
+        self.followup = followup = Followup(notices, presenter, languages, boards, computer, on_end=on_end)
         self.answering = Answering(presenter, languages, on_time_up=followup.ended_on_time)
         self.computer_games = ComputerGames(bot, games, presenter, boards, followup, computer, threads, expiry)
         self.challenges = Challenges(bot, games, presenter, boards, followup, self.computer_games, threads, hosting)
@@ -160,12 +176,14 @@ class WariCog(commands.Cog, name="Wari"):
         self.takebacks = Takebacks(games, presenter, followup, computer)
         self.draws = Draws(bot, games, presenter, followup, computer)
         self.controls = Controls(games, languages, boards, self.takebacks, self.draws, self.endings)
-        self.standings = Standings(players, presenter)
+        self.seasons = Seasons(services.seasons, presenter, languages)
+        self.standings = Standings(players, presenter, self.seasons)
         self.records = Records(bot, games, services.analyses, presenter)
         self.analyses = Analyses(services.analyses, self.records, presenter, languages)
         self.settings = Settings(players, presenter, languages)
         self.guide = Guide(players, presenter, languages)
-        self.seeks = Seeks(services.seeks, games, presenter, languages, boards, followup, threads)
+        self.seeks = Seeks(services.seeks, games, presenter, languages, boards, followup, threads, calls)
+        self.roles = RoleSettings(services.roles, presenter)
         self.tournaments = Tournaments(events, runner, presenter)
         moderation = TournamentModeration(games, events, runner, self.tournaments, presenter, followup)
         dailies = DailyPuzzles(services.puzzles, presenter, languages)
@@ -173,8 +191,16 @@ class WariCog(commands.Cog, name="Wari"):
         self.wari.add_command(TournamentCommands(self.answering, self.tournaments))
         self.wari.add_command(PuzzleCommands(self.answering, self.puzzles, dailies))
         self.wari_mod.add_command(TournamentModerationCommands(self.answering, moderation))
+        self.wari_mod.add_command(ScheduleCommands(self.answering, ScheduleModeration(events, runner, presenter)))
         self.wari_mod.add_command(PuzzleModerationCommands(self.answering, dailies))
-        closers = (expiry.close_expired, self.seeks.close_expired, runner.run_due, dailies.post_due)
+        self.wari_mod.add_command(SeasonModerationCommands(self.answering, self.seasons))
+        closers = (
+            expiry.close_expired,
+            self.seeks.close_expired,
+            runner.run_due,
+            dailies.post_due,
+            self.seasons.close_due,
+        )
         self.clocks = Clocks(bot, games, boards, pings, followup, computer, closers)
         self.menus = ContextMenus(self.answering, self.challenges, self.analyses, hosting, BUTTONS)
 
@@ -498,3 +524,34 @@ class WariCog(commands.Cog, name="Wari"):
         self, interaction: discord.Interaction, language: str | None = None, board: str | None = None
     ) -> None:
         await self.answering.command(interaction, self.settings.server, language, board, private=False)
+
+    # -- roles that call players ----------------------------------------------------------------
+
+    @wari.command(name="notify", description=N_("Be pinged when a tournament opens or someone seeks a game here"))
+    @app_commands.describe(
+        what=N_("Which calls: tournaments, or players seeking a game"),
+        on=N_("Take the role that is pinged (on, the default) or give it back (off)"),
+    )
+    @app_commands.choices(what=CALL_CHOICES, on=ON_OFF)
+    @server_only()
+    async def notify(self, interaction: discord.Interaction, what: str, on: str = "on") -> None:
+        await self.answering.command(interaction, self.roles.notify, what, on, private=True)
+
+    @wari_mod.command(name="roles", description=N_("The roles I ping and give here (Manage Roles)"))
+    @app_commands.describe(
+        tournaments=N_("The role pinged when a tournament opens for sign-up and when it starts"),
+        seeks=N_("The role pinged when someone seeks a game (at most once every 30 minutes)"),
+        tiers=N_("Rating-tier roles: the width of each band, in rating points (e.g. 200)"),
+        stop=N_("Stop these calls, or the rating-tier roles"),
+    )
+    @app_commands.choices(stop=STOP_CHOICES)
+    async def server_roles(
+        self,
+        interaction: discord.Interaction,
+        tournaments: discord.Role | None = None,
+        seeks: discord.Role | None = None,
+        tiers: app_commands.Range[int, 50, 1000] | None = None,
+        stop: str | None = None,
+    ) -> None:
+        args = (tournaments, seeks, tiers, stop)
+        await self.answering.command(interaction, self.roles.server, *args, private=True)

@@ -3,7 +3,8 @@ range); as soon as someone fits, their game starts in a thread, and both are cal
 
 The wait is a public message with **Play** (anyone else whom it fits: the game starts at once)
 and **Cancel** (its player only), closed when the wait ends: paired (with a link to the game),
-cancelled, or expired.
+cancelled, or expired. A wait (not a seek paired at once) calls the server's seek role, if it
+has one, in a new message: at most once per cooldown in a server (:mod:`.roles`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .followup import Followup
 from .languages import Languages
 from .options import rules_of
 from .presenter import Message, Presenter
+from .roles import RoleCalls
 from .threads import GameThreads
 from .views import CHALLENGE_COLOUR, OVER_COLOUR
 
@@ -105,6 +107,7 @@ class Seeks:
         boards: Boards,
         followup: Followup,
         threads: GameThreads,
+        calls: RoleCalls,
     ) -> None:
         self.seeks = seeks
         self.service = service
@@ -113,6 +116,8 @@ class Seeks:
         self.boards = boards
         self.followup = followup
         self.threads = threads
+        #: Calls the server's seek role to a new wait (once per cooldown).
+        self.calls = calls
 
     async def seek(self, interaction: discord.Interaction, variant: str, clock: str, within: int | None) -> None:
         """``/wari seek``: pair with a fitting wait at once, or wait in the queue."""
@@ -131,6 +136,7 @@ class Seeks:
         if theirs is None:
             message = await self.presenter.respond(interaction, None, seek_message(mine))
             await self.seeks.set_message(mine, message.id)
+            await self.calls.seek_waiting(mine, message.jump_url)
             return
         await self.pair(interaction, theirs, mine)
 

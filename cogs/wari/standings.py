@@ -19,7 +19,9 @@ from bot.i18n import N_, _, labelled, n_
 from bot.names import markdown_name
 from bot.pictures.charts import plot_width, rating_chart
 from bot.ratings import Rating, outcome_for
+from bot.seasons import MEDALS
 from bot.service import PlayerService, Refusal
+from bot.service.seasons import Badges
 from bot.storage import INTERACTION, SERVER, GameRow, Record, shown_name
 from bot.storage.puzzles import PuzzleStanding
 
@@ -27,6 +29,7 @@ from .buttons import NUMBER_MAX, ForgedId, PersistentButton, read_number, read_o
 from .options import level_name
 from .permissions import SERVER_ONLY, server_here, venue_of
 from .presenter import Message, Presenter
+from .seasons import Seasons
 from .views import board_link, side_names
 
 PAGE = 10
@@ -39,6 +42,7 @@ SHOWN_TO_YOU_ALONE = N_(
 STANDINGS_COLOUR = discord.Colour.teal()
 SCOPES = [
     app_commands.Choice(name=N_("This server"), value="server"),
+    app_commands.Choice(name=N_("This season"), value="season"),
     app_commands.Choice(name=N_("Everyone"), value="everyone"),
 ]
 
@@ -157,6 +161,22 @@ def puzzle_words(standing: PuzzleStanding) -> str:
     )
 
 
+def badge_words(badges: Badges) -> str:
+    """A player's badges on one short line, for a phone: ``🥇×2 🥉×1 in seasons · 🏆 1 tournament won · …``."""
+    parts = []
+    if badges.podiums:
+        medals = " ".join(f"{MEDALS[place - 1]}×{count}" for place, count in badges.podiums.items())
+        parts.append(_("{medals} in seasons", medals=medals))
+    if badges.tournament_wins:
+        wins = badges.tournament_wins
+        parts.append(n_("🏆 {count} tournament won", "🏆 {count} tournaments won", wins, count=wins))
+    if badges.puzzle_streak:
+        parts.append(_("🧩 a puzzle streak of {count}", count=badges.puzzle_streak))
+    if badges.beat_the_expert:
+        parts.append(_("🤖 beat the Expert"))
+    return " · ".join(parts)
+
+
 OUTCOME_WORDS = {"win": N_("won"), "draw": N_("drew"), "loss": N_("lost"), None: N_("aborted")}
 #: Why a finished game ended, as a history line says it (the stored reason, the engine's termination code).
 REASON_WORDS = {
@@ -177,9 +197,11 @@ def result_for(row: GameRow, user_id: int) -> str:
 class Standings:
     """``/wari stats``, ``/wari leaderboard``, ``/wari history`` and their pages."""
 
-    def __init__(self, players: PlayerService, presenter: Presenter) -> None:
+    def __init__(self, players: PlayerService, presenter: Presenter, seasons: Seasons) -> None:
         self.players = players
         self.presenter = presenter
+        #: A server's season leaderboard, and players' badges.
+        self.seasons = seasons
 
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None, variant: str | None, public: bool
@@ -205,6 +227,9 @@ class Standings:
         embed.add_field(name=_("Longest winning streak"), value=str(stats.longest_streak), inline=False)
         if stats.puzzles is not None:
             embed.add_field(name=_("Puzzles"), value=puzzle_words(stats.puzzles), inline=False)
+        badges = await self.seasons.service.badges(who.id)
+        if badges:
+            embed.add_field(name=_("Badges"), value=badge_words(badges), inline=False)
         files = []
         if stats.history is not None:
             charted = next(iter(stats.ratings))
@@ -240,8 +265,11 @@ class Standings:
         """One page of a leaderboard (``key``: variant, scope and who asked: their place is shown,
         whoever turns the pages)."""
         variant, scope, asker = key.split("-")
-        if variant not in VARIANTS or scope not in ("server", "everyone"):
+        if variant not in VARIANTS or scope not in [choice.value for choice in SCOPES]:
             raise ValueError(f"no leaderboard {key!r}")
+        if scope == "season":
+            embed, more = await self.seasons.board(interaction, variant, int(asker), page, PAGE)
+            return Message(embeds=[embed], view=pages("ranks", key, page, more))
         everyone = scope == "everyone"
         guild = None if everyone else server_here(interaction)
         board = await self.players.leaderboard_page(variant, guild_id=guild, asker=int(asker), page=page, size=PAGE)

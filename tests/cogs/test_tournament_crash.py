@@ -124,6 +124,7 @@ async def test_two_processes_repairing_the_same_game_at_once_leave_one_board(wor
         mine.boards,
         mine.notices,
         mine.players,
+        mine.role_calls,
     )
     both_posted, recorded = asyncio.Barrier(2), []
     for service in (mine.service, theirs.service):

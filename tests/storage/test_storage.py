@@ -385,11 +385,15 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     source = await Store.open(source_path)
     game = await clocked_game(source, channel=1)
     await source.games.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    season = await source.seasons.season_at(game.guild_id, T0)  # opened by the rated game
+    assert season is not None and await source.seasons.close_season(season, season.ends_at)  # its podium's badges
     await clocked_game(source, channel=2)
     await source.games.delete_challenge((await new_challenge(source, channel=3)).id)
     open_challenge = await new_challenge(source, channel=4)
     await source.settings.set_pings(100, False)
     await source.settings.set_board_style(1, "image")
+    await source.settings.set_tier_role(1, 1400, 9)
+    await source.settings.claim_call(1, "seek", T0, again_after=None)
     await source.set_meta("commands_digest", "abc")
     seek = {
         "guild_id": 1,
@@ -404,6 +408,21 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     event = await source.tournaments.create_tournament(now=T0, **TOURNAMENT)
     await source.tournaments.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
     await source.tournaments.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
+    shield = await source.schedules.create_schedule(  # a recurring event's schedule, and its title won
+        now=T0,
+        guild_id=1,
+        channel_id=5,
+        created_by=9,
+        period="weekly",
+        editions=None,
+        until=None,
+        title="Shield",
+        anchor=T0,
+        anchor_edition=1,
+    )
+    await source.schedules.award_title(
+        tournament_id=event.id, user_id=100, guild_id=1, schedule_id=shield.id, title="Shield", name="a", now=T0
+    )
     await source.analyses.request_analysis(
         game_id=game.id, depth="quick", requested_by=100, guild_id=1, total_plies=1, now=T0, most=8
     )

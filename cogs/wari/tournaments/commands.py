@@ -16,6 +16,7 @@ from ..options import VARIANT_CHOICES
 from ..permissions import check_in_server
 from .feature import Tournaments
 from .moderation import TournamentModeration
+from .schedules import ScheduleModeration
 
 NUMBER = N_("The tournament's number (default: the one under way here)")
 FORMAT_CHOICES = [
@@ -24,6 +25,15 @@ FORMAT_CHOICES = [
     app_commands.Choice(name=N_("Arena"), value="arena"),
 ]
 CLOCK_CHOICES = [app_commands.Choice(name=code, value=code) for code in CLOCKS]
+REPEAT_CHOICES = [
+    app_commands.Choice(name=N_("daily"), value="daily"),
+    app_commands.Choice(name=N_("weekly"), value="weekly"),
+    app_commands.Choice(name=N_("monthly"), value="monthly"),
+]
+REPEAT = N_("Make it come back: a new edition each day, week or month (default: once)")
+EDITIONS = N_("Recurring: how many editions in all (default: until stopped)")
+UNTIL = N_("Recurring: no edition starts after this date, e.g. `2026-12-31`")
+TITLE = N_("Recurring: a title its winner takes, passed on at each edition (e.g. Oware Shield)")
 RESULT_CHOICES = [
     app_commands.Choice(name=N_("win"), value="win"),
     app_commands.Choice(name=N_("draw"), value="draw"),
@@ -102,8 +112,12 @@ class TournamentModerationCommands(app_commands.Group):
         rated=N_("Games change ratings (default: yes)"),
         duration=N_("Arena: its length in minutes (default: 30)"),
         double=N_("Round-robin: every pair plays twice (default: no)"),
+        repeat=REPEAT,
+        editions=EDITIONS,
+        until=UNTIL,
+        title=TITLE,
     )
-    @app_commands.choices(format=FORMAT_CHOICES, variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(format=FORMAT_CHOICES, variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, repeat=REPEAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -117,6 +131,10 @@ class TournamentModerationCommands(app_commands.Group):
         rated: bool = True,
         duration: app_commands.Range[int, 5, 24 * 60] | None = None,
         double: bool = False,
+        repeat: str | None = None,
+        editions: app_commands.Range[int, 2, 1000] | None = None,
+        until: app_commands.Range[str, 1, 60] | None = None,
+        title: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         await self.answering.command(
             interaction,
@@ -132,6 +150,10 @@ class TournamentModerationCommands(app_commands.Group):
             rated=rated,
             duration=duration,
             cycles=2 if double else 1,
+            repeat=repeat,
+            editions=editions,
+            until=until,
+            title=title,
         )
 
     @app_commands.command(name="start", description=N_("Start a tournament now, or its next round"))
@@ -185,3 +207,63 @@ class TournamentModerationCommands(app_commands.Group):
     @result.autocomplete("tournament")
     async def tournament_numbers(self, interaction: discord.Interaction, current: str) -> Suggestions:
         return await self.moderation.players.suggestions(interaction, current)
+
+
+class ScheduleCommands(app_commands.Group):
+    """``/wari-mod schedule``: recurring tournaments (a sub-group of its own: ``/wari-mod tournament``
+    is one already, and Discord nests no deeper)."""
+
+    def __init__(self, answering: Answering, schedules: ScheduleModeration) -> None:
+        super().__init__(name="schedule", description=N_("Moderators: recurring tournaments"))
+        self.answering = answering
+        self.schedules = schedules
+
+    @app_commands.command(name="list", description=N_("This server's recurring tournaments"))
+    async def list(self, interaction: discord.Interaction) -> None:
+        await self.answering.command(interaction, self.schedules.list, private=True)
+
+    @app_commands.command(name="edit", description=N_("Change a recurring tournament from its next edition on"))
+    @app_commands.describe(
+        schedule=N_("The schedule's number (`/wari-mod schedule list`)"),
+        name=N_("Its name"),
+        clock=N_("Every game's clock"),
+        rounds=N_("Swiss: how many rounds"),
+        duration=N_("Arena: its length in minutes"),
+        max_players=N_("At most this many players"),
+        repeat=REPEAT,
+        editions=EDITIONS,
+        until=UNTIL,
+        title=TITLE,
+    )
+    @app_commands.choices(clock=CLOCK_CHOICES, repeat=REPEAT_CHOICES)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        schedule: Number,
+        name: app_commands.Range[str, 1, 60] | None = None,
+        clock: str | None = None,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        duration: app_commands.Range[int, 5, 24 * 60] | None = None,
+        max_players: app_commands.Range[int, 2, 1000] | None = None,
+        repeat: str | None = None,
+        editions: app_commands.Range[int, 2, 1000] | None = None,
+        until: app_commands.Range[str, 1, 60] | None = None,
+        title: app_commands.Range[str, 1, 60] | None = None,
+    ) -> None:
+        options = {
+            "name": name,
+            "clock": clock,
+            "rounds": rounds,
+            "duration": duration,
+            "max_players": max_players,
+            "repeat": repeat,
+            "editions": editions,
+            "until": until,
+            "title": title,
+        }
+        await self.answering.command(interaction, self.schedules.edit, schedule, private=True, **options)
+
+    @app_commands.command(name="stop", description=N_("Make no further edition of a recurring tournament"))
+    @app_commands.describe(schedule=N_("The schedule's number (`/wari-mod schedule list`)"))
+    async def stop(self, interaction: discord.Interaction, schedule: Number) -> None:
+        await self.answering.command(interaction, self.schedules.stop, schedule, private=True)

@@ -21,7 +21,7 @@ from bot.tournament import tournament_trf
 from ..presenter import Message, Presenter
 from .runs import TournamentRunner
 from .standings import results_table
-from .views import list_message, signup_message
+from .views import list_message, shield_text, signup_message
 
 log = logging.getLogger("cogs.wari")
 #: Discord shows at most 25 suggestions.
@@ -132,4 +132,7 @@ class Tournaments:
         assert interaction.guild_id is not None  # guild_only
         running = await self.tournaments.of_server(interaction.guild_id, over=False)
         past = await self.tournaments.of_server(interaction.guild_id, over=True)
-        await self.presenter.tell(interaction, list_message(running, past))
+        schedules = {row.schedule_id for row in [*running, *past] if row.schedule_id is not None}
+        read = [await self.tournaments.schedules.in_server(interaction.guild_id, number) for number in schedules]
+        shields = {schedule.row.id: shield_text(schedule) for schedule in read if schedule.row.title}
+        await self.presenter.tell(interaction, list_message(running, past, shields))

@@ -62,6 +62,18 @@ class TournamentModeration:
         event = await self.tournaments.event(row.id)
         message = await self.presenter.respond(interaction, None, signup_message(event))
         await self.tournaments.set_messages(row.id, message_id=message.id)
+        await self.runner.role_calls.tournament_opened(row, message.id)
+        async with self.runner.languages.public(row.guild_id):
+            listed = await self.runner.calendar.sync(row)
+        if not listed:  # told once, to the moderator who made it; the tournament runs all the same
+            await self.presenter.tell(
+                interaction,
+                N_(
+                    "**{name}** runs, but it is not in the server's Events: I need the **Manage Events** "
+                    "permission to list tournaments there."
+                ),
+                name=markdown_name(row.name),
+            )
 
     async def start(self, interaction: discord.Interaction, number: int | None) -> None:
         """Start an open event now; during a round-based one, start the next round now: the
@@ -123,6 +135,7 @@ class TournamentModeration:
         await self.presenter.announce(
             interaction, Message(content=_(words[action], name=markdown_name(changed.row.name)))
         )
+        await self.runner.moderated(changed)
         if action == "resume":
             await self.runner.advance(changed.row.id)
 

@@ -36,8 +36,10 @@ from ..boards import Boards
 from ..followup import Notices
 from ..languages import Languages
 from ..presenter import Message, Presenter
+from ..roles import RoleCalls
 from ..threads import THREAD_ARCHIVE_MINUTES
 from ..views import board_link, replaced_board
+from .calendar import DiscordEvents
 from .standings import crosstable, podium_message, standings_message
 from .views import round_messages, signup_message
 
@@ -57,8 +59,11 @@ class TournamentRunner:
         boards: Boards,
         notices: Notices,
         players: PlayerService,
+        role_calls: RoleCalls,
     ) -> None:
         self.client = client
+        #: The calls of the server's tournament role: at sign-up (:mod:`.moderation`) and at the start.
+        self.role_calls = role_calls
         self.players = players
         self.service = service
         self.tournaments = tournaments
@@ -70,6 +75,8 @@ class TournamentRunner:
         self.notices = notices
         #: One step at a time per event in this process (a sweep and a game's end may meet).
         self._locks: dict[int, asyncio.Lock] = {}
+        #: The server's Discord scheduled event of each tournament, kept in step at each step.
+        self.calendar = DiscordEvents(client, tournaments)
 
     async def run_due(self) -> None:
         """The sweep's part: a step for every event that may have one due."""
@@ -125,6 +132,7 @@ class TournamentRunner:
         links = await self.links(event)
         if event.row.status == "running" and event.row.round > event.row.announced:
             await self.announce(event, links)
+            await self.role_calls.tournament_started(event.row)
         if step.results or step.new_round or step.finished or any(boards_shown):
             await self.redraw_standings(event, links)
         if event.row.status == "finished" and event.row.podium_message_id is None:
@@ -133,7 +141,31 @@ class TournamentRunner:
                 await self.tournaments.set_messages(event.row.id, podium_message_id=posted.id)
                 if event.row.thread_id is not None:  # its games are over: the thread leaves the list
                     await self.presenter.archive_thread(event.row.thread_id)
+        await self.calendar.sync(event.row)
+        if step.next_edition is not None:
+            await self.open_edition(step.next_edition)
         return event
+
+    async def moderated(self, event: Event) -> None:
+        """A moderator paused, resumed or cancelled the event: its Discord event follows, and a
+        recurring event called off before its start has its next edition all the same."""
+        async with self.languages.public(event.row.guild_id):
+            await self.calendar.sync(event.row)
+            if event.row.status == "cancelled":
+                following = await self.tournaments.schedules.next_edition(event.row, now())
+                if following is not None:
+                    await self.open_edition(following)
+
+    async def open_edition(self, row: TournamentRow) -> None:
+        """A recurring event's next edition, made by a step: its sign-up message (posted until it is
+        noted, so a restart posts it once) and its Discord event."""
+        if row.message_id is None:
+            posted = await self.presenter.post(row.channel_id, signup_message(await self.tournaments.event(row.id)))
+            if posted is None:
+                return  # Discord refused: the next step of the edition before tries again
+            await self.tournaments.set_messages(row.id, message_id=posted.id)
+            await self.role_calls.tournament_opened(row, posted.id)
+        await self.calendar.sync(row)
 
     async def start_game(self, event: Event, pairing: PairingRow, thread_id: int) -> None:
         """A pairing's game, in the event's thread; its board follows (:meth:`show_board`)."""

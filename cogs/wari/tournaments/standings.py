@@ -193,6 +193,11 @@ def podium_message(event: Event) -> Message:
             break
         lead = leads.get(standing.user_id)
         lines.append(standing_line(standing, lead, names, None, place=MEDALS[standing.rank - 1]))
+    champions = [markdown_name(s.name) for s in standings if s.rank == 1]
+    if event.title and champions:
+        lines.append(
+            _("🛡️ The **{title}** passes to {players}.", title=markdown_name(event.title), players=", ".join(champions))
+        )
     lines.append(_("Every game is in the players' `/wari history`; `/wari tournament results` has them all."))
     # The medallists are named, not pinged; only the moderator who made an event that ended early
     # is called, once (Discord refuses a message that lists a user twice among those it may ping).

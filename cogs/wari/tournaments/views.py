@@ -10,8 +10,9 @@ from bot.clock import Clock
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_, _
 from bot.names import markdown_name
+from bot.service.schedules import Schedule
 from bot.service.tournaments import Event
-from bot.storage import EntrantRow, PairingRow, TournamentRow
+from bot.storage import EntrantRow, PairingRow, TournamentRow, shown_name
 from bot.tournament import fewest_players
 
 from ..buttons import PersistentButton, read_number
@@ -184,16 +185,31 @@ def _round_message(
     return Message(content=f"{text}\n{calls}", allowed_mentions=mentions)
 
 
-def list_message(running: list[TournamentRow], past: list[TournamentRow]) -> str:
-    """A server's events: those open or under way, then the past ones."""
+def shield_text(schedule: Schedule) -> str:
+    """A recurring event's shield and who holds it: ``🛡️ Oware Shield (held by Ama)``."""
+    title = markdown_name(schedule.row.title or "")
+    if not schedule.holders:
+        return _("🛡️ {title} (not won yet)", title=title)
+    holders = ", ".join(shown_name(holder.user_id, holder.name) for holder in schedule.holders)
+    return _("🛡️ {title} (held by {players})", title=title, players=holders)
+
+
+def list_message(running: list[TournamentRow], past: list[TournamentRow], shields: dict[int, str]) -> str:
+    """A server's events: those open or under way, then the past ones; a recurring event's shield
+    (``shields``, by schedule) beside each of its editions."""
     lines = [_("**Tournaments**")]
+
+    def line(row: TournamentRow, *more: str) -> str:
+        shield = shields.get(row.schedule_id or 0)
+        parts = [f"#{row.id} {markdown_name(row.name)}", describe(row), f"`{row.status}`", *more]
+        return " · ".join([*parts, shield] if shield else parts)
+
     for row in running:
-        lines.append(f"#{row.id} {markdown_name(row.name)} · {describe(row)} · `{row.status}`")
+        lines.append(line(row))
     if past:
         lines.append(_("**Past**"))
         for row in past:
-            when = discord.utils.format_dt(row.finished_at or row.starts_at, "d")
-            lines.append(f"#{row.id} {markdown_name(row.name)} · {describe(row)} · `{row.status}` {when}")
+            lines.append(line(row, discord.utils.format_dt(row.finished_at or row.starts_at, "d")))
     if len(lines) == 1:
         lines.append(_("None yet. A moderator makes one with `/wari-mod tournament create`."))
     return "\n".join(lines)[:2000]

@@ -1,0 +1,69 @@
+"""Roles that call players, and rating-tier roles (issue 37): what a server chose, and when a call
+may be made.
+
+A server may name a role pinged when one of its tournaments opens for sign-up and when it starts,
+and a role pinged when someone seeks a game; members give themselves those roles (``/wari
+notify``). A call is claimed in the database before it is posted, so it is made once whatever
+the processes and restarts: an event's two calls once each, a seek call at most once per
+:data:`SEEK_CALL_COOLDOWN` in a server.
+
+Rating-tier roles: bands of :data:`TIER_VARIANT`'s rating, ``tier_step`` points wide, each a role
+the bot makes the first time a player of the server enters it (moderators may rename it).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.ratings import family
+from bot.storage import Store
+from bot.storage.settings import CALL_ROLES, ServerRoles
+
+#: A server's seek role is pinged at most this often: a busy queue calls its players once, not
+#: at each new search (a player who cancels and seeks again calls nobody a second time).
+SEEK_CALL_COOLDOWN = timedelta(minutes=30)
+#: The rating the tier roles follow: the rule set of a server's leaderboard by default.
+TIER_VARIANT = "wari"
+#: The kinds of call a server may give a role to (``/wari notify``'s choices).
+CALL_KINDS = tuple(CALL_ROLES)
+
+
+def band_of(points: int, step: int) -> int:
+    """The lowest rating of the band of ``step`` points that holds ``points`` (1537, 200 → 1400)."""
+    return points // step * step
+
+
+class RoleService:
+    """A server's calling roles and tier roles, and the calls it made."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def server_roles(self, guild_id: int) -> ServerRoles:
+        return await self._store.settings.server_roles(guild_id)
+
+    async def set_call_role(self, guild_id: int, kind: str, role_id: int | None) -> None:
+        """The role pinged for ``kind`` (one of :data:`CALL_KINDS`; ``None``: no calls)."""
+        await self._store.settings.set_call_role(guild_id, kind, role_id)
+
+    async def set_tier_step(self, guild_id: int, step: int | None) -> None:
+        """Bands of ``step`` points (``None``: no tier roles)."""
+        await self._store.settings.set_tier_step(guild_id, step)
+
+    async def set_tier_role(self, guild_id: int, lowest: int, role_id: int) -> None:
+        await self._store.settings.set_tier_role(guild_id, lowest, role_id)
+
+    async def claim_seek_call(self, guild_id: int, now: datetime) -> bool:
+        """Whether a seek may call the server's seek role now (noted if so)."""
+        return await self._store.settings.claim_call(guild_id, "seek", now, again_after=SEEK_CALL_COOLDOWN)
+
+    async def claim_event_call(self, guild_id: int, tournament_id: int, moment: str, now: datetime) -> bool:
+        """Whether the event's call at ``moment`` (``open``, ``start``) is still to make (noted if so)."""
+        what = f"tournament:{tournament_id}:{moment}"
+        return await self._store.settings.claim_call(guild_id, what, now, again_after=None)
+
+    async def tier_ratings(self, game_id: int) -> dict[int, int]:
+        """The ratings a rated game left its players in :data:`TIER_VARIANT`, by player (none
+        for a game of another rule set, or unrated)."""
+        changes = await self._store.ratings.rating_changes(game_id)
+        return {change.user_id: change.after.points for change in changes if family(change.variant) == TIER_VARIANT}

@@ -1,0 +1,260 @@
+"""Queries of seasons and badges (:mod:`bot.seasons`).
+
+A server's season is opened by its first rated game, in the write that rates it
+(:meth:`SeasonQueries.open_season`, a step of :meth:`bot.storage.ratings.RatingQueries.count_archived`),
+and closed once by the sweep: :meth:`SeasonQueries.close_season` marks it closed where it was
+not and keeps its podiums' badges in the same write, so two processes (or a restart) never close
+it twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.seasons import DEFAULT_SEASON_LENGTH, MEDALS, SEASON_LENGTHS, season_bounds
+
+from .backend import Row
+from .database import Queries, time_text, when
+from .rows import SERVER, GameRow
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """A server's season: its bounds, its length, where its podium goes and whether it closed."""
+
+    guild_id: int
+    starts_at: datetime
+    ends_at: datetime
+    length: str
+    #: The channel of its latest rated game outside a thread (``None``: none yet).
+    channel_id: int | None
+    closed_at: datetime | None
+    message_id: int | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> SeasonRow:
+        return cls(
+            row["guild_id"],
+            datetime.fromisoformat(row["starts_at"]),
+            datetime.fromisoformat(row["ends_at"]),
+            row["length"],
+            row["channel_id"],
+            when(row["closed_at"]),
+            row["message_id"],
+        )
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """A player's place in a season: the rating points gained in the server's rated games of the
+    season (in one rule set), and how many they played."""
+
+    place: int
+    user_id: int
+    gained: float
+    games: int
+    #: The name the player's latest game in the server knew them by (``None``: none kept).
+    name: str | None = None
+
+    @property
+    def points(self) -> str:
+        """The points gained as shown: whole points with their sign (``+86``, ``-12``, ``+0``)."""
+        return f"{round(self.gained):+d}"
+
+
+@dataclass(frozen=True)
+class BadgeRow:
+    """A badge kept on a player's profile: a season's podium (``season``, its place and points)
+    or the first win against the Expert (``expert``)."""
+
+    kind: str
+    key: str
+    place: int | None
+    figure: int | None
+    earned_at: datetime
+
+
+def _ranked(rows: list[Row]) -> list[SeasonStanding]:
+    """A season's rows, best first: the most points gained, then the most games, then the
+    earliest Discord id (so that a tie always reads the same)."""
+    ordered = sorted(rows, key=lambda row: (-row["gained"], -row["games"], row["user_id"]))
+    return [
+        SeasonStanding(place, row["user_id"], row["gained"], row["games"], row["name"])
+        for place, row in enumerate(ordered, start=1)
+    ]
+
+
+#: The rated changes of a server's games in a season, by rule set and player, with the name the
+#: player's latest game there knew them by.
+_SEASON_ROWS = """
+    SELECT board.*, (
+        SELECT name FROM (
+            SELECT id, name_a AS name FROM games WHERE player_a = board.user_id AND guild_id = ? AND status != 'live'
+            UNION ALL SELECT id, name_b FROM games WHERE player_b = board.user_id AND guild_id = ? AND status != 'live'
+        ) AS named ORDER BY id DESC LIMIT 1
+    ) AS name FROM (
+        SELECT c.variant AS variant, c.user_id AS user_id, SUM(c.rating_after - c.rating_before) AS gained,
+               COUNT(*) AS games
+        FROM rating_changes c JOIN games g ON g.id = c.game_id
+        WHERE c.changed_at >= ? AND c.changed_at < ? AND g.guild_id = ? AND g.venue = 'server'{variant}
+        GROUP BY c.variant, c.user_id
+    ) AS board
+"""
+
+
+class SeasonQueries(Queries):
+    """Each server's seasons, their boards and podiums; players' badges."""
+
+    # -- a server's choice ----------------------------------------------------------------------
+
+    async def season_settings(self, guild_id: int) -> tuple[str, int | None]:
+        """A server's season length and the channel it chose for their podiums (``None``: the
+        channel of each season's latest rated game)."""
+        rows = await self._db.read(
+            "SELECT season_length, season_channel FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return (rows[0]["season_length"], rows[0]["season_channel"]) if rows else (DEFAULT_SEASON_LENGTH, None)
+
+    async def set_season_settings(self, guild_id: int, *, length: str | None, channel_id: int | None) -> None:
+        """Change a server's season length and podium channel, where given (``channel_id`` 0:
+        back to the channel of the season's latest rated game)."""
+        if length is not None and length not in SEASON_LENGTHS:
+            raise ValueError(f"a season is one of {SEASON_LENGTHS}, not {length!r}")
+        current_length, current_channel = await self.season_settings(guild_id)
+        channel = current_channel if channel_id is None else (channel_id or None)
+        await self._db.write(
+            (
+                "INSERT INTO guild_settings (guild_id, season_length, season_channel) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET season_length = excluded.season_length, "
+                "season_channel = excluded.season_channel",
+                (guild_id, length or current_length, channel),
+            )
+        )
+
+    # -- opening, reading -----------------------------------------------------------------------
+
+    async def open_season(self, game: GameRow, moment: datetime) -> None:
+        """Count the rated game ``game`` (finished at ``moment``) in its server's season, opening
+        it if this is its first rated game (a step of the write that rates it). A game outside a
+        server that added the bot has no season."""
+        if game.venue != SERVER:
+            return
+        channel = game.channel_id if not game.thread and game.tournament_id is None else None
+        current = await self.season_at(game.guild_id, moment)
+        if current is not None:
+            if channel is not None:
+                await self._db.step(
+                    "UPDATE seasons SET channel_id = ? WHERE guild_id = ? AND starts_at = ?",
+                    (channel, game.guild_id, time_text(current.starts_at)),
+                )
+            return
+        length, _channel = await self.season_settings(game.guild_id)
+        rows = await self._db.rows("SELECT MAX(ends_at) AS last FROM seasons WHERE guild_id = ?", (game.guild_id,))
+        start, end = season_bounds(moment, length, when(rows[0]["last"]))
+        await self._db.step(
+            "INSERT INTO seasons (guild_id, starts_at, ends_at, length, channel_id) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, starts_at) DO NOTHING",
+            (game.guild_id, time_text(start), time_text(end), length, channel),
+        )
+
+    async def season_at(self, guild_id: int, moment: datetime) -> SeasonRow | None:
+        """The server's season under way at ``moment`` (``None``: no rated game in it yet)."""
+        return await self._db.one(
+            SeasonRow,
+            "SELECT * FROM seasons WHERE guild_id = ? AND starts_at <= ? AND ends_at > ?",
+            (guild_id, time_text(moment), time_text(moment)),
+        )
+
+    async def season_board(
+        self, guild_id: int, variant: str, starts_at: datetime, ends_at: datetime
+    ) -> list[SeasonStanding]:
+        """Every player of a server's season in ``variant``, best first."""
+        rows = await self._db.read(
+            _SEASON_ROWS.format(variant=" AND c.variant = ?"),
+            (guild_id, guild_id, time_text(starts_at), time_text(ends_at), guild_id, variant),
+        )
+        return _ranked(rows)
+
+    # -- closing --------------------------------------------------------------------------------
+
+    async def seasons_due(self, moment: datetime) -> list[SeasonRow]:
+        """The seasons (of this process's servers) that ended by ``moment`` and are not closed."""
+        shards, params = self._db.own_shards()
+        rows = await self._db.read(
+            f"SELECT * FROM seasons WHERE closed_at IS NULL AND ends_at <= ?{shards} ORDER BY ends_at, guild_id",
+            (time_text(moment), *params),
+        )
+        return [SeasonRow.from_row(row) for row in rows]
+
+    async def close_season(self, season: SeasonRow, moment: datetime) -> dict[str, list[SeasonStanding]] | None:
+        """Close ``season``: its podium in each rule set played in it (the three best), each
+        podium's badges kept, in one write; ``None`` if it was closed already (by another
+        process, or before a restart)."""
+        async with self._db.writing():
+            claimed = await self._db.rows(
+                "UPDATE seasons SET closed_at = ? WHERE guild_id = ? AND starts_at = ? AND closed_at IS NULL "
+                "RETURNING guild_id",
+                (time_text(moment), season.guild_id, time_text(season.starts_at)),
+            )
+            if not claimed:
+                return None
+            start, end = time_text(season.starts_at), time_text(season.ends_at)
+            rows = await self._db.rows(
+                _SEASON_ROWS.format(variant=""), (season.guild_id, season.guild_id, start, end, season.guild_id)
+            )
+            podiums = {
+                variant: _ranked([row for row in rows if row["variant"] == variant])[: len(MEDALS)]
+                for variant in sorted({row["variant"] for row in rows})
+            }
+            await self._db.many(
+                "INSERT INTO badges (user_id, kind, key, place, figure, earned_at) VALUES (?, 'season', ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                [
+                    (row.user_id, f"{season.guild_id}:{start}:{variant}", row.place, round(row.gained), end)
+                    for variant, podium in podiums.items()
+                    for row in podium
+                ],
+            )
+        return podiums
+
+    async def set_season_message(self, season: SeasonRow, message_id: int) -> None:
+        await self._db.write(
+            (
+                "UPDATE seasons SET message_id = ? WHERE guild_id = ? AND starts_at = ?",
+                (message_id, season.guild_id, time_text(season.starts_at)),
+            )
+        )
+
+    # -- badges ---------------------------------------------------------------------------------
+
+    async def note_expert_win(self, game: GameRow, moment: datetime) -> None:
+        """Keep the badge of a first win against the Expert, if a person just won ``game`` against
+        it (a step of the write that archives it; a later win keeps the first)."""
+        if game.status != "finished" or game.result not in ("A", "B"):
+            return
+        winner, loser = (game.level_a, game.level_b) if game.result == "A" else (game.level_b, game.level_a)
+        if winner is None and loser == "expert":
+            person = game.player_a if game.result == "A" else game.player_b
+            await self._db.step(
+                "INSERT INTO badges (user_id, kind, key, earned_at) VALUES (?, 'expert', '', ?) ON CONFLICT DO NOTHING",
+                (person, time_text(moment)),
+            )
+
+    async def badges_of(self, user_id: int) -> list[BadgeRow]:
+        """A player's kept badges, oldest first."""
+        rows = await self._db.read("SELECT * FROM badges WHERE user_id = ? ORDER BY earned_at, kind, key", (user_id,))
+        return [
+            BadgeRow(row["kind"], row["key"], row["place"], row["figure"], datetime.fromisoformat(row["earned_at"]))
+            for row in rows
+        ]
+
+    async def events_finished_by(self, user_id: int, *, limit: int = 100) -> list[int]:
+        """The finished tournaments a player entered (their latest ``limit``), whose standings say
+        whether they won."""
+        rows = await self._db.read(
+            "SELECT t.id FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id "
+            "WHERE p.user_id = ? AND t.status = 'finished' ORDER BY t.id DESC LIMIT ?",
+            (user_id, limit),
+        )
+        return [row["id"] for row in rows]
