@@ -68,6 +68,7 @@ TOUR = (
         (
             N_("`/wari tournament list` this server's events · `join` · `leave`"),
             N_("`/wari tournament standings` who leads · `results` every round, as files"),
+            N_("`/wari notify` be called when a tournament opens or someone seeks a game"),
         ),
     ),
 )
@@ -90,6 +91,8 @@ MODERATOR_TOUR = (
     (
         N_("`/wari-mod tournament create` an event here · `start` · `pause` · `resume` · `cancel`"),
         N_("`/wari-mod tournament kick` a player · `result` set a result by hand"),
+        N_("`/wari-mod schedule list` recurring tournaments · `edit` · `stop`"),
+        N_("`/wari-mod roles` the roles I call and give · `/wari-mod season settings`"),
         N_("`/wari-mod puzzle daily` a daily puzzle · `/wari-mod settings` this server's"),
         N_("`/wari-mod abort` end a stuck game with no winner"),
     ),
