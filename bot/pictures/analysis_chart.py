@@ -30,7 +30,7 @@ from bot.ai.analysis import GameAnalysis
 from bot.ai.analysis.model import expected
 
 from .charts import BACKGROUND, FONT_SIZE, GRID, HEIGHT, LINE, LINE_WIDTH, PAD, TEXT, WIDTH, game_ticks
-from .fonts import font
+from .fonts import fitted, font
 
 #: The fill of the side ahead: A light (above the centre), B darker than the background (below).
 A_FILL, B_FILL = (148, 151, 156), (24, 25, 28)
@@ -184,14 +184,10 @@ def _name(draw: ImageDraw.ImageDraw, name: str, colour: tuple[int, int, int], y:
     """A player's name beside a square of their side's colour, before ``end`` (the legend's or the
     unit's place); a long one smaller, then cut short."""
     square = FONT_SIZE * 3 // 4
-    room, size = end - MARGIN_SIDE - square - PAD, FONT_SIZE
-    while size > FONT_SIZE * 3 // 4 and font(size).getlength(name) > room:
-        size -= 1
-    while len(name) > 1 and font(size).getlength(name) > room:
-        name = name[:-2] + "…"
+    name, name_font = fitted(name, end - MARGIN_SIDE - square - PAD, FONT_SIZE)
     xy = (MARGIN_SIDE + square + PAD // 2, y)
-    draw.text(xy, name, fill=TEXT, font=font(size), anchor=anchor)
-    box = draw.textbbox(xy, "Ag", font=font(size), anchor=anchor)  # the line's height, whatever the name holds
+    draw.text(xy, name, fill=TEXT, font=name_font, anchor=anchor)
+    box = draw.textbbox(xy, "Ag", font=name_font, anchor=anchor)  # the line's height, whatever the name holds
     middle = (box[1] + box[3]) / 2
     draw.rectangle(
         [MARGIN_SIDE, middle - square / 2, MARGIN_SIDE + square, middle + square / 2],

@@ -10,6 +10,9 @@ machine), and for the pictures that ask for no face, Pillow's own font is used, 
 True
 >>> font(16, "NoSuchFace.ttf").getlength("1500") > 0  # a missing face: Pillow's own font
 True
+>>> text, chosen = fitted("Kwame Nkrumah Mensah-Bonsu", 120, 20)
+>>> text.endswith("…") and chosen.getlength(text) <= 120
+True
 """
 
 from __future__ import annotations
@@ -33,3 +36,15 @@ def font(size: int, face: str | None = None) -> Font:
         return ImageFont.load_default(size=size)
     except TypeError:  # pragma: no cover - Pillow 10.0: one small size only
         return ImageFont.load_default()
+
+
+def fitted(text: str, room: float, size: int, face: str | None = None) -> tuple[str, Font]:
+    """``text`` as it fits in ``room`` pixels, and its font: at ``size``, else smaller down to
+    three quarters of it, else cut short with "…" (a long name, a big number: never over its edge)."""
+    smallest = size * 3 // 4
+    while size > smallest and font(size, face).getlength(text) > room:
+        size -= 1
+    chosen = font(size, face)
+    while len(text) > 1 and chosen.getlength(text) > room:
+        text = text[:-2] + "…"
+    return text, chosen

@@ -13,6 +13,7 @@ the bot makes the first time a player of the server enters it (moderators may re
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 from bot.ratings import family
@@ -26,6 +27,8 @@ SEEK_CALL_COOLDOWN = timedelta(minutes=30)
 TIER_VARIANT = "wari"
 #: The kinds of call a server may give a role to (``/wari notify``'s choices).
 CALL_KINDS = tuple(CALL_ROLES)
+#: How many of a server's rated players are read at once to hand out the tier roles.
+PAGE = 500
 
 
 def band_of(points: int, step: int) -> int:
@@ -67,3 +70,31 @@ class RoleService:
         for a game of another rule set, or unrated)."""
         changes = await self._store.ratings.rating_changes(game_id)
         return {change.user_id: change.after.points for change in changes if family(change.variant) == TIER_VARIANT}
+
+    async def forget_retired_role(self, guild_id: int, role_id: int) -> None:
+        """A retired band's role was deleted from Discord (or was gone already)."""
+        await self._store.settings.forget_retired_role(guild_id, role_id)
+
+    async def retired_roles(self) -> dict[int, list[int]]:
+        """Every server's retired bands' roles still to delete (after a restart)."""
+        return await self._store.settings.retired_roles()
+
+    async def count_tier_players(self, guild_id: int) -> int:
+        """How many players of the server are rated in :data:`TIER_VARIANT`."""
+        return await self._store.settings.count_server_players(guild_id, TIER_VARIANT)
+
+    async def tier_players(self, guild_id: int) -> AsyncIterator[int]:
+        """The players of the server rated in :data:`TIER_VARIANT`, by user id, read :data:`PAGE`
+        at a time as the hand-out goes (no leaderboard to sort, no names to look up)."""
+        after = 0
+        while True:
+            page = await self._store.settings.server_players(guild_id, TIER_VARIANT, after=after, limit=PAGE)
+            for user_id in page:
+                yield user_id
+            if len(page) < PAGE:
+                return
+            after = page[-1]
+
+    async def tier_points(self, user_id: int) -> int:
+        """A player's rating in :data:`TIER_VARIANT` now."""
+        return (await self._store.ratings.rating_in(user_id, TIER_VARIANT)).points

@@ -1,15 +1,17 @@
 """Recurring events: a schedule makes an event come back daily, weekly or monthly.
 
 An edition's successor is made when the edition starts (or is called off), a copy of its
-settings with the start moved by the period (:meth:`ScheduleService.next_edition`); its number is
-unique in the schedule, so a second try (a retry, another process) finds it made. Editing a
-schedule changes the edition still to start, which the following ones copy. A schedule may
-carry a title (a shield) that each edition's winner takes (:meth:`ScheduleService.crown`).
+settings (a team battle's teams too, as its roles make them: :mod:`.teams`) with the start moved by the period
+(:meth:`ScheduleService.next_edition`); its number is unique in the schedule, so a second try (a
+retry, another process) finds it made. Editing a schedule changes the edition still to start,
+which the following ones copy. A schedule may carry a title (a shield) that each edition's
+winner takes (:meth:`ScheduleService.crown`).
 """
 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -35,6 +37,7 @@ COPIED = (
     "rated",
     "cycles",
     "duration",
+    "leaders",
 )
 
 
@@ -140,23 +143,29 @@ class ScheduleService:
         if row.format == "round-robin":
             copied["rounds"] = None  # set by its own players at its start
         made = await self._store.schedules.create_edition(
-            **copied, schedule_id=schedule.id, edition=number, starts_at=starts, created_at=now
+            **copied,
+            schedule_id=schedule.id,
+            edition=number,
+            starts_at=starts,
+            created_at=now,
+            teams_of=row.id if row.leaders is not None else None,  # a team battle keeps its teams
         )
         return made or await self._store.schedules.edition(schedule.id, number)
 
-    async def crown(self, row: TournamentRow, standings_winners: list[tuple[int, str]], now: datetime) -> None:
-        """The finished edition's winners (user id, name) take its schedule's title (once)."""
+    async def crown(self, row: TournamentRow, champions: Sequence[Standing], now: datetime) -> None:
+        """The finished edition's champions (:meth:`~.event.Event.champions`) take its schedule's
+        title (once)."""
         schedule = await self.schedule(row)
         if schedule is None or schedule.title is None or row.status != "finished":
             return
-        for user_id, name in standings_winners:
+        for champion in champions:
             await self._store.schedules.award_title(
                 tournament_id=row.id,
-                user_id=user_id,
+                user_id=champion.user_id,
                 guild_id=row.guild_id,
                 schedule_id=schedule.id,
                 title=schedule.title,
-                name=name,
+                name=champion.name,
                 now=now,
             )
 
@@ -199,6 +208,12 @@ class ScheduleService:
             await self._store.tournaments.update_tournament(upcoming.id, edition_changes, expect=("open",))
         return await self._read((await self._store.schedules.schedule(row.id)) or row)
 
+    async def stop_row(self, row: TournamentRow, now: datetime) -> bool:
+        """Stop the schedule of edition ``row``; whether this stopped it (not stopped already)."""
+        if row.schedule_id is None:
+            return False
+        return await self._store.schedules.update_schedule(row.schedule_id, {"stopped_at": now})
+
     async def stop(self, schedule: Schedule, now: datetime) -> Schedule:
         if not await self._store.schedules.update_schedule(schedule.row.id, {"stopped_at": now}):
             raise Refusal(N_("This schedule is stopped."))
@@ -207,8 +222,3 @@ class ScheduleService:
     async def titles_of(self, user_id: int, guild_id: int) -> list[TitleRow]:
         """The titles a player won in a server, newest first (for their profile)."""
         return await self._store.schedules.titles_of(user_id, guild_id)
-
-
-def winners(standings: list[Standing]) -> list[tuple[int, str]]:
-    """The players ranked first (user id, name)."""
-    return [(standing.user_id, standing.name) for standing in standings if standing.rank == 1]

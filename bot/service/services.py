@@ -79,6 +79,6 @@ def build_services(
         tournaments=tournaments,
         puzzles=PuzzleService(store.puzzles, rng=rng),
         analyses=AnalysisService(store, computer, clock=clock),
-        seasons=SeasonService(store, tournaments),
+        seasons=SeasonService(store),
         roles=RoleService(store),
     )

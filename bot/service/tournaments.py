@@ -2,153 +2,37 @@
 
 An event is made by a moderator (:meth:`TournamentService.create`), gathers players until its
 start, then moves on by steps (:meth:`TournamentService.advance`), each a guarded write, called by
-the sweep and whenever one of its games ends: the start (round 1, or the arena's first wave),
-the results of the games that ended, the next round once every game of one has ended (a Swiss
-is paired by the FIDE Dutch system, a round-robin follows Berger tables, an arena pairs players
-as soon as they are free), and the end. Standings are computed from the pairings each time
-(:mod:`bot.tournament`); nothing about an event lives in memory.
-
-A game's result counts for the pairing once (:meth:`bot.storage.Store.record_result`): a win for
-the first mover is 1, a draw 0.5, a loss 0; a game a moderator aborted is scored as a draw. A bye
-is worth a win (:data:`bot.tournament.BYE_POINTS`).
+the sweep and whenever one of its games ends (the steps themselves: :mod:`.rounds`). Standings
+are computed from the pairings each time (:mod:`bot.tournament`); nothing about an event lives in
+memory (:class:`~.event.Event` is one as read). An arena may be a team battle
+(:mod:`bot.service.teams`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
 
 import dateparser
 
-from bot.ai.expert import ExpertPlayer
 from bot.clock import CLOCKS
-from bot.engine import Game, Player
 from bot.engine.notation import parse_rules_code
 from bot.i18n import N_
 from bot.storage import Conflict, EntrantRow, GameRow, PairingRow, Store, TournamentRow
-from bot.tournament import (
-    BYE_POINTS,
-    Entrant,
-    Pairing,
-    PairingError,
-    Standing,
-    arena_pairs,
-    arena_standings,
-    most_rounds,
-    pair_swiss,
-    round_robin_rounds,
-    swiss_standings,
-)
+from bot.tournament import MIN_TEAMS
 
-from .schedules import ScheduleService, winners
+from .event import Advance, Event
+from .rounds import DEFAULT_ROUNDS, Rounds
+from .schedules import ScheduleService
 from .table import Closed, Refusal, Table
+from .teams import BattleTeams, RolesOf, ServerRoles, battle_teams
 
 FORMATS = ("swiss", "round-robin", "arena")
-#: A Swiss without ``rounds`` plays this many; an arena without ``duration`` lasts this long.
-DEFAULT_ROUNDS = 5
+#: An arena without ``duration`` lasts this long.
 DEFAULT_ARENA = timedelta(minutes=30)
-#: An event that has fewer players than this at its start is called off.
-MIN_PLAYERS = 2
 NAME_LENGTH = 60
-#: How long the engine thinks to adjudicate a game a moderator cut short, and the lead (in its
-#: units, about 4 a seed) it takes to call it a win rather than a draw.
-ADJUDICATION_SECONDS = 0.5
-ADJUDICATION_MARGIN = 8.0
 #: The languages ``starts`` is read in (the bot's).
 TIME_LANGUAGES = ["en", "fr", "pt"]
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Event:
-    """An event as read at one moment: its row, its players, its pairings."""
-
-    row: TournamentRow
-    entrants: list[EntrantRow]
-    pairings: list[PairingRow]
-    #: The players whose rating in the event's rule set is still provisional (shown ``1500?``).
-    provisional: frozenset[int] = frozenset()
-    #: A recurring event's title (its shield), which its winner takes.
-    title: str | None = None
-
-    def entrant(self, user_id: int) -> EntrantRow | None:
-        return next((e for e in self.entrants if e.user_id == user_id), None)
-
-    @property
-    def active(self) -> list[EntrantRow]:
-        """The players not withdrawn."""
-        return [e for e in self.entrants if e.withdrawn_after is None]
-
-    @property
-    def model_entrants(self) -> list[Entrant]:
-        return [
-            Entrant(e.user_id, e.name or str(e.user_id), e.rating, e.joined_round, e.withdrawn_after)
-            for e in self.entrants
-        ]
-
-    @property
-    def model_pairings(self) -> list[Pairing]:
-        return [Pairing(p.round, p.first_id, p.second_id, p.result, bool(p.forfeit)) for p in self.pairings]
-
-    def round_pairings(self, number: int | None = None) -> list[PairingRow]:
-        number = self.row.round if number is None else number
-        return [p for p in self.pairings if p.round == number]
-
-    @property
-    def open_pairings(self) -> list[PairingRow]:
-        """Pairings whose result is not known yet."""
-        return [p for p in self.pairings if p.result is None]
-
-    def current_pairing(self, user_id: int) -> PairingRow | None:
-        """The player's pairing being played, if any."""
-        return next((p for p in self.open_pairings if p.has(user_id)), None)
-
-    def standings(self) -> list[Standing]:
-        if self.row.format == "arena":
-            return arena_standings(self.model_entrants, self.model_pairings)
-        return swiss_standings(self.model_entrants, self.model_pairings)
-
-    @property
-    def total_rounds(self) -> int | None:
-        return self.row.rounds
-
-    @property
-    def pairable_rounds(self) -> int | None:
-        """For a Swiss announced with more rounds than its players can be paired in (nobody
-        meets anyone twice), that smaller number; else ``None``. Counted on the players in now,
-        so only meaningful once the event has started."""
-        if self.row.format != "swiss" or self.row.status == "open":
-            return None
-        most = most_rounds(len(self.active))
-        return most if most < (self.row.rounds or 0) else None
-
-    @property
-    def unpaired_round(self) -> int | None:
-        """The round a finished Swiss could not pair (no pairing kept the rules), which ended it
-        before the rounds it announced; else ``None``."""
-        row = self.row
-        if row.format != "swiss" or row.status != "finished" or row.round >= (row.rounds or 0):
-            return None
-        return row.round + 1
-
-
-@dataclass
-class Advance:
-    """What one step of an event did, for the cog to show."""
-
-    event: Event
-    #: A round (or an arena's wave) was paired by this step.
-    new_round: bool = False
-    #: Results were written by this step.
-    results: list[PairingRow] = field(default_factory=list)
-    finished: bool = False
-    #: Called off at its start: too few players.
-    called_off: bool = False
-    #: A recurring event's next edition, made when this one started (or was called off).
-    next_edition: TournamentRow | None = None
 
 
 def parse_start(text: str, now: datetime) -> datetime:
@@ -177,20 +61,31 @@ def parse_start(text: str, now: datetime) -> datetime:
     return max(found, now)
 
 
-def game_points(game: GameRow) -> float:
-    """The first mover's (side A's) points from a game that ended: a moderator's abort is a draw."""
-    return {"A": 1.0, "B": 0.0}.get(game.result or "", 0.5)
+def checked_settings(
+    *, name: str, format: str, variant: str, clock: str, rounds: int | None, duration: int | None, cycles: int
+) -> dict[str, object]:
+    """A new event's settings, checked, as its columns: its name tidied, and the rounds, length
+    and cycles its format has (a Swiss's rounds, an arena's length, a round-robin's cycles).
 
-
-def adjudicate(game: Game) -> float:
-    """Side A's points in a game cut short, as the expert judges the position (exact where the
-    search proves it): a lead of :data:`ADJUDICATION_MARGIN` wins, less is a draw."""
-    if game.outcome is not None or game.to_move is None:
-        winner = game.outcome.winner if game.outcome is not None else None
-        return 0.5 if winner is None else (1.0 if winner is Player.A else 0.0)
-    score = ExpertPlayer(seed=0).choose(game, ADJUDICATION_SECONDS).score
-    for_a = score if game.to_move is Player.A else -score
-    return 1.0 if for_a >= ADJUDICATION_MARGIN else 0.0 if for_a <= -ADJUDICATION_MARGIN else 0.5
+    :raises Refusal: no name, or a format, clock or rule set the bot does not know.
+    """
+    name = " ".join(name.split())[:NAME_LENGTH]
+    if not name:
+        raise Refusal(N_("A tournament needs a name."))
+    if format not in FORMATS:
+        raise Refusal(N_("`format` must be one of {choices}."), choices=", ".join(FORMATS))
+    if clock not in CLOCKS:
+        raise Refusal(N_("`clock` must be one of {choices}."), choices=", ".join(CLOCKS))
+    parse_rules_code(variant)
+    return {
+        "name": name,
+        "format": format,
+        "variant": variant,
+        "clock": clock,
+        "rounds": (rounds or DEFAULT_ROUNDS) if format == "swiss" else None,  # a round-robin's: its players'
+        "duration": (duration or int(DEFAULT_ARENA.total_seconds() // 60)) if format == "arena" else None,
+        "cycles": cycles if format == "round-robin" else 1,
+    }
 
 
 class TournamentService:
@@ -199,6 +94,8 @@ class TournamentService:
     def __init__(self, store: Store) -> None:
         self._store = store
         self.schedules = ScheduleService(store)
+        self.rounds = Rounds(store)
+        self.teams = BattleTeams(store)
 
     async def create(
         self,
@@ -221,23 +118,22 @@ class TournamentService:
         editions: int | None = None,
         until: str | None = None,
         title: str | None = None,
+        teams: Sequence[tuple[int, str]] = (),
+        leaders: int | None = None,
     ) -> TournamentRow:
         """A new event; with ``repeat`` (``daily``, ``weekly``, ``monthly``), the first edition of a
-        recurring one (``editions`` in all, or none starting after ``until``; ``title``: its shield)."""
-        name = " ".join(name.split())[:NAME_LENGTH]
-        if not name:
-            raise Refusal(N_("A tournament needs a name."))
-        if format not in FORMATS:
-            raise Refusal(N_("`format` must be one of {choices}."), choices=", ".join(FORMATS))
-        if clock not in CLOCKS:
-            raise Refusal(N_("`clock` must be one of {choices}."), choices=", ".join(CLOCKS))
-        parse_rules_code(variant)
-        if format == "swiss":
-            rounds = rounds or DEFAULT_ROUNDS
-        elif format == "arena":
-            rounds, duration = None, duration or int(DEFAULT_ARENA.total_seconds() // 60)
+        recurring one (``editions`` in all, or none starting after ``until``; ``title``: its shield);
+        with ``teams`` (role id, name), an arena that is a team battle, ``leaders`` of each team
+        counting (:mod:`bot.service.teams`)."""
+        settings = checked_settings(
+            name=name, format=format, variant=variant, clock=clock, rounds=rounds, duration=duration, cycles=cycles
+        )
+        if teams:
+            if format != "arena":
+                raise Refusal(N_("Only an arena can be a team battle."))
+            teams, leaders = battle_teams(teams, leaders, guild_id=guild_id)
         else:
-            rounds = None  # a round-robin's rounds follow from its players
+            leaders = None  # not a battle
         starts_at = parse_start(starts, now)
         recurring: dict[str, object] = {}
         if repeat is not None:
@@ -258,17 +154,13 @@ class TournamentService:
             guild_id=guild_id,
             channel_id=channel_id,
             created_by=created_by,
-            name=name,
-            format=format,
-            variant=variant,
-            clock=clock,
-            rounds=rounds,
+            **settings,
             max_players=max_players,
             rated=int(rated),
-            duration=duration if format == "arena" else None,
-            cycles=cycles if format == "round-robin" else 1,
             starts_at=starts_at,
             **recurring,
+            teams=teams,
+            leaders=leaders,
         )
 
     async def event(self, tournament_id: int) -> Event:
@@ -283,6 +175,7 @@ class TournamentService:
             await self._store.tournaments.pairings(tournament_id),
             await self._provisional(entrants, row.variant),
             schedule.title if schedule is not None else None,
+            tuple(await self._store.tournaments.teams(tournament_id)) if row.leaders is not None else (),
         )
 
     async def _provisional(self, entrants: list[EntrantRow], variant: str) -> frozenset[int]:
@@ -293,10 +186,16 @@ class TournamentService:
 
     async def in_server(self, guild_id: int, tournament_id: int) -> Event:
         """Event ``tournament_id`` of this server (another server's is not found)."""
-        event = await self.event(tournament_id)
-        if event.row.guild_id != guild_id:
+        await self.row_in_server(guild_id, tournament_id)
+        return await self.event(tournament_id)
+
+    async def row_in_server(self, guild_id: int, tournament_id: int) -> TournamentRow:
+        """Only the row of event ``tournament_id`` of this server: the check of a button's event,
+        without reading its players and pairings."""
+        row = await self._store.tournaments.tournament(tournament_id)
+        if row is None or row.guild_id != guild_id:
             raise Refusal(N_("There is no tournament #{number}."), number=tournament_id)
-        return event
+        return row
 
     async def of_server(self, guild_id: int, *, over: bool) -> list[TournamentRow]:
         return await self._store.tournaments.tournaments_of(guild_id, over=over)
@@ -306,12 +205,27 @@ class TournamentService:
 
     # -- players ------------------------------------------------------------------------------
 
-    async def join(self, tournament_id: int, *, user_id: int, name: str, now: datetime) -> Event:
-        event = await self.event(tournament_id)
-        rating = await self._store.ratings.rating_in(user_id, event.row.variant)
+    async def join(
+        self,
+        tournament_id: int,
+        *,
+        user_id: int,
+        name: str,
+        now: datetime,
+        roles: Collection[int] = (),
+        team: int | None = None,
+    ) -> Event:
+        """Add a player. In a team battle, for the team whose role they hold among ``roles``
+        (``team``: the one they chose, if they hold several; see :func:`~.teams.team_to_join`).
+        The event is read whole once, after: only its row (and a battle's teams) before."""
+        row = await self._store.tournaments.tournament(tournament_id)
+        if row is None:
+            raise Refusal(N_("There is no tournament #{number}."), number=tournament_id)
+        team = await self.teams.to_join(row, user_id, roles, chosen=team) if row.leaders is not None else None
+        rating = await self._store.ratings.rating_in(user_id, row.variant)
         try:
             await self._store.tournaments.join_tournament(
-                tournament_id, user_id=user_id, name=name, rating=rating.points, now=now
+                tournament_id, user_id=user_id, name=name, rating=rating.points, now=now, team=team
             )
         except Conflict as conflict:
             reason = str(conflict)
@@ -333,145 +247,53 @@ class TournamentService:
 
     # -- moving on ------------------------------------------------------------------------------
 
-    async def advance(self, tournament_id: int, now: datetime) -> Advance:
-        """One step of event ``tournament_id`` at ``now``: whatever is due (see the module)."""
+    async def advance(self, tournament_id: int, now: datetime, roles_of: RolesOf | None = None) -> Advance:
+        """One step of event ``tournament_id`` at ``now``: whatever is due (see :mod:`.rounds`).
+        ``roles_of``: a server's roles now (:data:`~.teams.RolesOf`), which a team battle's teams
+        follow at its start, and its next edition's when it is made
+        (:meth:`~.teams.BattleTeams.follow_roles`)."""
         event = await self.event(tournament_id)
         step = Advance(event)
         row = event.row
+        roles = roles_of(row.guild_id) if roles_of is not None and event.battle else None
         if row.status == "open" and row.starts_at <= now:
-            await self._begin(event, now, step)
+            if event.battle and roles is not None and await self.teams.follow_roles(row.id, roles):
+                event = await self.event(tournament_id)
+            await self.rounds.begin(event, now, step)
         elif row.status == "running":
-            step.results = await self._collect_results(event, now)
+            step.results = await self.rounds.collect_results(event, now)
             event = await self.event(tournament_id)
             if row.format == "arena":
-                await self._arena_step(event, now, step)
+                await self.rounds.arena_step(event, now, step)
             elif not event.open_pairings:
-                await self._next_round(event, now, step)
+                await self.rounds.next_round(event, now, step)
         step.event = await self.event(tournament_id)
-        await self._recur(step, now)
+        await self._recur(step, now, roles)
         return step
 
-    async def _recur(self, step: Advance, now: datetime) -> None:
+    async def _recur(self, step: Advance, now: datetime, roles: ServerRoles | None) -> None:
         """A recurring event that has started (or was called off) has its next edition (made once,
         however often this is tried); one that finished crowns its winner with its title (once)."""
-        row = step.event.row
-        if row.schedule_id is None or row.status == "open":
+        event = step.event
+        if event.row.schedule_id is None or event.row.status == "open":
             return
-        step.next_edition = await self.schedules.next_edition(row, now)
-        if row.status == "finished":
-            await self.schedules.crown(row, winners(step.event.standings()), now)
+        step.next_edition, step.schedule_stopped = await self.next_edition(event, now, roles)
+        if event.row.status == "finished":
+            await self.schedules.crown(event.row, event.champions(), now)
 
-    async def _begin(self, event: Event, now: datetime, step: Advance) -> None:
-        if len(event.active) < MIN_PLAYERS:
-            if await self._store.tournaments.update_tournament(
-                event.row.id, {"status": "cancelled", "finished_at": now}, expect=("open",)
-            ):
-                step.called_off = True
-            return
-        if event.row.format == "arena":
-            ends_at = now + timedelta(minutes=event.row.duration or 0)
-            await self._arena_wave(event, now, step, ends_at=ends_at)
-            return
-        if event.row.format == "round-robin":
-            schedule = round_robin_rounds(event.model_entrants, double=event.row.cycles == 2)
-            pairs = schedule[0]
-            step.new_round = await self._store.tournaments.start_round(
-                event.row.id, after=0, pairings=self._rows_of(pairs), now=now, rounds=len(schedule)
-            )
-            return
-        await self._next_round(event, now, step)
-
-    async def _next_round(self, event: Event, now: datetime, step: Advance) -> None:
-        row = event.row
-        if row.round >= (row.rounds or 0):
-            await self._finish(event, now, step)
-            return
-        number = row.round + 1
-        if row.format == "round-robin":
-            pairs = round_robin_rounds(event.model_entrants, double=row.cycles == 2)[number - 1]
-            pairs = [p for p in pairs if not self._withdrawn(event, p, number)]
-        else:
-            try:  # the library's Dutch engine is pure Python: a second or more for a big event
-                pairs = await asyncio.to_thread(
-                    pair_swiss, event.model_entrants, event.model_pairings, number, row.rounds or DEFAULT_ROUNDS
-                )
-            except PairingError:  # no pairing keeps the rules (few players, many rounds): it ends here
-                log.info(
-                    "tournament %s ends after round %s: round %s cannot be paired (no pairing keeps the rules)",
-                    row.id,
-                    row.round,
-                    number,
-                )
-                await self._finish(event, now, step)
-                return
-        step.new_round = await self._store.tournaments.start_round(
-            row.id, after=row.round, pairings=self._rows_of(pairs), now=now
-        )
-
-    @staticmethod
-    def _withdrawn(event: Event, pairing: Pairing, number: int) -> bool:
-        """A round-robin pairing with a player who has left: not played (their opponent rests)."""
-        gone = {e.user_id for e in event.entrants if e.withdrawn_after is not None and e.withdrawn_after < number}
-        return pairing.first in gone or pairing.second in gone
-
-    @staticmethod
-    def _rows_of(pairs: list[Pairing]) -> list[tuple[int, int | None, float | None]]:
-        """Pairings as stored: a bye is scored at once."""
-        return [(p.first, p.second, BYE_POINTS if p.second is None else None) for p in pairs]
-
-    async def _arena_step(self, event: Event, now: datetime, step: Advance) -> None:
-        assert event.row.ends_at is not None  # set at the start
-        if now < event.row.ends_at:
-            await self._arena_wave(event, now, step)
-        elif not event.open_pairings:
-            await self._finish(event, now, step)
-
-    async def _arena_wave(self, event: Event, now: datetime, step: Advance, ends_at: datetime | None = None) -> None:
-        """Pair the arena's free players (none playing now), in the order they became free."""
-        busy = {user for p in event.open_pairings for user in (p.first_id, p.second_id)}
-        finished_at: dict[int, datetime] = {}
-        last_opponent: dict[int, int | None] = {}
-        first_moves: dict[int, int] = {}
-        for p in event.pairings:
-            if p.second_id is None:
-                continue
-            first_moves[p.first_id] = first_moves.get(p.first_id, 0) + 1
-            for me, them in ((p.first_id, p.second_id), (p.second_id, p.first_id)):
-                last_opponent[me] = them
-                finished_at[me] = p.finished_at or p.created_at
-        free = [e for e in event.active if e.user_id not in busy]
-        free.sort(key=lambda e: (finished_at.get(e.user_id, e.joined_at), e.user_id))
-        ratings = {e.user_id: e.rating for e in event.entrants}
-        waiting = [e.user_id for e in free]
-        pairs = arena_pairs(waiting, last_opponent, ratings, first_moves)
-        if not pairs and not busy:  # only two who just met, and nobody else playing: they meet again
-            pairs = arena_pairs(waiting, last_opponent, ratings, first_moves, allow_repeat=True)
-        if not pairs and ends_at is None:
-            return
-        columns = {"ends_at": ends_at} if ends_at is not None else {}
-        step.new_round = await self._store.tournaments.start_round(
-            event.row.id, after=event.row.round, pairings=[(a, b, None) for a, b in pairs], now=now, **columns
-        )
-
-    async def _collect_results(self, event: Event, now: datetime) -> list[PairingRow]:
-        """Copy the result of every game of the event that ended into its pairing (once)."""
-        recorded = []
-        for pairing in event.open_pairings:
-            if pairing.game_id is None:
-                continue
-            game = await self._store.games.get_game(pairing.game_id)
-            if game is None or game.live:
-                continue
-            if await self._store.tournaments.record_result(
-                pairing, game_points(game), now, forfeit=game.status == "aborted"
-            ):
-                recorded.append(pairing)
-        return recorded
-
-    async def _finish(self, event: Event, now: datetime, step: Advance) -> None:
-        step.finished = await self._store.tournaments.update_tournament(
-            event.row.id, {"status": "finished", "finished_at": now}, expect=("running",)
-        )
+    async def next_edition(
+        self, event: Event, now: datetime, roles: ServerRoles | None
+    ) -> tuple[TournamentRow | None, bool]:
+        """A recurring event's next edition (made once; ``None``: none), a battle's teams following
+        ``roles`` until its sign-up message is posted; and whether this stopped its schedule: a
+        battle called off with fewer than two teams left makes none (their roles were deleted, and
+        every later edition would be called off too)."""
+        if event.battle and event.row.status == "cancelled" and len(event.teams) < MIN_TEAMS:
+            return None, await self.schedules.stop_row(event.row, now)
+        following = await self.schedules.next_edition(event.row, now)
+        if following is not None and following.message_id is None and roles is not None:
+            await self.teams.follow_roles(following.id, roles)
+        return following, False
 
     async def games_of(self, event: Event) -> list[GameRow]:
         """The games the event's pairings started."""
@@ -503,11 +325,11 @@ class TournamentService:
 
     # -- moderation -----------------------------------------------------------------------------
 
-    async def start_now(self, tournament_id: int, now: datetime) -> Advance:
-        """A moderator starts an open event now."""
+    async def start_now(self, tournament_id: int, now: datetime, roles_of: RolesOf | None = None) -> Advance:
+        """A moderator starts an open event now (``roles_of``: as :meth:`advance` takes it)."""
         if not await self._store.tournaments.update_tournament(tournament_id, {"starts_at": now}, expect=("open",)):
             raise Refusal(N_("Only a tournament that has not started can be started now."))
-        return await self.advance(tournament_id, now)
+        return await self.advance(tournament_id, now, roles_of)
 
     async def set_status(self, tournament_id: int, *, expect: tuple[str, ...], status: str, now: datetime) -> Event:
         """Move an event to ``status`` if it is in one of ``expect``."""
@@ -518,23 +340,3 @@ class TournamentService:
             current = await self.event(tournament_id)
             raise Refusal(N_("That cannot be done now: the tournament is `{status}`."), status=current.row.status)
         return await self.event(tournament_id)
-
-    async def rule(self, tournament_id: int, *, user_id: int, result: float, reason: str, now: datetime) -> PairingRow:
-        """A moderator sets the result of ``user_id``'s current (or else last) game: ``result``
-        is that player's points."""
-        event = await self.event(tournament_id)
-        pairing = event.current_pairing(user_id) or next(
-            (p for p in reversed(event.pairings) if p.has(user_id) and not p.bye), None
-        )
-        if pairing is None:
-            raise Refusal(N_("This player has no game in this tournament."))
-        first_points = result if pairing.first_id == user_id else 1.0 - result
-        await self._store.tournaments.rule_result(pairing, first_points, reason, now)
-        return pairing
-
-    async def rule_pairing(self, pairing: PairingRow, first_points: float, reason: str, now: datetime) -> None:
-        """Set a pairing's result by hand (the first mover's points), the reason kept."""
-        await self._store.tournaments.rule_result(pairing, first_points, reason, now)
-
-    async def adjudication(self, game: Game) -> float:
-        return await asyncio.to_thread(adjudicate, game)

@@ -103,14 +103,22 @@ class ScheduleQueries(Queries):
 
     # -- editions -------------------------------------------------------------------------------
 
-    async def create_edition(self, **columns: Any) -> TournamentRow | None:
+    async def create_edition(self, *, teams_of: int | None = None, **columns: Any) -> TournamentRow | None:
         """Edition ``columns["edition"]`` of schedule ``columns["schedule_id"]``, made once: ``None``
-        if it was made already (by another process, or an earlier try)."""
+        if it was made already (by another process, or an earlier try). A team battle's edition
+        gets the teams of event ``teams_of`` (the one before) in the same transaction."""
         names, marks = ", ".join(columns), ", ".join("?" for _ in columns)
-        rows = await self._db.write_one(
-            f"INSERT INTO tournaments ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING RETURNING *",
-            tuple(to_column(value) for value in columns.values()),
-        )
+        async with self._db.writing():
+            rows = await self._db.rows(
+                f"INSERT INTO tournaments ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING RETURNING *",
+                tuple(to_column(value) for value in columns.values()),
+            )
+            if rows and teams_of is not None:
+                await self._db.step(
+                    "INSERT INTO tournament_teams (tournament_id, team, role_id, name) "
+                    "SELECT ?, team, role_id, name FROM tournament_teams WHERE tournament_id = ?",
+                    (rows[0]["id"], teams_of),
+                )
         return TournamentRow.from_row(rows[0]) if rows else None
 
     async def edition(self, schedule_id: int, number: int) -> TournamentRow | None:

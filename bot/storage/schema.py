@@ -437,6 +437,24 @@ MIGRATIONS: tuple[str, ...] = (
         CHECK (season_length IN ('weekly', 'monthly', 'quarterly'));
     ALTER TABLE guild_settings ADD COLUMN season_channel INTEGER;
     """,
+    # 19: team battles (issue 37). A battle is an arena whose players score for teams, each team
+    # a role of the server picked by the moderator: its number in the battle (the moderator's
+    # order), the role and its name then (kept if the role is deleted), written with the event in
+    # one transaction and copied with it to a recurring event's next edition. ``leaders``: how many
+    # of each team's best players count (NULL: not a battle). A player's team is fixed when they
+    # join (NULL outside a battle).
+    """
+    CREATE TABLE tournament_teams (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        team          INTEGER NOT NULL,
+        role_id       INTEGER NOT NULL,
+        name          TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, team),
+        UNIQUE (tournament_id, role_id)
+    );
+    ALTER TABLE tournaments ADD COLUMN leaders INTEGER CHECK (leaders >= 1);
+    ALTER TABLE tournament_players ADD COLUMN team INTEGER;
+    """,
 )
 
 #: Every table of the schema, each after those its rows refer to (the order a copy fills them in),
@@ -454,6 +472,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("seeks", "id"),
     ("tournament_schedules", "id"),
     ("tournaments", "id"),
+    ("tournament_teams", "tournament_id, team"),
     ("tournament_players", "tournament_id, user_id"),
     ("tournament_pairings", "tournament_id, round, board"),
     ("tournament_titles", "tournament_id, user_id"),

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.ratings import outcome_for
 from bot.seasons import DEFAULT_SEASON_LENGTH, MEDALS, SEASON_LENGTHS, season_bounds
 
 from .backend import Row
 from .database import Queries, time_text, when
-from .rows import SERVER, GameRow
+from .rows import SERVER, GameRow, row_as
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,58 @@ class BadgeRow:
     earned_at: datetime
 
 
+@dataclass(frozen=True)
+class SeasonGame:
+    """A player's rated game in a server's season, as their recap reads it."""
+
+    game_id: int
+    #: The rating's rule set (a family: ``kalah``, whatever its size).
+    variant: str
+    #: The player's side, ``A`` or ``B``, and the game's result (``A``, ``B`` or ``draw``).
+    side: str
+    result: str
+    rating_before: float
+    rating_after: float
+    opponent_id: int
+    #: The name the game knew the opponent by (``None``: none kept).
+    opponent_name: str | None
+    #: The opponent's rating when the game began.
+    opponent_rating: float
+    #: The game's analysis as stored (:mod:`bot.ai.analysis` JSON), the deeper one if both are
+    #: done (``None``: not analysed).
+    analysis: str | None
+
+    @property
+    def outcome(self) -> str | None:
+        """``win``, ``draw`` or ``loss`` for the player (a rated game is finished, with a result)."""
+        return outcome_for("finished", self.result, self.side)
+
+
+@dataclass(frozen=True)
+class PuzzleSeason:
+    """A player's puzzles in a season's dates (every try of theirs, wherever it was)."""
+
+    #: The puzzle rating at the season's end, or now if it is under way (``None``: never rated).
+    rating: float | None
+    solved: int
+    failed: int
+    #: The longest run of puzzles solved in a row among the season's tries.
+    best_streak: int
+
+
+def longest_run(statuses: list[str]) -> int:
+    """The longest run of ``solved`` in ``statuses``.
+
+    >>> longest_run(["solved", "solved", "failed", "solved"]), longest_run([])
+    (2, 0)
+    """
+    best = run = 0
+    for status in statuses:
+        run = run + 1 if status == "solved" else 0
+        best = max(best, run)
+    return best
+
+
 def _ranked(rows: list[Row]) -> list[SeasonStanding]:
     """A season's rows, best first: the most points gained, then the most games, then the
     earliest Discord id (so that a tie always reads the same)."""
@@ -100,6 +153,33 @@ _SEASON_ROWS = """
         WHERE c.changed_at >= ? AND c.changed_at < ? AND g.guild_id = ? AND g.venue = 'server'{variant}
         GROUP BY c.variant, c.user_id
     ) AS board
+"""
+
+#: A player's rated games of a server's season, oldest first, each with the opponent's rating
+#: before it (their own change's) and the deeper analysis done, if any: one read for a recap.
+_PLAYER_GAMES = """
+    SELECT g.id AS game_id, c.variant AS variant, g.result AS result,
+           CASE WHEN g.player_a = c.user_id THEN 'A' ELSE 'B' END AS side,
+           c.rating_before AS rating_before, c.rating_after AS rating_after,
+           o.user_id AS opponent_id, o.rating_before AS opponent_rating,
+           CASE WHEN g.player_a = c.user_id THEN g.name_b ELSE g.name_a END AS opponent_name,
+           (SELECT a.result FROM analyses a WHERE a.game_id = g.id AND a.status = 'done'
+            ORDER BY a.depth = 'default' DESC LIMIT 1) AS analysis
+    FROM rating_changes c
+    JOIN games g ON g.id = c.game_id
+    JOIN rating_changes o ON o.game_id = c.game_id AND o.user_id != c.user_id
+    WHERE c.user_id = ? AND c.variant = ? AND c.changed_at >= ? AND c.changed_at < ? AND g.guild_id = ?
+          AND g.venue = 'server'
+    ORDER BY c.changed_at, g.id
+"""
+
+#: How many rated games a player played in each rule set in a server's season, and when the
+#: first of them was rated: a cheap read (of an index) that says which recap there is to show.
+_PLAYER_VARIANTS = """
+    SELECT c.variant AS variant, COUNT(*) AS games, MIN(c.changed_at) AS first
+    FROM rating_changes c JOIN games g ON g.id = c.game_id
+    WHERE c.user_id = ? AND c.changed_at >= ? AND c.changed_at < ? AND g.guild_id = ? AND g.venue = 'server'
+    GROUP BY c.variant
 """
 
 
@@ -164,6 +244,49 @@ class SeasonQueries(Queries):
             SeasonRow,
             "SELECT * FROM seasons WHERE guild_id = ? AND starts_at <= ? AND ends_at > ?",
             (guild_id, time_text(moment), time_text(moment)),
+        )
+
+    async def last_season(self, guild_id: int, moment: datetime) -> SeasonRow | None:
+        """The server's latest season that ended by ``moment`` (closed by the sweep or not yet)."""
+        return await self._db.one(
+            SeasonRow,
+            "SELECT * FROM seasons WHERE guild_id = ? AND ends_at <= ? ORDER BY ends_at DESC LIMIT 1",
+            (guild_id, time_text(moment)),
+        )
+
+    async def season_variants(self, user_id: int, season: SeasonRow) -> list[str]:
+        """The rule sets of a player's rated games in a server's season, the most played first
+        (the first played first on a tie)."""
+        rows = await self._db.read(
+            _PLAYER_VARIANTS, (user_id, time_text(season.starts_at), time_text(season.ends_at), season.guild_id)
+        )
+        return [row["variant"] for row in sorted(rows, key=lambda row: (-row["games"], row["first"]))]
+
+    async def season_games(self, user_id: int, variant: str, season: SeasonRow) -> list[SeasonGame]:
+        """A player's rated games of a server's season in ``variant``, oldest first."""
+        start, end = time_text(season.starts_at), time_text(season.ends_at)
+        rows = await self._db.read(_PLAYER_GAMES, (user_id, variant, start, end, season.guild_id))
+        return [row_as(SeasonGame, row) for row in rows]
+
+    async def season_puzzles(self, user_id: int, starts_at: datetime, ends_at: datetime) -> PuzzleSeason:
+        """A player's puzzle tries ended in a season's dates, and their puzzle rating at its end."""
+        start, end = time_text(starts_at), time_text(ends_at)
+        tries = await self._db.read(
+            "SELECT status FROM puzzle_attempts WHERE user_id = ? AND status != 'open' "
+            "AND finished_at >= ? AND finished_at < ? ORDER BY finished_at, id",
+            (user_id, start, end),
+        )
+        rated = await self._db.read(
+            "SELECT rating_after FROM puzzle_attempts WHERE user_id = ? AND rating_after IS NOT NULL "
+            "AND finished_at < ? ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (user_id, end),
+        )
+        statuses = [row["status"] for row in tries]
+        return PuzzleSeason(
+            rated[0]["rating_after"] if rated else None,
+            statuses.count("solved"),
+            statuses.count("failed"),
+            longest_run(statuses),
         )
 
     async def season_board(
@@ -248,13 +371,3 @@ class SeasonQueries(Queries):
             BadgeRow(row["kind"], row["key"], row["place"], row["figure"], datetime.fromisoformat(row["earned_at"]))
             for row in rows
         ]
-
-    async def events_finished_by(self, user_id: int, *, limit: int = 100) -> list[int]:
-        """The finished tournaments a player entered (their latest ``limit``), whose standings say
-        whether they won."""
-        rows = await self._db.read(
-            "SELECT t.id FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id "
-            "WHERE p.user_id = ? AND t.status = 'finished' ORDER BY t.id DESC LIMIT ?",
-            (user_id, limit),
-        )
-        return [row["id"] for row in rows]

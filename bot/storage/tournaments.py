@@ -8,12 +8,13 @@ restart or a second process at any moment neither repeats nor loses one:
 - a pairing's game is linked where none is (:meth:`~TournamentQueries.create_tournament_game`), and a
   game's result is copied to its pairing where none is yet (:meth:`~TournamentQueries.record_result`):
   a result counts once;
-- joining and leaving run under the event's lock, so the last free place goes to one player.
+- joining and leaving run under the event's lock, so the last free place goes to one player;
+- a team battle's teams are written with the event, in one transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -78,6 +79,8 @@ class TournamentRow:
     #: (:data:`DISCORD_STATUSES`; ``refused``: Discord would not make it).
     discord_event_id: int | None = None
     discord_event_status: str | None = None
+    #: A team battle's count of each team's best players that score (``None``: not a battle).
+    leaders: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> TournamentRow:
@@ -101,6 +104,8 @@ class EntrantRow:
     #: They left (or were removed) after this round: not paired again (``None``: still in).
     withdrawn_after: int | None
     joined_at: datetime
+    #: In a team battle, the number of the team they play for (fixed when they joined).
+    team: int | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> EntrantRow:
@@ -109,6 +114,21 @@ class EntrantRow:
     @property
     def shown(self) -> str:
         return shown_name(self.user_id, self.name)
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """A team of a battle: its number there, the server's role that makes a member one of it, and
+    the role's name when the battle was made (shown even if the role is deleted)."""
+
+    tournament_id: int
+    team: int
+    role_id: int
+    name: str
+
+    @classmethod
+    def from_row(cls, row: Row) -> TeamRow:
+        return row_as(cls, row)
 
 
 @dataclass(frozen=True)
@@ -150,7 +170,10 @@ class TournamentQueries(Queries):
         super().__init__(database)
         self._games = games
 
-    async def create_tournament(self, *, now: datetime, **columns: Any) -> TournamentRow:
+    async def create_tournament(
+        self, *, now: datetime, teams: Sequence[tuple[int, str]] = (), **columns: Any
+    ) -> TournamentRow:
+        """A new event; a team battle's ``teams`` (role id, name; numbered in this order) with it."""
         columns = {"created_at": now, **columns}
         names, marks = ", ".join(columns), ", ".join("?" for _ in columns)
         async with self._db.writing():
@@ -158,7 +181,40 @@ class TournamentQueries(Queries):
                 f"INSERT INTO tournaments ({names}) VALUES ({marks}) RETURNING *",
                 tuple(to_column(value) for value in columns.values()),
             )
+            for number, (role_id, name) in enumerate(teams, start=1):
+                await self._db.step(
+                    "INSERT INTO tournament_teams (tournament_id, team, role_id, name) VALUES (?, ?, ?, ?)",
+                    (row["id"], number, role_id, name),
+                )
         return TournamentRow.from_row(row)
+
+    async def teams(self, tournament_id: int) -> list[TeamRow]:
+        """A team battle's teams, in their order (none for another event)."""
+        rows = await self._db.read(
+            "SELECT * FROM tournament_teams WHERE tournament_id = ? ORDER BY team", (tournament_id,)
+        )
+        return [TeamRow.from_row(row) for row in rows]
+
+    async def keep_teams(self, tournament_id: int, teams: Sequence[TeamRow]) -> None:
+        """A battle still to start keeps only ``teams``, under the names given (its roles' now).
+        A team dropped is deleted only while the battle is open and nobody plays for it (a player
+        who joined for it meanwhile keeps it)."""
+        kept = [team.team for team in teams]
+        not_kept = f"AND team NOT IN ({', '.join('?' for _ in kept)}) " if kept else ""
+        async with self._db.writing():
+            await self._db.step(
+                f"DELETE FROM tournament_teams WHERE tournament_id = ? {not_kept}"
+                "AND EXISTS (SELECT 1 FROM tournaments t WHERE t.id = tournament_teams.tournament_id "
+                "AND t.status = 'open') "
+                "AND NOT EXISTS (SELECT 1 FROM tournament_players p "
+                "WHERE p.tournament_id = tournament_teams.tournament_id AND p.team = tournament_teams.team)",
+                (tournament_id, *kept),
+            )
+            for team in teams:
+                await self._db.step(
+                    "UPDATE tournament_teams SET name = ? WHERE tournament_id = ? AND team = ?",
+                    (team.name, tournament_id, team.team),
+                )
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
         return await self._db.one(TournamentRow, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
@@ -204,9 +260,9 @@ class TournamentQueries(Queries):
         return [EntrantRow.from_row(row) for row in rows]
 
     async def join_tournament(
-        self, tournament_id: int, *, user_id: int, name: str, rating: float, now: datetime
+        self, tournament_id: int, *, user_id: int, name: str, rating: float, now: datetime, team: int | None = None
     ) -> EntrantRow:
-        """Add a player (a late joiner plays from the next round).
+        """Add a player (a late joiner plays from the next round), in a team battle for ``team``.
 
         :raises Conflict: ``"joined"`` (they are in already), ``"full"``, or ``"closed"`` (the
             event is over, or its format takes no late joiner now).
@@ -234,9 +290,9 @@ class TournamentQueries(Queries):
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
                 )
             (row,) = await self._db.rows(
-                "INSERT INTO tournament_players (tournament_id, user_id, name, rating, joined_round, joined_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
-                (tournament_id, user_id, name, rating, event.round + 1, time_text(now)),
+                "INSERT INTO tournament_players (tournament_id, user_id, name, rating, joined_round, joined_at, team) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (tournament_id, user_id, name, rating, event.round + 1, time_text(now), team),
             )
         return EntrantRow.from_row(row)
 
@@ -368,6 +424,37 @@ class TournamentQueries(Queries):
                 (result, forfeit, reason, time_text(now), pairing.tournament_id, pairing.round, pairing.board),
             )
         )
+
+    async def finished_entered(
+        self, user_id: int, *, limit: int = 100, within: tuple[int, datetime, datetime] | None = None
+    ) -> list[tuple[TournamentRow, list[EntrantRow], list[PairingRow]]]:
+        """The finished events a player entered, their latest ``limit`` (``within``: a server's
+        that finished between two times), each with the players and pairings its final standings
+        are computed from: three reads, however many events there are."""
+        where = ""
+        params: tuple[object, ...] = ()
+        if within is not None:
+            where = " AND t.guild_id = ? AND t.finished_at >= ? AND t.finished_at < ?"
+            params = (within[0], time_text(within[1]), time_text(within[2]))
+        rows = await self._db.read(
+            "SELECT t.* FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id "
+            f"WHERE p.user_id = ? AND t.status = 'finished'{where} ORDER BY t.id DESC LIMIT ?",
+            (user_id, *params, limit),
+        )
+        ids = [row["id"] for row in rows]
+        entrants: dict[int, list[EntrantRow]] = {number: [] for number in ids}
+        pairings: dict[int, list[PairingRow]] = {number: [] for number in ids}
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            for row in await self._db.read(
+                f"SELECT * FROM tournament_players WHERE tournament_id IN ({marks}) ORDER BY rating DESC, user_id", ids
+            ):
+                entrants[row["tournament_id"]].append(EntrantRow.from_row(row))
+            for row in await self._db.read(
+                f"SELECT * FROM tournament_pairings WHERE tournament_id IN ({marks}) ORDER BY round, board", ids
+            ):
+                pairings[row["tournament_id"]].append(PairingRow.from_row(row))
+        return [(TournamentRow.from_row(row), entrants[row["id"]], pairings[row["id"]]) for row in rows]
 
 
 def late_joining_allowed(event: TournamentRow) -> bool:

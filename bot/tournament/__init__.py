@@ -1,5 +1,5 @@
 """Tournaments without Discord: Swiss and round-robin pairings, arena pairing and scoring,
-standings with tie-breaks, a crosstable for a phone, and the TRF16 report.
+team battles' scores, standings with tie-breaks, a crosstable for a phone, and the TRF16 report.
 
 Everything here is computed from an event's :class:`Entrant` list and :class:`Pairing` list; the
 storage, the service and the commands (``bot.storage``, ``bot.service``, ``cogs``) build on it.
@@ -20,11 +20,15 @@ from .standings import (
     tiebreak_leads,
 )
 from .swiss import fewest_players, most_rounds, pair_swiss
+from .teams import DEFAULT_LEADERS, MAX_TEAMS, MIN_TEAMS, Team, TeamStanding, team_standings
 from .trf import tournament_trf
 
 __all__ = [
     "ARENA_TIEBREAKS",
     "BYE_POINTS",
+    "DEFAULT_LEADERS",
+    "MAX_TEAMS",
+    "MIN_TEAMS",
     "arena_pairs",
     "arena_points",
     "arena_scores",
@@ -43,6 +47,9 @@ __all__ = [
     "starting_numbers",
     "starting_order",
     "swiss_standings",
+    "Team",
+    "TeamStanding",
+    "team_standings",
     "tiebreak_leads",
     "tournament_trf",
 ]

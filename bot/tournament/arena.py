@@ -23,6 +23,8 @@ Pairing (:func:`arena_pairs`): the players now free, in the order they became fr
   opponents alone: then the one before waits).
 * Who moves first: the one of the two who has moved first fewer times in the event; on a tie,
   the one who became free first.
+* In a team battle (``teams``: each player's team), teammates never meet, whatever else: a
+  player whose only free opponents are teammates waits.
 
 >>> ratings = {1: 1500, 2: 1720, 3: 1490, 4: 1700, 5: 1600}
 >>> arena_pairs([1, 2, 3, 4], {}, ratings, {})
@@ -31,6 +33,10 @@ Pairing (:func:`arena_pairs`): the players now free, in the order they became fr
 [(1, 2), (3, 4)]
 >>> arena_pairs([5, 1, 2, 3, 4], {}, ratings, {})  # 4 came last: 4 waits
 [(5, 2), (1, 3)]
+>>> arena_pairs([1, 2, 3, 4], {}, ratings, {}, teams={1: 7, 3: 7, 2: 8, 4: 8})  # 1 and 3, 2 and 4 are teammates
+[(1, 2), (3, 4)]
+>>> arena_pairs([1, 3], {}, ratings, {}, allow_repeat=True, teams={1: 7, 3: 7})  # teammates alone: they wait
+[]
 """
 
 from __future__ import annotations
@@ -78,14 +84,18 @@ def arena_pairs(
     first_moves: Mapping[int, int],
     *,
     allow_repeat: bool = False,
+    teams: Mapping[int, int] | None = None,
 ) -> list[tuple[int, int]]:
     """Pairs ``(first, second)`` of the ``waiting`` players (in the order they became free); see
     the module's docstring for the rules. ``last_opponent``: each player's opponent in their last
     game; ``ratings``: every waiting player's; ``first_moves``: how many times each has moved
-    first in the event (missing: none)."""
+    first in the event (missing: none); ``teams``: in a team battle, each player's team."""
     queue = list(dict.fromkeys(waiting))
+    team_of = teams or {}
 
     def blocked(a: int, b: int) -> bool:
+        if a in team_of and team_of.get(a) == team_of.get(b):
+            return True  # teammates: never, not even when waiting is pointless
         return not allow_repeat and (last_opponent.get(a) == b or last_opponent.get(b) == a)
 
     sitters: list[int | None] = list(reversed(queue)) if len(queue) % 2 else [None]

@@ -25,7 +25,8 @@ feature                 commands and buttons
                         Next puzzle, Try it; the daily post (sweep)
 :mod:`.tournaments`     tournament join|leave|standings|results|list, wari-mod tournament ...;
                         Join/Leave; each event's next step (sweep)
-:mod:`.seasons`         wari-mod season settings; the season leaderboard; each season's podium (sweep)
+:mod:`.seasons`         recap, wari-mod season settings; the season leaderboard; each season's podium
+                        (sweep)
 :mod:`.settings`        settings (a player's, a server's)
 :mod:`.roles`           notify, wari-mod roles; the calls of a tournament or a seek (:mod:`.tiers`:
                         the rating-tier roles, after each rated game)
@@ -78,7 +79,7 @@ from .puzzles.commands import PuzzleCommands, PuzzleModerationCommands
 from .puzzles.feature import DailyPuzzles, Puzzles
 from .records import Records
 from .roles import CALL_CHOICES, STOP_CHOICES, RoleCalls, RoleSettings
-from .seasons import SeasonModerationCommands, Seasons
+from .seasons import SEASON_CHOICES, SeasonModerationCommands, Seasons
 from .seeks import CancelSeekButton, PlaySeekButton, Seeks
 from .settings import BOARD_CHOICES, LANGUAGE_CHOICES, Settings
 from .standings import SCOPES, Standings
@@ -90,7 +91,7 @@ from .tournaments.feature import Tournaments
 from .tournaments.moderation import TournamentModeration
 from .tournaments.runs import TournamentRunner
 from .tournaments.schedules import ScheduleModeration
-from .tournaments.views import TournamentButton
+from .tournaments.views import TeamButton, TournamentButton
 from .views import ChallengeButton, ControlButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
 if TYPE_CHECKING:
@@ -109,6 +110,7 @@ BUTTONS = (
     PlaySeekButton,
     TakebackButton,
     TournamentButton,
+    TeamButton,
     AnalyseButton,
     *puzzle_views.BUTTONS,
     *records.BUTTONS,
@@ -159,7 +161,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.hosting = hosting = Hosting(players)
         calls = RoleCalls(services.roles, presenter, languages)
         runner = TournamentRunner(bot, games, events, presenter, languages, boards, notices, players, calls)
-        tiers = TierRoles(bot, services.roles, languages)
+        self.tiers = tiers = TierRoles(bot, services.roles, languages)
 
         async def on_end(table: Table) -> None:
             try:
@@ -183,7 +185,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.settings = Settings(players, presenter, languages)
         self.guide = Guide(players, presenter, languages)
         self.seeks = Seeks(services.seeks, games, presenter, languages, boards, followup, threads, calls)
-        self.roles = RoleSettings(services.roles, presenter)
+        self.roles = RoleSettings(services.roles, presenter, tiers)
         self.tournaments = Tournaments(events, runner, presenter)
         moderation = TournamentModeration(games, events, runner, self.tournaments, presenter, followup)
         dailies = DailyPuzzles(services.puzzles, presenter, languages)
@@ -220,6 +222,7 @@ class WariCog(commands.Cog, name="Wari"):
             "seek-play": lambda i, *args: press(i, self.seeks.play, *args),
             "takeback": lambda i, *args: press(i, self.takebacks.answer, *args),
             "tournament": lambda i, *args: press(i, self.tournaments.press, *args),
+            "team": lambda i, *args: press(i, self.tournaments.choose_team, *args),
             "page": lambda i, *args: press(i, self.standings.turn_page, *args),
             "replay": lambda i, *args: press(i, self.records.step, *args),
             "analyse": lambda i, *args: press(i, self.analyses.press, *args),
@@ -235,6 +238,7 @@ class WariCog(commands.Cog, name="Wari"):
         await self.clocks.start()
         self._resuming = asyncio.get_running_loop().create_task(self.clocks.resume())
         await self.analyses.resume()
+        self.tiers.resume()  # the old bands' roles a process before left to delete
 
     async def cog_unload(self) -> None:
         buttons.unregister(self.bot)
@@ -243,6 +247,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.clocks.stop()
         self._resuming.cancel()
         self.analyses.stop()
+        await self.tiers.stop()
         self.computer.stop_thinking()  # its workers are the services': the bot closes them
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -455,6 +460,27 @@ class WariCog(commands.Cog, name="Wari"):
     ) -> None:
         args = (variant, scope, public)
         await self.answering.command(interaction, self.standings.leaderboard, *args, private=not public)
+
+    @wari.command(name="recap", description=N_("A player's season in this server, as a picture"))
+    @app_commands.describe(
+        member=N_("Whose season (default: yours)"),
+        season=N_("This season (default) or the last one that ended"),
+        variant=N_("One rule set (default: the one played most in the season)"),
+        public=N_("Show it to the channel"),
+    )
+    @app_commands.choices(season=SEASON_CHOICES, variant=VARIANT_CHOICES)
+    @limited("look", "post")
+    @server_only()  # checked first: a refusal spends no cooldown
+    async def recap(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        season: str = "current",
+        variant: str | None = None,
+        public: bool = False,
+    ) -> None:
+        args = (member, season, variant, public)
+        await self.answering.command(interaction, self.seasons.recap, *args, private=not public)
 
     @wari.command(name="history", description=N_("A player's latest games"))
     @app_commands.describe(member=N_("Whose games (default: yours)"), public=N_("Show them to the channel"))

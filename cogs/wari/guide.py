@@ -52,7 +52,7 @@ TOUR = (
     (
         N_("Afterwards"),
         (
-            N_("`/wari stats` · `/wari leaderboard` · `/wari history` · `/wari settings`"),
+            N_("`/wari stats` · `/wari recap` · `/wari leaderboard` · `/wari history` · `/wari settings`"),
             N_("`/wari replay game:` step through a game · `/wari record game:` its file"),
         ),
     ),
@@ -91,6 +91,7 @@ MODERATOR_TOUR = (
     (
         N_("`/wari-mod tournament create` an event here · `start` · `pause` · `resume` · `cancel`"),
         N_("`/wari-mod tournament kick` a player · `result` set a result by hand"),
+        N_("`/wari-mod tournament battle` a team battle: roles as teams, each team's best players score"),
         N_("`/wari-mod schedule list` recurring tournaments · `edit` · `stop`"),
         N_("`/wari-mod roles` the roles I call and give · `/wari-mod season settings`"),
         N_("`/wari-mod puzzle daily` a daily puzzle · `/wari-mod settings` this server's"),

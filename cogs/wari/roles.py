@@ -11,6 +11,13 @@ through :class:`RoleCalls` (:meth:`~RoleCalls.tournament_opened`, :meth:`~RoleCa
 Giving a role needs the bot's **Manage Roles** permission and a role below its own highest one:
 without them, the member or moderator is told so. A role that members give themselves must grant
 nothing that @everyone does not have already, or ``/wari notify`` would hand out powers.
+
+Discord notifies a role's members only if the role is mentionable or the bot may **Mention
+@everyone, @here and All Roles** in the channel. A role that neither allows is kept all the same
+(the moderator may fix either side later), but ``/wari-mod roles`` says plainly, each time it is
+shown, that its calls may notify nobody (unless the bot has the permission in their channel) and
+how to fix it. A call whose role cannot be notified still goes out (its text says who is looking
+for a game) and is logged once per channel, until a call there notifies again.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from bot.storage.settings import ServerRoles
 
 from .languages import Languages
 from .presenter import Message, Presenter
+from .tiers import TierRoles
 
 log = logging.getLogger("cogs.wari")
 
@@ -74,6 +82,14 @@ def check_callable(guild: discord.Guild, role: discord.Role) -> None:
     check_assignable(guild, role)
 
 
+def notifies(guild: discord.Guild, role: discord.Role, channel_id: int | None = None) -> bool:
+    """Whether the bot's mention of ``role`` notifies its members (in ``channel_id``, or across the
+    server): Discord notifies a role only if it is mentionable or the sender may mention them all."""
+    place = guild.get_channel_or_thread(channel_id) if channel_id is not None else None
+    permissions = place.permissions_for(guild.me) if place is not None else guild.me.guild_permissions
+    return role.mentionable or permissions.mention_everyone
+
+
 def only_role(role_id: int) -> discord.AllowedMentions:
     """A call notifies the members of one role, nobody else."""
     return discord.AllowedMentions(everyone=False, users=False, roles=[discord.Object(role_id)], replied_user=False)
@@ -95,6 +111,10 @@ class RoleCalls:
         self.roles = roles
         self.presenter = presenter
         self.languages = languages
+        #: The roles whose calls were logged as notifying nobody, each with the channel it was
+        #: called in: logged once, until a call there notifies again (a role heard in one channel
+        #: and not in another is logged once for the other, however the calls alternate).
+        self.unheard: set[tuple[int, int]] = set()
 
     async def tournament_opened(self, row: TournamentRow, message_id: int) -> None:
         """The event's sign-up message ``message_id`` was posted: call its players to it, once."""
@@ -109,7 +129,7 @@ class RoleCalls:
                     name=markdown_name(row.name),
                     url=url,
                 )
-            await self.call(row.channel_id, role_id, text)
+            await self.call(row.guild_id, row.channel_id, role_id, text)
 
     async def tournament_started(self, row: TournamentRow) -> None:
         """The event's first round was announced: call its players, once (later rounds call nobody)."""
@@ -126,7 +146,7 @@ class RoleCalls:
                     name=markdown_name(row.name),
                     url=f"https://discord.com/channels/{row.guild_id}/{where}",
                 )
-            await self.call(row.channel_id, role_id, text)
+            await self.call(row.guild_id, row.channel_id, role_id, text)
 
     async def seek_waiting(self, seek: SeekRow, url: str) -> None:
         """A player waits in the queue (their search's message at ``url``): call the seek role,
@@ -141,20 +161,39 @@ class RoleCalls:
                     name=seek.name,
                     url=url,
                 )
-            await self.call(seek.channel_id, role_id, text)
+            await self.call(seek.guild_id, seek.channel_id, role_id, text)
 
-    async def call(self, channel_id: int, role_id: int, text: str) -> None:
-        """A new message that pings the role ``role_id`` alone."""
+    async def call(self, guild_id: int, channel_id: int, role_id: int, text: str) -> None:
+        """A new message that pings the role ``role_id`` alone (posted even where Discord would
+        notify nobody: its text still says what is on)."""
+        self.check_heard(guild_id, channel_id, role_id)
         content = f"📣 <@&{role_id}> {text}"
         await self.presenter.post(channel_id, Message(content=content, allowed_mentions=only_role(role_id)))
+
+    def check_heard(self, guild_id: int, channel_id: int, role_id: int) -> None:
+        """Log, once until it is heard again, a call role that the call would not notify."""
+        guild = self.presenter.client.get_guild(guild_id)
+        role = guild.get_role(role_id) if guild is not None else None
+        if guild is None or (role is not None and notifies(guild, role, channel_id)):
+            self.unheard.discard((role_id, channel_id))
+        elif (role_id, channel_id) not in self.unheard:
+            self.unheard.add((role_id, channel_id))
+            log.warning(
+                "the calls of role %s in server %s would notify nobody: the role is gone, or neither "
+                "mentionable nor may I mention every role in channel %s",
+                role_id,
+                guild_id,
+                channel_id,
+            )
 
 
 class RoleSettings:
     """``/wari notify`` (a member's own calls) and ``/wari-mod roles`` (a server's roles)."""
 
-    def __init__(self, roles: RoleService, presenter: Presenter) -> None:
+    def __init__(self, roles: RoleService, presenter: Presenter, tiers: TierRoles) -> None:
         self.roles = roles
         self.presenter = presenter
+        self.tiers = tiers
 
     async def notify(self, interaction: discord.Interaction, what: str, on: str) -> None:
         """``/wari notify``: the member takes the role of ``what`` calls, or gives it back."""
@@ -209,16 +248,18 @@ class RoleSettings:
                 check_callable(guild, role)
         if tiers is not None and not guild.me.guild_permissions.manage_roles:
             raise Refusal(NEEDS_MANAGE_ROLES)
-        if stop == "tiers":
-            await self.roles.set_tier_step(guild.id, None)
-        elif stop is not None:
+        if stop is not None and stop != "tiers":
             await self.roles.set_call_role(guild.id, stop, None)
         for kind, role in (("tournaments", tournaments), ("seeks", seeks)):
             if role is not None:
                 await self.roles.set_call_role(guild.id, kind, role.id)
-        if tiers is not None:
-            await self.roles.set_tier_step(guild.id, tiers)
-        await self.presenter.tell(interaction, self.summary(guild, await self.roles.server_roles(guild.id)))
+        notes: list[str] = []
+        if tiers is not None or stop == "tiers":
+            # Counting the players and retiring the old bands may take longer than Discord waits.
+            await self.presenter.acknowledge(interaction, thinking=True, private=True)
+            notes = (await self.tiers.change(guild, tiers)).notes()
+        summary = self.summary(guild, await self.roles.server_roles(guild.id))
+        await self.presenter.tell(interaction, "\n".join([summary, *notes]))
 
     @staticmethod
     def summary(guild: discord.Guild, roles: ServerRoles) -> str:
@@ -247,5 +288,19 @@ class RoleSettings:
             if roles.tier_step
             else _("🏅 Rating-tier roles: off (turn them on with `tiers`, the width of a band in points)."),
             _("Members join or leave the calls with `/wari notify`."),
+        ]
+        # The calls go to the channels of the events and seeks, any of which may grant the bot the
+        # permission: server-wide, it is only known that they may not notify.
+        unheard = {role.id: role for role in (tournaments, seeks) if role is not None and not notifies(guild, role)}
+        lines += [
+            _(
+                "⚠️ My pings of **{role}** may notify nobody: Discord notifies a role only if it is mentionable "
+                "or I have the **Mention @everyone, @here and All Roles** permission in the channel of the call, "
+                "and I do not have it server-wide. Turn on *Allow anyone to @mention this role* in Server "
+                "Settings → Roles → {role}, or give me that permission in the server or in the channels where "
+                "tournaments and seeks happen.",
+                role=markdown_name(role.name),
+            )
+            for role in unheard.values()
         ]
         return "\n".join(lines)

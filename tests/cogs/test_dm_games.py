@@ -46,7 +46,7 @@ async def test_every_wari_command_in_the_bots_dm_is_answered_and_the_server_ones
     alice = world.alice.user
     visible = alice.available_commands()
     assert "wari play" in visible and not any(name.startswith("wari-mod") for name in visible)
-    server_only = {"wari seek", "wari leaderboard", "wari puzzle daily"}
+    server_only = {"wari seek", "wari leaderboard", "wari puzzle daily", "wari recap"}
     for command in slash_commands(world.env.bot):
         name = command.qualified_name
         if name.startswith("wari-mod"):

@@ -344,7 +344,7 @@ def every_button() -> list:
     from cogs.wari.seeks import CancelSeekButton, PlaySeekButton
     from cogs.wari.standings import PageButton
     from cogs.wari.takebacks import TakebackButton
-    from cogs.wari.tournaments.views import TournamentButton
+    from cogs.wari.tournaments.views import TeamButton, TournamentButton
     from cogs.wari.views import ChallengeButton, ControlButton, CupButton, DrawButton, NextMoveButton, RematchButton
 
     return [
@@ -360,6 +360,7 @@ def every_button() -> list:
         CancelSeekButton(4, 1456074443980800009),
         PlaySeekButton(4),
         TournamentButton(2, "leave"),
+        TeamButton(2, 1, "Lions"),
         PuzzleCupButton(8, 1, 4),
         SolutionButton(8, 1),
         NextPuzzleButton("oware"),

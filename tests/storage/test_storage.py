@@ -408,6 +408,8 @@ async def test_a_copy_moves_every_table_keeps_ids_and_checks_the_counts(tmp_path
     event = await source.tournaments.create_tournament(now=T0, **TOURNAMENT)
     await source.tournaments.join_tournament(event.id, user_id=100, name="a", rating=1500.0, now=T0)
     await source.tournaments.start_round(event.id, after=0, pairings=[(100, None, 1.0)], now=T0)
+    battle = {**TOURNAMENT, "format": "arena", "leaders": 2}  # a team battle: its teams are a table of their own
+    await source.tournaments.create_tournament(now=T0, teams=[(501, "Lions"), (502, "Tigers")], **battle)
     shield = await source.schedules.create_schedule(  # a recurring event's schedule, and its title won
         now=T0,
         guild_id=1,

@@ -34,6 +34,8 @@ REPEAT = N_("Make it come back: a new edition each day, week or month (default: 
 EDITIONS = N_("Recurring: how many editions in all (default: until stopped)")
 UNTIL = N_("Recurring: no edition starts after this date, e.g. `2026-12-31`")
 TITLE = N_("Recurring: a title its winner takes, passed on at each edition (e.g. Oware Shield)")
+TEAM = N_("A team: the role its players hold")
+MORE_TEAM = N_("Another team (optional)")
 RESULT_CHOICES = [
     app_commands.Choice(name=N_("win"), value="win"),
     app_commands.Choice(name=N_("draw"), value="draw"),
@@ -150,6 +152,72 @@ class TournamentModerationCommands(app_commands.Group):
             rated=rated,
             duration=duration,
             cycles=2 if double else 1,
+            repeat=repeat,
+            editions=editions,
+            until=until,
+            title=title,
+        )
+
+    @app_commands.command(name="battle", description=N_("Make a team battle here: an arena where roles play as teams"))
+    @app_commands.describe(
+        name=N_("Its name"),
+        starts=N_("When: `in 30 minutes`, `20:00` (UTC), `2026-12-01 18:30`"),
+        team1=TEAM,
+        team2=TEAM,
+        team3=MORE_TEAM,
+        team4=MORE_TEAM,
+        team5=MORE_TEAM,
+        team6=MORE_TEAM,
+        leaders=N_("How many of each team's best players score (default: 3)"),
+        variant=N_("Rule set (default: wari)"),
+        clock=N_("Every game's clock (default: 10+5)"),
+        duration=N_("Arena: its length in minutes (default: 30)"),
+        max_players=N_("At most this many players (default: no limit)"),
+        rated=N_("Games change ratings (default: yes)"),
+        repeat=REPEAT,
+        editions=EDITIONS,
+        until=UNTIL,
+        title=TITLE,
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, repeat=REPEAT_CHOICES)
+    async def battle(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        starts: app_commands.Range[str, 1, 60],
+        team1: discord.Role,
+        team2: discord.Role,
+        team3: discord.Role | None = None,
+        team4: discord.Role | None = None,
+        team5: discord.Role | None = None,
+        team6: discord.Role | None = None,
+        leaders: app_commands.Range[int, 1, 20] | None = None,
+        variant: str = "wari",
+        clock: str = "10+5",
+        duration: app_commands.Range[int, 5, 24 * 60] | None = None,
+        max_players: app_commands.Range[int, 2, 1000] | None = None,
+        rated: bool = True,
+        repeat: str | None = None,
+        editions: app_commands.Range[int, 2, 1000] | None = None,
+        until: app_commands.Range[str, 1, 60] | None = None,
+        title: app_commands.Range[str, 1, 60] | None = None,
+    ) -> None:
+        teams = [role for role in (team1, team2, team3, team4, team5, team6) if role is not None]
+        await self.answering.command(
+            interaction,
+            self.moderation.battle,
+            teams,
+            private=False,
+            name=name,
+            starts=starts,
+            leaders=leaders,
+            variant=variant,
+            clock=clock,
+            rounds=None,
+            max_players=max_players,
+            rated=rated,
+            duration=duration,
+            cycles=1,
             repeat=repeat,
             editions=editions,
             until=until,

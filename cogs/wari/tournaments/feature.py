@@ -1,5 +1,6 @@
 """Tournaments as players see them: ``/wari tournament join|leave|standings|results|list`` and the
-Join/Leave buttons of an event's sign-up message. The moderators' side is in
+Join/Leave buttons of an event's sign-up message; in a team battle, the team a member joins for
+(the one whose role they hold; asked privately if they hold several). The moderators' side is in
 :mod:`.moderation`, the events' running in :mod:`.runs`."""
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.utils import utcnow as now  # Discord's time (a simulated Discord runs its own)
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, speaking
 from bot.names import markdown_name
 from bot.service import Refusal
+from bot.service.teams import ChooseTeam
 from bot.service.tournaments import Event, TournamentService
 from bot.storage import StorageError
 from bot.tournament import tournament_trf
@@ -21,7 +23,7 @@ from bot.tournament import tournament_trf
 from ..presenter import Message, Presenter
 from .runs import TournamentRunner
 from .standings import results_table
-from .views import list_message, shield_text, signup_message
+from .views import list_message, shield_text, signup_message, team_choice, team_name
 
 log = logging.getLogger("cogs.wari")
 #: Discord shows at most 25 suggestions.
@@ -73,12 +75,26 @@ class Tournaments:
 
     async def join(self, interaction: discord.Interaction, number: int | None) -> None:
         event = await self._join(interaction, (await self.find(interaction, number)).row.id)
+        if event is None:
+            return  # asked which team first
         await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
-        await self.presenter.tell(
-            interaction,
-            N_("You are in **{name}**. Your games will be called here when they start."),
-            name=markdown_name(event.row.name),
-        )
+        await self.tell_joined(interaction, event)
+
+    async def tell_joined(self, interaction: discord.Interaction, event: Event) -> None:
+        words, params = joined(event, interaction.user.id)
+        await self.presenter.tell(interaction, words, **params)
+
+    async def choose_team(self, interaction: discord.Interaction, tournament_id: int, team: int) -> None:
+        """A team pressed on the private choice of a member who holds several teams' roles: they are
+        in, for it (if they still hold its role), and the choice says so."""
+        assert interaction.guild_id is not None  # a team battle is a server's
+        await self.tournaments.row_in_server(interaction.guild_id, tournament_id)  # the event is read once, joined
+        event = await self._join(interaction, tournament_id, team)
+        assert event is not None  # a team chosen is never asked again
+        await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
+        words, params = joined(event, interaction.user.id)
+        if not await self.presenter.update_pressed(interaction, Message(content=_(words, **params), view=None)):
+            await self.tell_joined(interaction, event)
 
     async def leave(self, interaction: discord.Interaction, number: int | None) -> None:
         event = await self._leave(interaction, (await self.find(interaction, number)).row.id)
@@ -89,15 +105,35 @@ class Tournaments:
         """Join or Leave on the sign-up message: the message is redrawn as the answer. The event
         must be this server's: a custom id naming another's is refused as if it did not exist."""
         assert interaction.guild_id is not None  # a sign-up message is in a server channel
-        await self.tournaments.in_server(interaction.guild_id, tournament_id)
+        await self.tournaments.row_in_server(interaction.guild_id, tournament_id)
         event = await (self._join if action == "join" else self._leave)(interaction, tournament_id)
+        if event is None:
+            return  # asked which team first
         if not await self.presenter.update_pressed(interaction, signup_message(event)):
             await self.presenter.tell(interaction, N_("Done."))
 
-    async def _join(self, interaction: discord.Interaction, tournament_id: int) -> Event:
-        return await self.tournaments.join(
-            tournament_id, user_id=interaction.user.id, name=interaction.user.display_name, now=now()
-        )
+    async def _join(
+        self, interaction: discord.Interaction, tournament_id: int, team: int | None = None
+    ) -> Event | None:
+        """Join for the asker; ``None`` if a team battle must first ask them which team (they hold
+        several teams' roles): the question is their private answer."""
+        roles = {role.id for role in getattr(interaction.user, "roles", [])}
+        try:
+            return await self.tournaments.join(
+                tournament_id,
+                user_id=interaction.user.id,
+                name=interaction.user.display_name,
+                now=now(),
+                roles=roles,
+                team=team,
+            )
+        except ChooseTeam as choice:
+            assert interaction.guild_id is not None  # a team battle is a server's
+            row = await self.tournaments.row_in_server(interaction.guild_id, tournament_id)
+            with speaking(await self.presenter.languages.of_reader(interaction)):
+                question = team_choice(row, choice.teams)
+            await self.presenter.answer(interaction, question, private=True)
+            return None
 
     async def _leave(self, interaction: discord.Interaction, tournament_id: int) -> Event:
         return await self.tournaments.leave(tournament_id, interaction.user.id)
@@ -136,3 +172,13 @@ class Tournaments:
         read = [await self.tournaments.schedules.in_server(interaction.guild_id, number) for number in schedules]
         shields = {schedule.row.id: shield_text(schedule) for schedule in read if schedule.row.title}
         await self.presenter.tell(interaction, list_message(running, past, shields))
+
+
+def joined(event: Event, user_id: int) -> tuple[str, dict[str, object]]:
+    """What a player who just joined is told (English, to translate), with its values: in a team
+    battle, their team too."""
+    name, team = markdown_name(event.row.name), team_name(event, user_id)
+    if team is None:
+        return N_("You are in **{name}**. Your games will be called here when they start."), {"name": name}
+    words = N_("You are in **{name}**, for team **{team}**. Your games will be called here when they start.")
+    return words, {"name": name, "team": team}

@@ -1,4 +1,5 @@
-"""The moderators' side of tournaments (``/wari-mod tournament ...``): making an event, starting it
+"""The moderators' side of tournaments (``/wari-mod tournament ...``): making an event (or a team
+battle, an arena whose teams are roles of the server), starting it
 (or its next round) early, pausing, resuming, cancelling, removing a player, and setting a
 game's result by hand with the reason kept."""
 
@@ -75,6 +76,11 @@ class TournamentModeration:
                 name=markdown_name(row.name),
             )
 
+    async def battle(self, interaction: discord.Interaction, teams: list[discord.Role], **options: object) -> None:
+        """``/wari-mod tournament battle``: an arena whose players score for ``teams`` (roles of the
+        server, kept by their id and their name now), made as :meth:`create` makes any event."""
+        await self.create(interaction, format="arena", teams=[(role.id, role.name) for role in teams], **options)
+
     async def start(self, interaction: discord.Interaction, number: int | None) -> None:
         """Start an open event now; during a round-based one, start the next round now: the
         games still being played are adjudicated by the engine and ended."""
@@ -99,8 +105,8 @@ class TournamentModeration:
             if pairing.game_id is None:
                 continue
             table = await self.service.tables.game(pairing.game_id)
-            points = await self.tournaments.adjudication(table.game)  # side A moves first: the pairing's first
-            await self.tournaments.rule_pairing(pairing, points, N_("adjudicated"), now())
+            points = await self.tournaments.rounds.adjudication(table.game)  # side A moves first: the pairing's first
+            await self.tournaments.rounds.rule_pairing(pairing, points, N_("adjudicated"), now())
             await self.end_game(pairing.game_id)
             count += 1
         return count
@@ -146,7 +152,7 @@ class TournamentModeration:
         pairing = event.current_pairing(member.id)
         await self.tournaments.leave(event.row.id, member.id)
         if pairing is not None and not pairing.bye:
-            await self.tournaments.rule(event.row.id, user_id=member.id, result=0.0, reason=N_("removed"), now=now())
+            await self.tournaments.rounds.rule(event, user_id=member.id, result=0.0, reason=N_("removed"), now=now())
             await self.end_game(pairing.game_id)
         await self.presenter.tell(
             interaction,
@@ -162,8 +168,8 @@ class TournamentModeration:
         """Set the result of a player's current (or last) game by hand; the reason is kept."""
         self.check(interaction)
         event = await self.players.find(interaction, number)
-        pairing = await self.tournaments.rule(
-            event.row.id, user_id=member.id, result=RESULTS[result], reason=reason[:200], now=now()
+        pairing = await self.tournaments.rounds.rule(
+            event, user_id=member.id, result=RESULTS[result], reason=reason[:200], now=now()
         )
         await self.end_game(pairing.game_id)
         await self.presenter.tell(interaction, N_("The result was set. Reason kept: {reason}"), reason=reason[:200])

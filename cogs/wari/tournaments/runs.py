@@ -26,7 +26,7 @@ from discord.utils import utcnow as now  # Discord's time (a simulated Discord r
 
 from bot.engine.notation import parse_rules_code
 from bot.i18n import _
-from bot.names import markdown_name, plain_name
+from bot.names import plain_name
 from bot.pictures.crosstable import crosstable_png
 from bot.service import PlayerService, Refusal, Table, WariService
 from bot.service.tournaments import Advance, Event, TournamentService
@@ -41,7 +41,7 @@ from ..threads import THREAD_ARCHIVE_MINUTES
 from ..views import board_link, replaced_board
 from .calendar import DiscordEvents
 from .standings import crosstable, podium_message, standings_message
-from .views import round_messages, signup_message
+from .views import called_off_text, round_messages, signup_message
 
 log = logging.getLogger("cogs.wari")
 
@@ -101,7 +101,7 @@ class TournamentRunner:
     async def advance(self, tournament_id: int) -> Event:
         """Take the event's step due now, and show what it did."""
         async with self._stepping(tournament_id):
-            step = await self.tournaments.advance(tournament_id, now())
+            step = await self.tournaments.advance(tournament_id, now(), self.server_roles)
             async with self.languages.public(step.event.row.guild_id):
                 return await self.show(step)
 
@@ -111,15 +111,22 @@ class TournamentRunner:
 
         :raises Refusal: if it has started already."""
         async with self._stepping(tournament_id):
-            step = await self.tournaments.start_now(tournament_id, now())
+            step = await self.tournaments.start_now(tournament_id, now(), self.server_roles)
             async with self.languages.public(step.event.row.guild_id):
                 return await self.show(step)
+
+    def server_roles(self, guild_id: int) -> dict[int, str] | None:
+        """A server's roles now, by id, their names, which a team battle's teams follow before its
+        start (``None`` where the bot does not see the server: then no team is dropped)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.unavailable:
+            return None
+        return {role.id: role.name for role in guild.roles}
 
     async def show(self, step: Advance) -> Event:
         event = step.event
         if step.called_off:
-            text = _("🏁 **{name}** was called off: too few players joined.", name=markdown_name(event.row.name))
-            await self.presenter.post(event.row.channel_id, Message(content=text))
+            await self.presenter.post(event.row.channel_id, Message(content=called_off_text(step)))
         if step.new_round or step.called_off or step.finished:
             await self.presenter.edit(event.row.channel_id, event.row.message_id, signup_message(event))
         to_start = await self.tournaments.games_to_start(event)
@@ -152,7 +159,8 @@ class TournamentRunner:
         async with self.languages.public(event.row.guild_id):
             await self.calendar.sync(event.row)
             if event.row.status == "cancelled":
-                following = await self.tournaments.schedules.next_edition(event.row, now())
+                roles = self.server_roles(event.row.guild_id) if event.battle else None
+                following, _stopped = await self.tournaments.next_edition(event, now(), roles)
                 if following is not None:
                     await self.open_edition(following)
 

@@ -1,27 +1,33 @@
 """How a tournament shows itself: its sign-up message with Join and Leave, a round's pairings
-and the list of a server's events (its standings and podium: :mod:`.standings`). Each message is
+and the list of a server's events (its standings and podium: :mod:`.standings`); in a team
+battle, the private choice of a team for a member who holds several teams' roles. Each message is
 drawn from an :class:`~bot.service.tournaments.Event` as read, so any of them can be redrawn."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import discord
 
 from bot.clock import Clock
 from bot.engine.notation import parse_rules_code
-from bot.i18n import N_, _
-from bot.names import markdown_name
+from bot.i18n import N_, _, n_
+from bot.names import markdown_name, plain_name
 from bot.service.schedules import Schedule
-from bot.service.tournaments import Event
+from bot.service.tournaments import Advance, Event
 from bot.storage import EntrantRow, PairingRow, TournamentRow, shown_name
-from bot.tournament import fewest_players
+from bot.storage.tournaments import TeamRow
+from bot.tournament import MAX_TEAMS, MIN_TEAMS, fewest_players
 
 from ..buttons import PersistentButton, read_number
 from ..presenter import Message
 from ..views import CHALLENGE_COLOUR, LIVE_COLOUR, OVER_COLOUR
 
 FORMAT_NAMES = {"swiss": N_("Swiss"), "round-robin": N_("Round-robin"), "arena": N_("Arena")}
-#: How many players the sign-up message lists (an embed holds 4,096 characters).
+#: How many players the sign-up message lists at most (fewer if their lines are long: an embed's
+#: description holds 4,096 characters, :data:`EMBED_TEXT`).
 SIGNUP_ROWS = 60
+EMBED_TEXT = 4000
 
 
 class TournamentButton(PersistentButton, template=r"wari:tour:(?P<id>[0-9]+):(?P<action>join|leave)"):
@@ -43,9 +49,44 @@ class TournamentButton(PersistentButton, template=r"wari:tour:(?P<id>[0-9]+):(?P
         )
 
 
+class TeamButton(PersistentButton, template=r"wari:tour:(?P<id>[0-9]+):team:(?P<team>[0-9]+)"):
+    """One team of a battle, on the private choice shown to a member who holds several teams' roles."""
+
+    KIND, BELONGS = "team", ("tournament", "id")
+    FIELDS = {"id": read_number, "team": lambda text: read_number(text, least=1, most=MAX_TEAMS)}
+
+    def __init__(self, tournament_id: int, team: int, name: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=plain_name(name)[:80] or str(team),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wari:tour:{tournament_id}:team:{team}",
+            ),
+            tournament_id,
+            team,
+        )
+
+
+def team_choice(row: TournamentRow, teams: list[TeamRow]) -> Message:
+    """The private question to a member who holds the roles of several teams of a battle: which
+    one they play for (a button each); they are in once they press one."""
+    text = _(
+        "**{name}** is a team battle, and you hold the roles of several of its teams. "
+        "Which team do you play for? It stays yours for the whole battle.",
+        name=markdown_name(row.name),
+    )
+    view = discord.ui.View(timeout=None)
+    for team in teams:
+        view.add_item(TeamButton(row.id, team.team, team.name))
+    return Message(content=text, view=view)
+
+
 def describe(row: TournamentRow) -> str:
-    """The event in words: format, rule set, clock, rounds or length, rated or not."""
+    """The event in words: format (a team battle says so), rule set, clock, rounds or length,
+    rated or not."""
     parts = [_(FORMAT_NAMES[row.format]), parse_rules_code(row.variant).label, Clock.parse(row.clock).describe()]
+    if row.leaders is not None:
+        parts.insert(1, _("team battle"))
     if row.format == "swiss":
         parts.append(_("{count} rounds", count=row.rounds))
     elif row.format == "round-robin":
@@ -60,10 +101,37 @@ def title(row: TournamentRow) -> str:
     return _("🏆 {name} · tournament #{number}", name=markdown_name(row.name), number=row.id)
 
 
+def fitted(
+    head: Sequence[str],
+    rows: Sequence[str],
+    limit: int,
+    rest: Callable[[int], str],
+    *,
+    total: int | None = None,
+    tail: Sequence[str] = (),
+) -> str:
+    """``head``, then as many of ``rows`` as fit in ``limit`` characters with ``tail`` after them,
+    in whole lines (a line cut short could break its markup, a ``**`` left open); the rows left
+    out are counted by ``rest`` (``total``: how many rows there are in all, if more than given)."""
+    total = len(rows) if total is None else total
+    kept = list(rows)
+    while True:
+        left = total - len(kept)
+        text = "\n".join([*head, *kept, *([rest(left)] if left else []), *tail])
+        if len(text) <= limit or not kept:
+            return text
+        kept.pop()
+
+
+def more_players(count: int) -> str:
+    """The line after the players a sign-up message lists, for those it does not."""
+    return _("…and {count} more", count=count)
+
+
 def signup_message(event: Event) -> Message:
     """The sign-up message: the event, its start, its players with their ratings, Join/Leave."""
     row = event.row
-    lines = [describe(row), *rounds_warning(event)]
+    lines = [describe(row), *rounds_warning(event), *battle_lines(event)]
     if row.status == "open":
         lines.append(_("Starts {when}.", when=discord.utils.format_dt(row.starts_at, "R")))
     else:
@@ -72,18 +140,68 @@ def signup_message(event: Event) -> Message:
     limit = f"/{row.max_players}" if row.max_players else ""
     lines.append("")
     lines.append(_("**Players** ({count}):", count=f"{count}{limit}"))
-    shown = event.active[:SIGNUP_ROWS]
-    lines += [f"{n}. {e.shown} ({rating_text(event, e)})" for n, e in enumerate(shown, start=1)] or [_("nobody yet")]
-    if count > len(shown):
-        lines.append(_("…and {count} more", count=count - len(shown)))
+    shown = [f"{n}. {player_text(event, e)}" for n, e in enumerate(event.active[:SIGNUP_ROWS], start=1)]
+    rows = shown or [_("nobody yet")]
+    text = fitted(lines, rows, EMBED_TEXT, more_players, total=max(count, len(rows)))
     colour = OVER_COLOUR if row.over else CHALLENGE_COLOUR if row.status == "open" else LIVE_COLOUR
-    embed = discord.Embed(title=title(row), description="\n".join(lines)[:4000], colour=colour)
+    embed = discord.Embed(title=title(row), description=text[:EMBED_TEXT], colour=colour)
     if row.over:
         return Message(content=None, embeds=[embed], view=None)
     view = discord.ui.View(timeout=None)
     view.add_item(TournamentButton(row.id, "join"))
     view.add_item(TournamentButton(row.id, "leave"))
     return Message(content=None, embeds=[embed], view=view)
+
+
+def teams_heading(event: Event) -> str:
+    """``**Teams** (each team's best 2 players count)``: a battle's rule, over its teams wherever
+    they are shown (its sign-up message, standings and podium)."""
+    return n_(
+        "**Teams** (each team's best player counts)",
+        "**Teams** (each team's best {count} players count)",
+        event.row.leaders or 1,
+        count=event.row.leaders,
+    )
+
+
+def battle_lines(event: Event) -> list[str]:
+    """A team battle's rule and teams, for its sign-up message: ``Lions (3) · Tigers (2)``; while
+    it is to start with fewer than two teams left (their roles were deleted), a warning."""
+    if not event.battle:
+        return []
+    players = [e.team for e in event.active]
+    teams = " · ".join(f"{markdown_name(team.name)} ({players.count(team.team)})" for team in event.teams)
+    lines = [teams_heading(event), *([teams] if teams else []), _("You play for the team whose role you hold.")]
+    if event.row.status == "open" and len(event.teams) < MIN_TEAMS:
+        lines.append(_("⚠️ Fewer than two teams are left (their roles were deleted): it will be called off."))
+    return lines
+
+
+def called_off_text(step: Advance) -> str:
+    """Why an event was called off at its start; for a recurring battle left with fewer than two
+    teams, that it comes back no more."""
+    name = markdown_name(step.event.row.name)
+    if not step.event.battle:
+        return _("🏁 **{name}** was called off: too few players joined.", name=name)
+    text = _("🏁 **{name}** was called off: a team battle needs players of at least two teams.", name=name)
+    if step.schedule_stopped:
+        stopped = _("Fewer than two of its teams' roles are left, so it comes back no more: its schedule is stopped.")
+        text = f"{text}\n{stopped}"
+    return text
+
+
+def team_name(event: Event, user_id: int) -> str | None:
+    """A battle player's team's name, as text that can do nothing else (``None`` outside a battle)."""
+    entrant = event.entrant(user_id)
+    team = event.team(entrant.team) if entrant is not None else None
+    return markdown_name(team.name) if team is not None else None
+
+
+def player_text(event: Event, entrant: EntrantRow) -> str:
+    """``Ama (1500)``, and in a battle her team: ``Ama (1500) · Lions``."""
+    text = f"{entrant.shown} ({rating_text(event, entrant)})"
+    team = team_name(event, entrant.user_id)
+    return f"{text} · {team}" if team else text
 
 
 def rating_text(event: Event, entrant: EntrantRow) -> str:
