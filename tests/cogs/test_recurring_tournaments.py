@@ -1,6 +1,7 @@
 """User stories: a tournament that comes back every week by itself, its shield passing from winner
-to winner, and every tournament shown in the server's Events (a Discord scheduled event), kept in
-step as it starts and ends; moderators list, change and stop a schedule."""
+to winner, its players' role called to each edition's sign-up and start, and every tournament shown
+in the server's Events (a Discord scheduled event), kept in step as it starts and ends; moderators
+list, change and stop a schedule."""
 
 from __future__ import annotations
 
@@ -58,7 +59,18 @@ async def play_edition(world, number: int, winner, loser) -> None:
     assert (await event(world, number)).row.status == "finished"
 
 
+def role_calls(world) -> list[tuple[str, list[int]]]:
+    """The channel's messages that notify a role: their text, and the roles they notify."""
+    stored = world.env.backend.messages[world.channel.id]
+    return [(m.content, stored[m.id].ping_role_ids) for m in world.channel.history() if stored[m.id].ping_role_ids]
+
+
 async def test_a_weekly_arena_runs_three_editions_by_itself_and_its_shield_passes_to_each_winner(world):
+    rights = discord.Permissions(manage_roles=True, manage_messages=True)
+    managers = world.guild.create_role("Managers", permissions=rights)
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[managers])
+    players = world.guild.create_role("Arena players")
+    assert (await admin.slash(world.channel, "wari-mod roles", tournaments=players)).ephemeral
     signup = await create(
         world,
         name="Friday Arena",
@@ -100,6 +112,14 @@ async def test_a_weekly_arena_runs_three_editions_by_itself_and_its_shield_passe
     assert [t.tournament_id for t in await store.titles_of(world.bob.id, world.guild.id)] == [2]
     listing = await world.alice.slash(world.channel, "wari tournament list")
     assert "🛡️ Oware Shield (held by alice)" in listing.response.content
+    # The players' role was called to each edition twice, in order: its sign-up, then its start (the
+    # next edition's sign-up is posted as one starts), and nobody else was notified by those calls.
+    said = [(text.split("** ")[1].split(":")[0], roles) for text, roles in role_calls(world)]
+    assert said == [("is open for sign-up", [players.id]), ("has started", [players.id])] * 3, said
+    opened = [text for text, _roles in role_calls(world) if "is open for sign-up" in text]
+    assert [next(m.id for m in signups(world) if str(m.id) in text) for text in opened] == [
+        signup_of(world, n).id for n in (1, 2, 3)
+    ]
 
 
 async def test_a_stopped_schedule_makes_no_further_edition(world):
