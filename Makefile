@@ -53,6 +53,7 @@ screenshots: $(VENV)/.installed-dev
 		tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser \
 		tests/bot/test_sandbox_dm.py::test_ama_opens_her_dm_with_the_bot_from_the_page_and_plays_it_on_a_small_phone \
 		tests/bot/test_sandbox_tournament.py::test_a_tournaments_standings_and_podium_read_on_a_small_phone \
+		tests/bot/test_sandbox_battle.py::test_a_team_battles_standings_and_podium_read_on_a_phone_teams_first \
 		tests/bot/test_sandbox_analysis.py::test_a_long_analysis_shows_its_progress_and_its_result_in_the_page
 
 # After changing a text the bot shows: collect the texts, add the new ones to each language's

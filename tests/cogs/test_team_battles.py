@@ -60,8 +60,8 @@ async def test_two_roles_play_a_team_battle_where_each_teams_best_two_count(worl
     assert not made.ephemeral, made.response.content
     signup = made.response
     description = signup.embeds[0].description
-    assert "Arena · team battle" in description and "best 2 players" in description
-    assert "**Teams** (each team's best 2 players count)\nLions (0) · Tigers (0)" in description
+    assert "Arena · team battle" in description and "its best 2 players; you play for the team" in description
+    assert "**Teams** (best 2 of each count)\nLions (0) · Tigers (0)" in description
 
     for member in [*lions, *tigers]:  # one team's role each: they are in at once, for it
         joined = await member.click(signup, label="Join")
@@ -136,7 +136,7 @@ async def test_two_roles_play_a_team_battle_where_each_teams_best_two_count(worl
 
     shown = standings_in(world).embeds[0].description  # names, not mentions: the Lions' role is gone
     assert shown.startswith(
-        "**Teams** (each team's best 2 players count)\n"
+        "**Teams** (best 2 of each count)\n"
         "1\\. Tigers · **8** pts · tiger1 8, tiger2 0\n"
         "2\\. Lions · **8** pts · lion3 4, lion2 4\n"
         "**Players**\n"

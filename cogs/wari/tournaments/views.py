@@ -154,11 +154,11 @@ def signup_message(event: Event) -> Message:
 
 
 def teams_heading(event: Event) -> str:
-    """``**Teams** (each team's best 2 players count)``: a battle's rule, over its teams wherever
+    """``**Teams** (best 2 of each count)``: a battle's rule, over its teams wherever
     they are shown (its sign-up message, standings and podium)."""
     return n_(
-        "**Teams** (each team's best player counts)",
-        "**Teams** (each team's best {count} players count)",
+        "**Teams** (best player of each counts)",
+        "**Teams** (best {count} of each count)",
         event.row.leaders or 1,
         count=event.row.leaders,
     )
@@ -171,7 +171,13 @@ def battle_lines(event: Event) -> list[str]:
         return []
     players = [e.team for e in event.active]
     teams = " · ".join(f"{markdown_name(team.name)} ({players.count(team.team)})" for team in event.teams)
-    lines = [teams_heading(event), *([teams] if teams else []), _("You play for the team whose role you hold.")]
+    rule = n_(
+        "Each team scores the points of its best player; you play for the team whose role you hold.",
+        "Each team scores the points of its best {count} players; you play for the team whose role you hold.",
+        event.row.leaders or 1,
+        count=event.row.leaders,
+    )
+    lines = [teams_heading(event), *([teams] if teams else []), rule]
     if event.row.status == "open" and len(event.teams) < MIN_TEAMS:
         lines.append(_("⚠️ Fewer than two teams are left (their roles were deleted): it will be called off."))
     return lines
