@@ -47,13 +47,14 @@ sandbox: $(VENV)/.installed-sandbox
 
 # The documentation's pictures of the sandbox, taken by its real-browser tests (needs Debian's chromium):
 # docs/sandbox-desktop.png and docs/sandbox-phone.png (the README's), and at a small phone's width (360 px)
-# docs/phone-standings.png, docs/phone-podium.png and docs/phone-analysis.png.
+# docs/phone-standings.png, docs/phone-podium.png, docs/phone-recap.png and docs/phone-analysis.png.
 screenshots: $(VENV)/.installed-dev
 	WARI_SANDBOX_SCREENSHOT=docs $(BIN)/python -m pytest -q \
 		tests/bot/test_sandbox.py::test_a_person_plays_in_the_page_in_a_real_browser \
 		tests/bot/test_sandbox_dm.py::test_ama_opens_her_dm_with_the_bot_from_the_page_and_plays_it_on_a_small_phone \
 		tests/bot/test_sandbox_tournament.py::test_a_tournaments_standings_and_podium_read_on_a_small_phone \
 		tests/bot/test_sandbox_battle.py::test_a_team_battles_standings_and_podium_read_on_a_phone_teams_first \
+		tests/bot/test_sandbox_recap.py::test_a_season_recap_picture_fits_a_small_phone_and_its_smallest_print_reads \
 		tests/bot/test_sandbox_analysis.py::test_a_long_analysis_shows_its_progress_and_its_result_in_the_page
 
 # After changing a text the bot shows: collect the texts, add the new ones to each language's

@@ -13,12 +13,15 @@ True
 >>> text, chosen = fitted("Kwame Nkrumah Mensah-Bonsu", 120, 20)
 >>> text.endswith("…") and chosen.getlength(text) <= 120
 True
+>>> wrapped("Kwame Nkrumah Mensah-Bonsu · game #12", 200, 20)
+['Kwame Nkrumah', 'Mensah-Bonsu', 'game #12']
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+from collections.abc import Callable
 
 from PIL import ImageFont
 
@@ -48,3 +51,30 @@ def fitted(text: str, room: float, size: int, face: str | None = None) -> tuple[
     while len(text) > 1 and chosen.getlength(text) > room:
         text = text[:-2] + "…"
     return text, chosen
+
+
+#: Where a line may break, the best first: between the parts of a text (``1500 → 1662 · place 1
+#: of 2``), between words, and in a word too long for a line (a name in one word) between letters.
+BREAKS = (" · ", " ", "")
+
+
+def wrapped(text: str, room: float, size: int, face: str | None = None) -> list[str]:
+    """``text`` in lines of at most ``room`` pixels at ``size``, broken where :data:`BREAKS` says.
+    Never smaller, never cut: for the print that must stay readable, where a picture can grow
+    taller instead."""
+    chosen = font(size, face)
+    return broken(text, BREAKS, lambda line: chosen.getlength(line) <= room)
+
+
+def broken(text: str, breaks: tuple[str, ...], fits: Callable[[str], bool]) -> list[str]:
+    """``text`` in lines that fit, broken at its first kind of break, a part too long at the next kind."""
+    joint, finer = breaks[0], breaks[1:]
+    lines: list[str] = []
+    for part in text.split(joint) if joint else list(text):
+        if lines and fits(lines[-1] + joint + part):
+            lines[-1] += joint + part
+        elif fits(part) or not finer:
+            lines.append(part)
+        else:
+            lines += broken(part, finer, fits)
+    return lines

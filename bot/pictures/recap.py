@@ -1,12 +1,15 @@
 """A player's season recap as a card (PNG, with Pillow): their name, the season, and a tile for
-each figure of it (games, rating points, best win, accuracy, puzzles), its badges at the foot.
+each figure of it (games, rating points, best win, accuracy, puzzles, badges), one a row.
 
-The card is a portrait, :data:`WIDTH` pixels wide, which Discord shows at the chat's width: on a
-360-pixel phone about 330 wide, so its smallest print (:data:`NOTE_SIZE`) is some 13 pixels
-there and the figures (:data:`VALUE_SIZE`) about 30. Every text is fitted to its place
-(:func:`.fonts.fitted`): a long name or a big number gets smaller, then is cut short, never
-drawn over an edge. It draws texts it is given, in the reader's language already (the
-front end writes them, and the same facts as the picture's alt text): nothing of Discord.
+The card is a portrait, :data:`WIDTH` pixels wide, which Discord shows at the message column's
+width: on a 360-pixel phone 272 CSS pixels. Every text but the name and the figures is drawn at
+:data:`PRINT_SIZE`, 12 pixels there; the figures (:data:`VALUE_SIZE`) some 24. So each tile
+takes the card's width: its label and its notes on the left, its figure big on the right (two
+tiles a row would leave a long French or Portuguese label no room at that size). A text too long
+for its place goes on over more lines (:func:`.fonts.wrapped`): the card grows taller, its print
+never smaller, nothing cut; only a figure too wide gets smaller (:func:`.fonts.fitted`). It
+draws texts it is given, in the reader's language already (the front end writes them, and the
+same facts as the picture's alt text): nothing of Discord.
 
 >>> card = RecapCard("Ama", ("1 Jan 2026 – 31 Jan 2026", "Wari"), (Tile("Games", "3", ("2 W · 0 D · 1 L",)),))
 >>> recap_png(card)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -22,23 +25,23 @@ from PIL import Image, ImageDraw
 
 from .board import NAME_FONT
 from .charts import BACKGROUND, GRID, TEXT
-from .fonts import Font, fitted, font
+from .fonts import Font, fitted, font, wrapped
 
 #: The face of the texts that are not figures (:mod:`.fonts`); the figures and the name are bold.
 TEXT_FONT = "DejaVuSans.ttf"
 WIDTH = 720
 PAD = 28
-GAP = 16
+GAP = 10
 #: Inside a tile, around its texts.
-INSET = 18
-NAME_SIZE, LINE_SIZE, LABEL_SIZE, VALUE_SIZE, NOTE_SIZE = 52, 28, 26, 64, 28
-#: The space a line of each size takes (its size and some air).
-LINE_HEIGHT = {
-    size: round(size * (1.15 if size == VALUE_SIZE else 1.3))
-    for size in (NAME_SIZE, LINE_SIZE, LABEL_SIZE, VALUE_SIZE, NOTE_SIZE)
-}
-#: Tiles a row.
-COLUMNS = 2
+INSET = 12
+#: The print of every text but the name and the figures: 32 of the card's 720 pixels is 12.1 CSS
+#: pixels at the 272 a 360-pixel phone shows it at, the smallest the team lets a phone show.
+PRINT_SIZE = 32
+NAME_SIZE, VALUE_SIZE = 48, 64
+#: The name on at most this many lines, smaller if it must, down to :data:`NAME_LEAST` (32 W's fit at it).
+NAME_LINES, NAME_LEAST = 2, 36
+#: The most of a tile's inside its figure takes (a bigger figure gets smaller): the rest is its label's and notes'.
+VALUE_SHARE = 0.5
 #: The season's colour (Discord's gold, as its embeds), a bar along the top; the tiles a shade
 #: lighter than the background; the labels quieter than the figures.
 ACCENT, TILE, LABEL = (241, 196, 15), (54, 57, 63), (181, 186, 193)
@@ -97,55 +100,64 @@ class Layout:
     texts: list[Text]
 
 
-def placed(text: str, left: float, top: float, right: float, size: int, face: str, colour: Colour) -> Text:
-    """``text`` at (``left``, ``top``), fitted within ``right``."""
-    shown, fitting = fitted(text, right - left, size, face)
-    return Text(shown, (left, top), getattr(fitting, "size", size), face, colour, right)
+def figure(value: str, left: float, top: float, right: float) -> Text:
+    """A tile's figure, big, against ``right`` from ``top``; smaller if it would reach past ``left``."""
+    shown, fitting = fitted(value, right - left, VALUE_SIZE, NAME_FONT)
+    width = fitting.getlength(shown)
+    return Text(shown, (right - width, top), getattr(fitting, "size", VALUE_SIZE), NAME_FONT, TEXT, right)
 
 
-def tile_height(tile: Tile) -> int:
-    return 2 * INSET + LINE_HEIGHT[LABEL_SIZE] + LINE_HEIGHT[VALUE_SIZE] + len(tile.notes) * LINE_HEIGHT[NOTE_SIZE]
+def line_height(size: int) -> int:
+    """The space a line of ``size`` takes: its size and some air."""
+    return round(size * 1.25)
 
 
-def tile_texts(tile: Tile, box: tuple[float, float, float, float]) -> list[Text]:
-    """A tile's label, figure and notes, from its top, each within it."""
-    left, top, right, _bottom = box
-    left, right, y = left + INSET, right - INSET, top + INSET
-    texts = [placed(tile.label, left, y, right, LABEL_SIZE, TEXT_FONT, LABEL)]
-    y += LINE_HEIGHT[LABEL_SIZE]
-    texts.append(placed(tile.value, left, y, right, VALUE_SIZE, NAME_FONT, TEXT))
-    y += LINE_HEIGHT[VALUE_SIZE]
+def lines_placed(text: str, left: float, top: float, right: float, size: int, face: str, colour: Colour) -> list[Text]:
+    """``text`` from (``left``, ``top``) down, over as many lines as it needs within ``right``, at ``size``."""
+    lines = wrapped(text, right - left, size, face)
+    return [
+        Text(line, (left, top + row * line_height(size)), size, face, colour, right) for row, line in enumerate(lines)
+    ]
+
+
+def below(texts: list[Text]) -> float:
+    """Where the next line goes under ``texts``."""
+    return max(text.xy[1] + line_height(text.size) for text in texts)
+
+
+def tile_at(tile: Tile, top: float) -> tuple[tuple[float, float, float, float], list[Text]]:
+    """A tile across the card from ``top``: its figure on the right; its label and then its
+    notes down the left, in the room the figure leaves. Its box and its texts."""
+    left, right = PAD + INSET, WIDTH - PAD - INSET
+    value = figure(tile.value, right - VALUE_SHARE * (right - left), top + INSET, right)
+    column = value.xy[0] - GAP
+    texts = lines_placed(tile.label, left, top + INSET, column, PRINT_SIZE, TEXT_FONT, LABEL)
     for note in tile.notes:
-        texts.append(placed(note, left, y, right, NOTE_SIZE, TEXT_FONT, TEXT))
-        y += LINE_HEIGHT[NOTE_SIZE]
-    return texts
+        texts += lines_placed(note, left, below(texts), column, PRINT_SIZE, TEXT_FONT, TEXT)
+    texts.append(value)
+    return (PAD, top, WIDTH - PAD, below(texts) + INSET), texts
 
 
-def rows_of(tiles: tuple[Tile, ...]) -> list[tuple[Tile, ...]]:
-    """The tiles in rows of :data:`COLUMNS`."""
-    return [tiles[start : start + COLUMNS] for start in range(0, len(tiles), COLUMNS)]
+def name_size(name: str) -> int:
+    """The size the name is drawn at: :data:`NAME_SIZE`, or smaller where it would take more than :data:`NAME_LINES`."""
+    size = NAME_SIZE
+    while size > NAME_LEAST and len(wrapped(name, WIDTH - 2 * PAD, size, NAME_FONT)) > NAME_LINES:
+        size -= 2
+    return size
 
 
 def layout(card: RecapCard) -> Layout:
     """Where the card's name, lines and tiles go, from the top down."""
-    right = WIDTH - PAD
-    y: float = ACCENT_BAR + PAD
-    texts = [placed(card.name, PAD, y, right, NAME_SIZE, NAME_FONT, TEXT)]
-    y += LINE_HEIGHT[NAME_SIZE]
+    left, right = PAD, WIDTH - PAD
+    texts = lines_placed(card.name, left, ACCENT_BAR + PAD, right, name_size(card.name), NAME_FONT, TEXT)
     for line in card.lines:
-        texts.append(placed(line, PAD, y, right, LINE_SIZE, TEXT_FONT, LABEL))
-        y += LINE_HEIGHT[LINE_SIZE]
-    y += GAP
-    boxes = []
-    column_width = (WIDTH - 2 * PAD - (COLUMNS - 1) * GAP) / COLUMNS
-    for row in rows_of(card.tiles):
-        height = max(tile_height(tile) for tile in row)
-        for number, tile in enumerate(row):
-            left = PAD + number * (column_width + GAP)
-            box = (left, y, left + column_width, y + height)
-            boxes.append(box)
-            texts.extend(tile_texts(tile, box))
-        y += height + GAP
+        texts += lines_placed(line, left, below(texts), right, PRINT_SIZE, TEXT_FONT, LABEL)
+    y, boxes = below(texts) + GAP, []
+    for tile in card.tiles:
+        box, tile_texts = tile_at(tile, y)
+        boxes.append(box)
+        texts += tile_texts
+        y = box[3] + GAP
     return Layout(round(y - GAP + PAD), boxes, texts)
 
 
