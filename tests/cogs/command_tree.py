@@ -13,10 +13,12 @@ def slash_commands(bot) -> list[app_commands.Command]:
     return [command for command in bot.tree.walk_commands() if isinstance(command, app_commands.Command)]
 
 
-def required_options(command: app_commands.Command, *, member, channel) -> dict:
+def required_options(command: app_commands.Command, *, member, channel, roles=()) -> dict:
     """A value for each option ``command`` cannot run without: its first choice, its smallest
-    number, ``member``, ``channel``, some text."""
+    number, ``member``, ``channel``, the next of ``roles`` (a team battle's teams are two different
+    roles), some text."""
     values = {}
+    unused_roles = iter(roles)
     for parameter in command.parameters:
         if not parameter.required:
             continue
@@ -30,6 +32,8 @@ def required_options(command: app_commands.Command, *, member, channel) -> dict:
             value = member
         elif kind is discord.AppCommandOptionType.channel:
             value = channel
+        elif kind is discord.AppCommandOptionType.role:
+            value = next(unused_roles)
         elif kind is discord.AppCommandOptionType.boolean:
             value = False
         else:

@@ -58,6 +58,7 @@ async def test_a_new_server_is_answered_by_every_command_while_the_database_is_a
     admins = club.create_role("Admins", permissions=discord.Permissions(manage_guild=True, manage_messages=True))
     newcomer = club.add_member(world.env.create_user("newcomer"), roles=[admins])
     friend = club.add_member(world.env.create_user("friend"))
+    teams = [club.create_role("Lions"), club.create_role("Tigers")]
     commands = slash_commands(world.env.bot)
     assert {"wari challenge", "wari board", "wari puzzle next", "wari-mod tournament create"} <= {
         command.qualified_name for command in commands
@@ -65,7 +66,7 @@ async def test_a_new_server_is_answered_by_every_command_while_the_database_is_a
 
     async with database_away(world, request):
         for command in commands:
-            options = required_options(command, member=friend, channel=channel)
+            options = required_options(command, member=friend, channel=channel, roles=teams)
             result = await newcomer.slash(channel, command.qualified_name, **options)
             assert only_told(result) == TROUBLE, command.qualified_name
         assert [message for message in channel.history() if not message.flags.ephemeral] == []
