@@ -5,6 +5,9 @@ one process on SQLite, one process on PostgreSQL, and two processes sharing one 
     # on an existing (empty) database:
     .venv/bin/python benchmarks/backends.py --games 20 --postgres postgresql://user@host/db
 
+The database's round trips of a press are counted (:mod:`benchmarks.trips`): on average, before
+its answer ("answer") and in all ("all").
+
 Each process is the bot as production builds it, driven through SimCord exactly as
 ``python -m benchmarks.bench`` drives it (``open_games``, ``play_all``): ``--games`` games per process, in
 their own channels, played to the end by random presses, one press at a time in each process.
@@ -120,9 +123,12 @@ def line(
     check = (
         "ok" if counted == (expected_games, expected_games) else f"FAILED: {counted[1]} of {counted[0]} games finished"
     )
+    trips_before = sum(press.trips_answered for press in presses) / len(presses)
+    trips = sum(press.trips for press in presses) / len(presses)
     return (
         f"{label:<26} {len(presses):>7} {len(presses) / wall:>10.1f} {done.p50:>8.2f} {done.p99:>8.2f} "
-        f"{answered.p50:>8.2f} {answered.p99:>8.2f} {cpu * 1000 / len(presses):>7.2f}   {check}"
+        f"{answered.p50:>8.2f} {answered.p99:>8.2f} {cpu * 1000 / len(presses):>7.2f} "
+        f"{trips_before:>7.2f} {trips:>6.2f}   {check}"
     )
 
 
@@ -142,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         def postgres(name: str) -> str:
             return args.postgres if server is None else server.url(server.new_database())
 
-        print(f"{'':<26} {'':>7} {'':>10} {'done':^17} {'answered':^17}")
+        print(f"{'':<26} {'':>7} {'':>10} {'done':^17} {'answered':^17} {'':>7} {'DB trips':^14}")
         print(
             f"{'set-up':<26} {'presses':>7} {'presses/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-            f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>7}   games"
+            f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms':>7} {'answer':>7} {'all':>6}   games"
         )
         failed = False
         with tempfile.TemporaryDirectory(prefix="wari-backends-") as folder:

@@ -19,9 +19,13 @@ player to move is pinged in a new message and the previous ping deleted, and Sim
 the bot has gone idle.
 
 Baselines, measured in the same run (:mod:`benchmarks.echo`): after each press of the bot, one press of
-a bare bot that only edits a board-sized message (``echo``), and one of a bare bot that also
-posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``). The
-ratios bot / baseline are printed for latency (p50, p99) and CPU.
+a bare bot that only edits a board-sized message (``echo``), one of a bare bot that also
+posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``), and one
+of a bare bot that saves one row to SQLite before it edits (``echo+write``: the floor of a press
+that saves, in this simulator). The ratios bot / baseline are printed for latency (p50, p99) and CPU.
+
+The database's round trips of each press are counted where the drivers send them
+(:mod:`benchmarks.trips`), in all and before the press's answer.
 
 The bot's figure is *per-press latency*, not the capacity of a deployed bot: SimCord forbids
 overlapping actor calls (``asyncio.gather`` of clicks raises ``SetupError``), so the presses of
@@ -259,6 +263,15 @@ def cpu_ms(presses: Sequence[Press]) -> float:
     return 1000 * sum(press.cpu for press in presses) / len(presses)
 
 
+def trips_text(presses: Sequence[Press]) -> str:
+    """The database's round trips of the presses, counted (:mod:`benchmarks.trips`): a press's
+    on average, before its answer and in all, and the most any press made."""
+    before = sum(press.trips_answered for press in presses) / len(presses)
+    in_all = sum(press.trips for press in presses) / len(presses)
+    most = max(press.trips for press in presses)
+    return f"{before:.2f} a press before its answer, {in_all:.2f} in all, at most {most} (counted statements)"
+
+
 def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
     """Print the figures; ``True`` if every stored game is finished."""
     presses = figures.presses
@@ -271,6 +284,7 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
         print(f"per press:        {Spread.of(press.done for press in presses)} (until the bot is done)")
         print(f"answered in:      {Spread.of(press.answered for press in presses)} (until the presser has the board)")
         print(f"CPU per press:    {cpu_ms(presses):.2f} ms (the whole process: simulator and bot)")
+        print(f"database trips:   {trips_text(presses)}")
         for baseline in figures.baselines:
             report_baseline(baseline, presses)
     print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
@@ -323,7 +337,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--no-echo",
         dest="echo",
         action="store_false",
-        help="leave out the baselines: bare bots that only edit (and ping) (benchmarks.echo)",
+        help="leave out the baselines: bare bots that only edit (and ping, or write) (benchmarks.echo)",
     )
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -336,7 +350,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def bench(args: argparse.Namespace, database: Path) -> int:
-    echoes = [Echo(), Echo(pings=True)] if args.echo else []
+    echoes = [Echo(), Echo(pings=True), Echo(writes=True)] if args.echo else []
     try:
         figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board, echoes))
     finally:

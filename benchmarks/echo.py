@@ -8,7 +8,10 @@ pinging echo (``Echo(pings=True)``) also does what a Wari press must do on Disco
 posts a new message mentioning the presser (a turn ping: Discord notifies only new messages) and
 deletes its previous one; three REST calls, as the bot's press makes. The first echo measures
 the bot against the least a press can cost; the second, the bot's own work against the same
-Discord calls.
+Discord calls. The writing echo (``Echo(writes=True)``) saves one row to a SQLite database of the
+bot's schema before it answers, as the bot's press does (one statement, committed by itself,
+through the bot's own storage layer): the least a press that saves can cost here, the floor of
+the bot's press in this simulator.
 
 SimCord allows one live simulated Discord per event loop, so the echo runs in a thread on a loop
 of its own; the benchmark hands it one press at a time (:meth:`Echo.press`) between the bot's
@@ -24,7 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import tempfile
 import threading
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -32,6 +37,7 @@ import simcord
 from discord.ext import commands
 
 from benchmarks.press_timing import Press, timed
+from bot.storage.database import Database
 
 #: The code block of the echo's embed: as many lines and columns as a Wari board's drawing.
 BOARD_TEXT = "```\n" + "\n".join("│ 4│ 4│ 4│ 4│ 4│ 4│ 4│" for _ in range(12)) + "\n```"
@@ -51,10 +57,12 @@ class EchoCup(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:cup:(?P
         return cls(int(match["house"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
         bot = interaction.client
         if not isinstance(bot, EchoBot):
             raise TypeError(f"the echo's buttons belong to an EchoBot, not to {bot!r}")
+        if bot.database is not None:  # a move's save: one statement, before the answer
+            await bot.database.write_one(SAVE, (str(self.house),))
+        await interaction.response.edit_message(**echo_message(f"pressed {self.house}"))
         if bot.pings:
             channel = interaction.channel
             if not isinstance(channel, discord.abc.Messageable):
@@ -76,15 +84,20 @@ def echo_message(content: str) -> dict[str, Any]:
     return {"content": content, "embed": discord.Embed(title="Echo", description=BOARD_TEXT), "view": view}
 
 
+#: The writing echo's save: one statement that changes a row and returns it, as a move's does.
+SAVE = "UPDATE meta SET value = ? WHERE key = 'echo' RETURNING key"
+
+
 class EchoBot(commands.Bot):
     """A bare bot for the echo's buttons; ``pings``: each press also posts a ping and deletes the
-    previous one (``last_ping``)."""
+    previous one (``last_ping``); with a ``database``, each press first saves a row to it."""
 
-    def __init__(self, pings: bool) -> None:
+    def __init__(self, pings: bool, database: Database | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None
         )
         self.pings = pings
+        self.database = database
         self.last_ping: discord.Message | None = None
 
     async def setup_hook(self) -> None:
@@ -92,8 +105,8 @@ class EchoBot(commands.Bot):
         await self.tree.sync()
 
 
-def echo_bot(pings: bool) -> EchoBot:
-    bot = EchoBot(pings)
+def echo_bot(pings: bool, database: Database | None = None) -> EchoBot:
+    bot = EchoBot(pings, database)
 
     @bot.tree.command(name="board", description="Post the echo's board")
     async def board(interaction: discord.Interaction) -> None:
@@ -105,15 +118,18 @@ def echo_bot(pings: bool) -> EchoBot:
 class Echo:
     """The echo bot in its simulated Discord, on a loop of its own in a thread."""
 
-    def __init__(self, *, pings: bool = False) -> None:
-        """``pings``: each press also posts a ping and deletes the previous one, as the bot's does."""
-        self.pings = pings
-        self.name = "echo+ping" if pings else "echo"
-        self.does = (
-            "edits its board, posts a ping and deletes the last (3 REST calls, as a bot press)"
-            if pings
-            else "only edits its board (1 REST call)"
-        )
+    def __init__(self, *, pings: bool = False, writes: bool = False) -> None:
+        """``pings``: each press also posts a ping and deletes the previous one, as the bot's does;
+        ``writes``: each press first saves a row to a SQLite database, as the bot's does."""
+        self.pings, self.writes = pings, writes
+        self.name = "echo+ping" if pings else "echo+write" if writes else "echo"
+        if pings:
+            self.does = "edits its board, posts a ping and deletes the last (3 REST calls, as a bot press)"
+        elif writes:
+            self.does = "saves one row to SQLite (one statement), then edits its board: a press's floor"
+        else:
+            self.does = "only edits its board (1 REST call)"
+        self._folder = tempfile.TemporaryDirectory(prefix="wari-echo-")
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="echo-bot", daemon=True)
         self._thread.start()
@@ -124,7 +140,11 @@ class Echo:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     async def _start(self) -> None:
-        self._bot = echo_bot(self.pings)
+        database = None
+        if self.writes:
+            database = await Database.open(Path(self._folder.name) / "echo.sqlite3")
+            await database.set_meta("echo", "0")
+        self._bot = echo_bot(self.pings, database)
         self._env = simcord.Env(self._bot)
         await self._env.start()
         guild = self._env.create_guild("Echo")
@@ -148,5 +168,8 @@ class Echo:
 
     def close(self) -> None:
         self._call(self._env.shutdown())
+        if self._bot.database is not None:
+            self._call(self._bot.database.close())
+        self._folder.cleanup()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)

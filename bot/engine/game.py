@@ -287,6 +287,23 @@ class Game:
             return self._plies[-1].record
         return self._earlier.last if self._earlier else None
 
+    @property
+    def sides_sown(self) -> set[Player]:
+        """The sides that have sown at least once (a surrender, time-out or agreement is no move),
+        read from the moves' notation (``A(5,4)``; an ending is ``A(surrender)``): a game taken up
+        from storage plays none of its moves again for it.
+
+        >>> from bot.engine.notation import record, resume, snapshot
+        >>> game = Game("wari")
+        >>> _ = game.play(5)
+        >>> again = resume(record(game), snapshot(game))
+        >>> again.sides_sown == {move.player for move in again.moves if move.sows} == {Player.A}
+        True
+        """
+        earlier = self._earlier.texts if self._earlier else ()
+        sown = {Player[text[0]] for text in earlier if text[2:3].isdigit()}
+        return sown | {ply.record.player for ply in self._plies if ply.record.sows}
+
     def move_texts(self) -> list[str]:
         """Every move played so far in notation (``A(5,4)``...), oldest first."""
         earlier = list(self._earlier.texts) if self._earlier else []

@@ -6,7 +6,8 @@ message can be shown to the user as it is.
 
 Moves in one channel are serialised by a per-channel lock, and every write also checks the
 stored version (:meth:`bot.storage.Store.update_game`), so two presses at once never play two
-moves, even across processes sharing the database.
+moves, even across processes sharing the database. A press plays on the live game as this
+process last saw it (:mod:`.live`), with no read: that version check makes the database decide.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What every part of the game service shares (:class:`Tables`): the store, the channel locks,
-reading and saving games. Each part (:mod:`.challenges`, :mod:`.starts`, :mod:`.games`,
-:mod:`.pings`) takes the one :class:`Tables` in its constructor, so one channel has one lock
-whichever part changes it."""
+the live games kept in memory (:mod:`.live`), reading and saving games. Each part
+(:mod:`.challenges`, :mod:`.starts`, :mod:`.games`, :mod:`.pings`) takes the one :class:`Tables`
+in its constructor, so one channel has one lock, and one game one copy in memory, whichever
+part changes it."""
 
 from __future__ import annotations
 
@@ -9,19 +10,23 @@ import asyncio
 import logging
 import random
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine import Game, Player
 from bot.engine.notation import record, snapshot
 from bot.i18n import N_
 from bot.storage import ChallengeRow, Conflict, GameRow, NumberScope, StorageError, Store
 
+from .live import LiveGames
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
 from .turns import NO_OFFER, handover
 
 log = logging.getLogger(__name__)
+
+#: What an action on a game (:meth:`Tables.acting_on`) gives back.
+Outcome = TypeVar("Outcome")
 
 #: The answer to a game's number that is not this server's: unknown, or another server's (not told apart).
 NOT_IN_THIS_SERVER = N_("There is no game #{number} in this server. `/wari history` lists the games of a player.")
@@ -59,6 +64,8 @@ class Tables:
         self.rng = rng or random.Random()
         # Weak values: a channel's lock lives while someone holds or awaits it, and no longer.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: The live games as this process last saved or read them (see :mod:`.live`).
+        self.live = LiveGames()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that serialises every change to one channel's challenge and game."""
@@ -71,7 +78,12 @@ class Tables:
         """The live game of a channel, if any: an event's thread holds several, so the one
         ``user_id`` plays in, or game ``game_id``, where the caller knows which it wants."""
         row = await self.store.games.live_game(channel_id, user_id=user_id, game_id=game_id)
-        return Table.of(row) if row else None
+        if row is None:
+            if game_id is not None:
+                self.live.forget(game_id)  # over, or not this channel's: read afresh next time
+            return None
+        self.live.keep(row)
+        return Table.of(self.live.as_shown(row))
 
     async def live_tables(self, channel_id: int) -> list[Table]:
         """Every live game of a channel (several only in a tournament's thread), oldest first."""
@@ -128,6 +140,23 @@ class Tables:
             raise StaleBoard(N_("This game is over."), table)
         return table
 
+    async def acting_on(self, channel_id: int, game_id: int, act: Callable[[Table], Awaitable[Outcome]]) -> Outcome:
+        """``act`` on live game ``game_id`` of the channel (under its lock), as this process last
+        saw it, without reading it: the save ``act`` ends in is a compare-and-set, so it changes
+        nothing if the game changed meanwhile. Then, as for any refusal ``act`` meets on the game
+        as kept (it may be behind), the game is read afresh and ``act`` runs again on it: what
+        is done or said is always the database's. A game ended on time stands (:class:`TimeUp`:
+        its end was saved)."""
+        known = self.live.get(game_id)
+        if known is not None and known.row.channel_id == channel_id:
+            try:
+                return await act(Table.of(known.row))
+            except TimeUp:
+                raise
+            except Refusal:
+                self.live.forget(game_id)
+        return await act(await self.current(channel_id, game_id))
+
     async def seated(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
         """The channel's live game (in an event's thread, the one ``user_id`` plays in) and the side
         ``user_id`` plays in it; a :class:`Refusal` if none, :class:`TimeUp` if the player to move
@@ -179,6 +208,17 @@ class Tables:
         row = await self.update(table.row, now=now, **changes)
         return Table(row, game, table.row, await self._rating_changes(row) if outcome else ())
 
+    async def note_shown(self) -> None:
+        """Write every board's mark kept in memory (:mod:`.live`), in one write; on a failure,
+        logged, they wait for the next time (the boards are drawn: at worst redrawn once more)."""
+        marks = self.live.unwritten()
+        try:
+            await self.store.games.mark_shown(*marks)
+        except StorageError as exc:
+            log.warning("could not note which version %d boards show: %s", len(marks), exc)
+            for row in marks:
+                self.live.shown(row)
+
     async def _rating_changes(self, row: GameRow) -> tuple:
         """What the game just archived did to the ratings, to show; none if it cannot be read
         (the game is saved all the same: this must not read as a failure)."""
@@ -189,10 +229,18 @@ class Tables:
             return ()
 
     async def update(self, row: GameRow, **changes: Any) -> GameRow:
+        """Save ``changes`` of ``row`` (compare-and-set on its version), with the bookkeeping that
+        waits to be written (:mod:`.live`: its board's mark, a ping taken back); the game kept in
+        memory follows."""
+        bookkeeping, taken_back = self.live.written_with(row, changes)
         try:
-            return await self.store.games.update_game(row, **changes)
+            saved, muted = await self.store.games.save_game(row, replacing_ping=taken_back, **bookkeeping, **changes)
         except Conflict:
+            self.live.forget(row.id)
             raise StaleBoard(
                 N_("The game changed meanwhile: use the latest board message."),
                 await self.table(row.channel_id, game_id=row.id),
             ) from None
+        self.live.written(saved)
+        self.live.keep(saved, muted)
+        return saved

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from bot.engine import IllegalMoveError, MoveRecord, Player
 from bot.engine.notation import from_record
 from bot.i18n import N_
-from bot.storage import GameRow, StorageError
+from bot.storage import GameRow
 
 from .base import HEARTBEAT, OUTAGE, Tables
 from .table import EARLY_ABORT, ILLEGAL_MOVE, MODERATOR_ABORT, Closed, Refusal, StaleBoard, Table
 from .turns import NO_OFFER, STILL
-
-log = logging.getLogger(__name__)
 
 
 class GameService:
@@ -37,11 +34,9 @@ class GameService:
         now: datetime,
     ) -> tuple[Table, MoveRecord]:
         """A press on cup ``house`` of the board drawn after move ``ply`` in message ``message_id``.
+        :raises TimeUp: the presser's time had run out: the game ended on time instead."""
 
-        :raises TimeUp: the presser's time had run out: the game ended on time instead.
-        """
-        async with self._tables.lock(channel_id):
-            table = await self._tables.current(channel_id, game_id)
+        async def press(table: Table) -> tuple[Table, MoveRecord]:
             player = table.player(user_id)
             if player is None:
                 raise Refusal(N_("You are not in this game. Start your own with `/wari challenge`."))
@@ -54,15 +49,21 @@ class GameService:
                 raise Refusal(N_("It's {name}'s turn."), name=table.row.names[mover])
             return await self._apply(table, house, now, actor=user_id)
 
+        async with self._tables.lock(channel_id):
+            return await self._tables.acting_on(channel_id, game_id, press)
+
     async def computer_move(
         self, *, channel_id: int, game_id: int, ply: int, house: int, now: datetime
     ) -> tuple[Table, MoveRecord]:
         """The computer's move ``house``, found by a search of the position after move ``ply``."""
-        async with self._tables.lock(channel_id):
-            table = await self._tables.current(channel_id, game_id)
+
+        async def move(table: Table) -> tuple[Table, MoveRecord]:
             if ply != table.game.ply or not table.computer_to_move:
                 raise StaleBoard(N_("The game moved on while the computer was thinking."), table)
             return await self._apply(table, house, now, actor=None)
+
+        async with self._tables.lock(channel_id):
+            return await self._tables.acting_on(channel_id, game_id, move)
 
     async def _apply(self, table: Table, house: int, now: datetime, *, actor: int | None) -> tuple[Table, MoveRecord]:
         game = table.game
@@ -256,18 +257,23 @@ class GameService:
                 await self._tables.update(current.row, now=now, **NO_OFFER)
 
     async def shown(self, table: Table) -> None:
-        """Note that ``table``'s board message now shows it. A failure is only logged: the
-        board is drawn, and at worst it is redrawn once more after a restart."""
-        try:
-            await self._store.games.mark_shown(table.row)
-        except StorageError as exc:
-            log.warning("game %s: could not note which version its board shows: %s", table.row.id, exc)
+        """Note that ``table``'s board message now shows it, in memory: written with the game's next
+        change or by :meth:`note_shown` (a mark a crash loses redraws that board once at start-up)."""
+        self._tables.live.shown(table.row)
+
+    async def note_shown(self) -> None:
+        """Write every mark :meth:`shown` kept, in one write (:meth:`.base.Tables.note_shown`)."""
+        await self._tables.note_shown()
 
     async def boards_behind(self) -> list[Table]:
-        """The live games whose board may show an older state than the stored one, oldest first."""
+        """The live games whose board may show an older state than the stored one, oldest first
+        (the marks kept in memory written first: those boards are not behind)."""
+        await self.note_shown()
         return [Table.of(row) for row in await self._store.games.boards_behind()]
 
     async def credit_downtime(self, now: datetime) -> tuple[timedelta, list[Table]]:
         """Note that the bot is alive; after an outage, pause the running clocks for its length."""
         gap, rows = await self._store.clocks.credit_downtime(now, longer_than=OUTAGE, note_every=HEARTBEAT)
+        for row in rows:  # their deadlines moved: a new version of each
+            self._tables.live.keep(row)
         return gap, [Table.of(row) for row in rows]

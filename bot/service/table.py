@@ -156,7 +156,7 @@ class Table:
     @property
     def sides_moved(self) -> set[Player]:
         """The sides that have sown at least once (a surrender, time-out or agreement is no move)."""
-        return {move.player for move in self.game.moves if move.sows}
+        return self.game.sides_sown
 
     @property
     def abortable(self) -> bool:

@@ -10,10 +10,11 @@ lock the same key (a channel, a player) never interleave. SQLite gets this from 
 IMMEDIATE`` (one writer at a time), PostgreSQL from transaction-level advisory locks.
 
 A write of a single statement is atomic by itself in both engines, so it needs no guard beyond
-its own ``WHERE`` (a version check), as inside a transaction. SQLite's ``write_one`` runs it
-alone, in one trip instead of three (begin, the statement, commit); PostgreSQL's runs it in a
-transaction all the same, so that a statement a hung server got but never answered is rolled
-back rather than carried out late (see :mod:`.postgres`).
+its own ``WHERE`` (a version check), as inside a transaction. Both back ends' ``write_one`` run
+it alone, in one trip instead of three (begin, the statement, commit). On PostgreSQL a statement
+a hung server got but never answered must not be carried out late: one that returns its rows
+carries the time by which it may be (see :mod:`.postgres`), any other runs in a transaction all
+the same.
 """
 
 from __future__ import annotations

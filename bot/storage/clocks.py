@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from .backend import ALIVE_LOCK
 from .database import Queries, time_text, when
-from .rows import GameRow, to_column
+from .rows import GAME_WITH_PINGS, GameRow, game_and_muted, to_column
 
 
 class ClockQueries(Queries):
@@ -41,28 +41,16 @@ class ClockQueries(Queries):
     async def game_to_ping(self, game_id: int) -> tuple[GameRow, frozenset[int]] | None:
         """A game about to ping its player to move, and those of its players who turned pings
         off: one read (``None`` if there is no such game)."""
-        rows = await self._db.read(
-            """
-            SELECT games.*,
-                   (SELECT pings FROM user_settings WHERE user_id = games.player_a) AS pings_of_a,
-                   (SELECT pings FROM user_settings WHERE user_id = games.player_b) AS pings_of_b
-            FROM games WHERE games.id = ?
-            """,
-            (game_id,),
-        )
-        if not rows:
-            return None
-        columns = dict(rows[0])
-        choices = {columns["player_a"]: columns.pop("pings_of_a"), columns["player_b"]: columns.pop("pings_of_b")}
-        return GameRow.from_row(columns), frozenset(user for user, pings in choices.items() if pings == 0)
+        rows = await self._db.read(f"SELECT {GAME_WITH_PINGS} FROM games WHERE games.id = ?", (game_id,))
+        return game_and_muted(rows[0]) if rows else None
 
     async def record_ping(
         self, game: GameRow, *, message_id: int | None, next_at: datetime | None, next_kind: str | None
-    ) -> bool:
+    ) -> GameRow | None:
         """The ping ``game`` was due (as read) was posted as ``message_id`` (``None``: not posted);
-        the next one falls due at ``next_at``.
+        the next one falls due at ``next_at``. The game as it is now.
 
-        Compare-and-set on the game's version and due time: ``False`` if the game moved on, ended
+        Compare-and-set on the game's version and due time: ``None`` if the game moved on, ended
         or had this ping recorded meanwhile (by another process): nothing is written, and the
         caller takes its message back. A ping is not a change of the game: the version stays, so
         it never makes a press lose its race.
@@ -72,11 +60,11 @@ class ClockQueries(Queries):
         recorded = await self._db.write_one(
             """
             UPDATE games SET ping_message_id = ?, ping_kind = ?, ping_at = ?
-            WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ? RETURNING id
+            WHERE id = ? AND status = 'live' AND version = ? AND ping_at = ? RETURNING *
             """,
             (message_id, next_kind, to_column(next_at), game.id, game.version, time_text(game.ping_at)),
         )
-        return bool(recorded)
+        return GameRow.from_row(recorded[0]) if recorded else None
 
     async def forget_ping(self, game_id: int, message_id: int) -> bool:
         """Forget the ping message ``message_id`` of a live game (its turn has passed); ``False``

@@ -196,9 +196,9 @@ class Database:
                 yield session
 
     async def write_one(self, sql: str, params: Sequence = ()) -> list[Row]:
-        """A write of one statement, atomic by itself, as the back end runs it (SQLite: alone, one
-        trip; PostgreSQL: in a transaction of its own, see :mod:`.backend`); its rows
-        (``RETURNING``). Inside a write under way, a step of it."""
+        """A write of one statement, atomic by itself, as the back end runs it (alone, one trip;
+        on PostgreSQL one that returns no rows in a transaction of its own, see :mod:`.backend`);
+        its rows (``RETURNING``). Inside a write under way, a step of it."""
         session = self._session.get()
         if session is not None:
             return await session.fetch(sql, params)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .database import Conflict, Database, Queries, time_text
 from .ratings import RatingQueries
-from .rows import GAME_STATE, SERVER, ChallengeRow, GameRow, to_column
+from .rows import GAME_STATE, GAME_WITH_PINGS, SERVER, ChallengeRow, GameRow, game_and_muted, to_column
 
 
 class GameQueries(Queries):
@@ -168,16 +168,19 @@ class GameQueries(Queries):
         )
         return [GameRow.from_row(row) for row in rows]
 
-    async def mark_shown(self, game: GameRow) -> None:
-        """Note that ``game``'s board message now shows ``game.version`` (never going back: a later
-        drawing noted first wins). No version change: this is about its view, not its state."""
-        await self._db.write(
-            (
-                "UPDATE games SET shown_version = ? WHERE id = ? AND message_id = ? "
-                "AND (shown_version IS NULL OR shown_version < ?)",
-                (game.version, game.id, game.message_id, game.version),
-            )
+    async def mark_shown(self, *games: GameRow) -> None:
+        """Note that each of ``games``' board message now shows its ``version`` (never going back), in
+        one write. No version change: this is about their view, not their state."""
+        marks = [(game.version, game.id, game.message_id, game.version) for game in games]
+        mark = (
+            "UPDATE games SET shown_version = ? WHERE id = ? AND message_id = ? "
+            "AND (shown_version IS NULL OR shown_version < ?)"
         )
+        if len(marks) == 1:
+            await self._db.write_one(mark, marks[0])
+        elif marks:
+            async with self._db.writing():
+                await self._db.many(mark, marks)
 
     async def boards_behind(self) -> list[GameRow]:
         """The live games (on this process's shards) whose board may show an older state than the
@@ -214,39 +217,45 @@ class GameQueries(Queries):
         return [GameRow.from_row(row) for row in rows]
 
     async def update_game(self, game: GameRow, *, now: datetime, **changes: Any) -> GameRow:
-        """Save a new state of ``game`` if nobody changed it since it was read.
+        """:meth:`save_game`'s game (:class:`Conflict` if the stored version is no longer ``game.version``)."""
+        return (await self.save_game(game, now=now, **changes))[0]
 
+    async def save_game(
+        self, game: GameRow, *, now: datetime, replacing_ping: int | None = None, **changes: Any
+    ) -> tuple[GameRow, frozenset[int]]:
+        """Save a new state of ``game`` if nobody changed it since it was read: the game saved, and
+        those of its players who turned pings off (read by the same statement, for its next ping).
         ``changes`` name columns of the game's state (record, status, result, reason, message,
         clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
-        The version goes up by one, so a writer that read the old version loses. A game this
-        archives as finished between two people is rated in the same transaction.
-
-        :raises Conflict: if the stored version is no longer ``game.version``.
-        """
-        unknown = set(changes) - GAME_STATE
-        if unknown:
+        The version goes up by one, so a writer that read the old version loses (:class:`Conflict`);
+        with ``replacing_ping``, so does one that finds another ping message recorded (a ping is
+        recorded without a change of version). A game archived as finished between two people is
+        rated in the same transaction."""
+        if unknown := set(changes) - GAME_STATE:
             raise ValueError(f"update_game cannot change {', '.join(sorted(unknown))}")
         ends = changes.get("status", "live") != "live"
         if ends:
             changes["finished_at"] = now
         assignments = "".join(f"{name} = ?, " for name in changes)
+        same_ping, ping = ("", ()) if replacing_ping is None else (" AND ping_message_id = ?", (replacing_ping,))
         update = (
             f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-            "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
-            (*map(to_column, changes.values()), time_text(now), game.id, game.version),
+            f"WHERE id = ? AND version = ? AND status = 'live'{same_ping} RETURNING {GAME_WITH_PINGS}",
+            (*map(to_column, changes.values()), time_text(now), game.id, game.version, *ping),
         )
         if not ends:  # a move, a ping, an offer: one statement, no transaction needed
             return self._saved(await self._db.write_one(*update))
         async with self._db.writing():
-            saved = self._saved(await self._db.rows(*update))
-            return await self._ratings.count_archived(saved, now)
+            saved, muted = self._saved(await self._db.rows(*update))
+            return await self._ratings.count_archived(saved, now), muted
 
     @staticmethod
-    def _saved(rows: list) -> GameRow:
-        """The game an update returned; :class:`Conflict` if it found none (its version moved on)."""
+    def _saved(rows: list) -> tuple[GameRow, frozenset[int]]:
+        """The game an update returned, with its players who turned pings off; :class:`Conflict`
+        if it found none (its version moved on)."""
         if not rows:
             raise Conflict("the game changed meanwhile")
-        return GameRow.from_row(rows[0])
+        return game_and_muted(rows[0])
 
     async def move_final_board(self, game: GameRow, message_id: int) -> GameRow:
         """Record that a finished game's final board now lives in ``message_id`` (its state no

@@ -34,10 +34,13 @@ would stall. So nothing waits long:
 Each becomes a :class:`NoAnswer`, and then a :class:`StorageError` that says how long it waited:
 a press gets its answer within about 15 s at worst (a connection, a statement, the cancellation
 that follows), and is deferred after 1.5 s (``cogs.wari.games.DEFER_AFTER``), so Discord waits for
-it. A write that got no answer is not carried out later, when a hung server wakes up: even a
-write of one statement runs in a transaction here (:meth:`PostgresBackend.write_one`), which the
-server rolls back when it finds its connection closed. Only a COMMIT sent just before the server
-hangs leaves it unknown whether it took. The migrations have no time limit
+it. A write that got no answer is not carried out later, when a hung server wakes up. A write
+of one statement that returns its rows (a move) goes in one trip, and says by when the server
+may carry it out, by the server's own clock (:meth:`PostgresBackend.write_one`,
+:class:`ServerClock`): woken later, the server finds it late and changes nothing. Any other
+write runs in a transaction, which the server rolls back when it finds its connection closed.
+Only a write carried out just before the server hangs, or a COMMIT sent then, leaves it unknown
+whether it took. The migrations have no time limit
 (:data:`MIGRATION_TIMEOUT`): on a large database one may take minutes, and the processes starting
 meanwhile wait for it.
 
@@ -51,7 +54,9 @@ import asyncio
 import contextlib
 import functools
 import re
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from typing import Self
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
@@ -74,6 +79,8 @@ IDLE_IN_TRANSACTION = 60.0
 MIGRATION_TIMEOUT = 24 * 3600.0
 #: What shows instead of a password.
 MASK = "***"
+#: A statement that returns rows (``RETURNING``): written in one trip (:meth:`PostgresBackend.write_one`).
+RETURNS_ROWS = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 #: The schema's version lives in a table (SQLite has ``PRAGMA user_version``).
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
 
@@ -325,11 +332,46 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
     (their locks are transaction-level, released at its end)."""
 
 
-async def _server_limits(connection: asyncpg.Connection) -> None:
-    """The server's own limits (see the module's documentation), set on each new connection. Set,
-    not sent as start-up parameters: a connection pooler (PgBouncer) refuses those by default."""
-    statement, idle = round(2 * COMMAND_TIMEOUT * 1000), round(IDLE_IN_TRANSACTION * 1000)
-    await connection.execute(f"SET statement_timeout = {statement}; SET idle_in_transaction_session_timeout = {idle}")
+class ServerClock:
+    """The server's clock as this process reads it (on each new connection: :meth:`prepare`), so
+    that a write of one statement can say by when the server may still carry it out (:meth:`by`).
+
+    Kept against this process's performance counter, which only goes on (a jump of this
+    machine's clock changes nothing; nor does a simulated Discord, which stops ``time.monotonic``
+    between its events); it is off by at most the time of the trip it was read in."""
+
+    def __init__(self) -> None:
+        #: The server's time (seconds of the epoch) minus ``time.perf_counter()`` here.
+        self._ahead = time.time() - time.perf_counter()
+
+    async def prepare(self, connection: asyncpg.Connection) -> None:
+        """A new connection: the server's own limits (see the module's documentation) set, and
+        its clock read, in one trip. Set, not sent as start-up parameters: a connection pooler
+        (PgBouncer) refuses those by default."""
+        statement, idle = round(2 * COMMAND_TIMEOUT * 1000), round(IDLE_IN_TRANSACTION * 1000)
+        sent = time.perf_counter()
+        server_time = await connection.fetchval(
+            "SELECT extract(epoch FROM clock_timestamp())::float8 "
+            "FROM (SELECT set_config('statement_timeout', $1, false), "
+            "set_config('idle_in_transaction_session_timeout', $2, false)) AS limits",
+            str(statement),
+            str(idle),
+        )
+        self._ahead = server_time - (sent + time.perf_counter()) / 2
+
+    def by(self, seconds: float) -> datetime:
+        """The server's time ``seconds`` from now."""
+        return datetime.fromtimestamp(time.perf_counter() + self._ahead + seconds, UTC)
+
+
+def in_time(sql: str) -> str:
+    """``sql``, a statement that writes and returns its rows, carried out only if the server gets
+    to it by the time of its last parameter (a statement that finds itself late fails, dividing
+    by zero, and its implicit transaction changes nothing)."""
+    return (
+        f"WITH written AS ({sql}) SELECT * FROM written "
+        "WHERE 1 / (CASE WHEN clock_timestamp() <= ? THEN 1 ELSE 0 END) = 1"
+    )
 
 
 class PostgresBackend:
@@ -348,9 +390,10 @@ class PostgresBackend:
     #: No file: backups and integrity checks are PostgreSQL's own (pg_dump, its WAL).
     path = None
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, clock: ServerClock) -> None:
         self._pool = pool
         self.label = without_password(url)
+        self._clock = clock
 
     @staticmethod
     def statements(migration: str) -> list[str]:
@@ -365,6 +408,7 @@ class PostgresBackend:
         if (problem := url_problem(url)) is not None:
             raise StorageError(f"cannot connect to the database: its URL {problem}")
         label = without_password(url)
+        clock = ServerClock()
         # No connection kept open for its own sake (min_size 0): asyncpg would otherwise retry a
         # server that is away from a task of its own, a traceback in the log each time; the
         # presses reconnect by themselves. The first connection is made here all the same, so
@@ -374,7 +418,7 @@ class PostgresBackend:
             min_size=0,
             max_size=pool_size,
             reset=_nothing_to_reset,
-            init=_server_limits,
+            init=clock.prepare,
             timeout=CONNECT_TIMEOUT,
             command_timeout=COMMAND_TIMEOUT,
         )
@@ -395,7 +439,7 @@ class PostgresBackend:
             else:
                 reason = masked(str(exc), url) or type(exc).__name__
             raise StorageError(f"cannot connect to the database {label}: {reason}") from exc
-        return cls(pool, url)
+        return cls(pool, url, clock)
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
@@ -417,15 +461,23 @@ class PostgresBackend:
             return await connection.fetch(numbered(sql), *params)
 
     async def write_one(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
-        """One statement that writes (a move), in a transaction of its own; its rows (``RETURNING``).
+        """One statement that writes (a move), committed by itself; its rows (``RETURNING``).
 
-        Not committed by itself, as SQLite's is: a statement that the server got but did not
-        answer in time (it hung, the network dropped its answer) would then still be carried
-        out when the server wakes up, after the bot had said that nothing was changed. In a
-        transaction, the server finds the connection closed before any COMMIT and rolls it back.
-        Two more trips to a server (a few tenths of a millisecond nearby), only on PostgreSQL."""
-        async with self.transaction() as session:
-            return await session.fetch(sql, params)
+        A statement that the server got but did not answer in time (it hung, the network dropped
+        its answer) must not be carried out when the server wakes up, after the bot had said
+        that nothing was changed. One that returns its rows goes in one trip, saying by when the
+        server may carry it out (:func:`in_time`: half :data:`COMMAND_TIMEOUT` after it is sent,
+        by the server's clock); any other in a transaction of its own (three trips), which the
+        server rolls back when it finds its connection closed before any COMMIT."""
+        if not RETURNS_ROWS.search(sql):
+            async with self.transaction() as session:
+                return await session.fetch(sql, params)
+        deadline = self._clock.by(COMMAND_TIMEOUT / 2)
+        async with self._connection() as connection:
+            try:
+                return await connection.fetch(numbered(in_time(sql)), *params, deadline)
+            except asyncpg.DivisionByZeroError as exc:
+                raise NoAnswer(f"the database got the write too late (after {COMMAND_TIMEOUT / 2:g} s)") from exc
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresSession]:

@@ -221,6 +221,21 @@ class GameRow:
 
 #: Every column of a game, in order.
 GAME_COLUMNS = tuple(field.name for field in fields(GameRow))
+#: The columns of a game read (or returned) with its players' choice of pings (``0``: off, ``NULL``:
+#: never chosen, so on): a ping's reader needs both, in one trip (see :func:`game_and_muted`). ``*``,
+#: not ``games.*``: SQLite's ``RETURNING`` takes no table's wildcard.
+GAME_WITH_PINGS = """*,
+       (SELECT pings FROM user_settings WHERE user_id = games.player_a) AS pings_of_a,
+       (SELECT pings FROM user_settings WHERE user_id = games.player_b) AS pings_of_b"""
+
+
+def game_and_muted(row: Row) -> tuple[GameRow, frozenset[int]]:
+    """A row of :data:`GAME_WITH_PINGS`: the game, and those of its players who turned pings off."""
+    columns = dict(row)
+    choices = {columns["player_a"]: columns.pop("pings_of_a"), columns["player_b"]: columns.pop("pings_of_b")}
+    return GameRow.from_row(columns), frozenset(user for user, pings in choices.items() if pings == 0)
+
+
 #: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.
 GAME_STATE = frozenset(GAME_COLUMNS) - {
     "id",

@@ -102,6 +102,12 @@ class Clocks:
                 await self.boards.redraw(table)
             except Exception:
                 log.exception("could not redraw the board of game %s", table.row.id)
+        await self.note_shown()  # redrawn: not behind any more
+
+    async def note_shown(self) -> None:
+        """Write the marks of the boards drawn lately, kept in memory until now, all at once
+        (:meth:`bot.service.games.GameService.note_shown`): by the sweep, and when the bot stops."""
+        await self.service.games.note_shown()
 
     def stop(self) -> None:
         self.sweep.cancel()
@@ -112,7 +118,7 @@ class Clocks:
         """Everything time brings, each part on its own so that one failure does not stop the rest."""
         if self.offline_since is not None:
             return  # nobody can press while Discord is away: no time-outs, no pings meanwhile
-        parts = [*self.closers, self.send_due_pings]
+        parts = [*self.closers, self.send_due_pings, self.note_shown]
         if await self._clocks_current():
             parts.insert(len(self.closers), self.end_games_on_time)
         for part in parts:

@@ -245,6 +245,7 @@ class WariCog(commands.Cog, name="Wari"):
         self.menus.remove_from(self.bot.tree)
         self.bot.tree.error(self._tree_on_error)
         self.clocks.stop()
+        await self.clocks.note_shown()  # the boards' marks kept in memory, before the database closes
         self._resuming.cancel()
         self.analyses.stop()
         await self.tiers.stop()

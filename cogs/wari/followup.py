@@ -75,7 +75,7 @@ class Notices:
                     lapsed = _("This draw offer lapsed: the game is over.")
                 await self.presenter.edit(row.channel_id, table.lapsed_offer, offer_closed(lapsed))
             if row.live:
-                await self.pings.deliver(row.id, row.channel_id)
+                await self.pings.deliver(row.id, row.channel_id, just_saved=True)
                 await self.pings.take_back_passed(table)
             elif table.just_ended:
                 await self.pings.forget(table)

@@ -53,13 +53,15 @@ class Pings:
         self.presenter = presenter
         self.languages = languages
 
-    async def deliver(self, game_id: int, channel_id: int) -> None:
-        """Post the ping the game is due now, if it is due, then delete its previous ping.
+    async def deliver(self, game_id: int, channel_id: int, *, just_saved: bool = False) -> None:
+        """Post the ping the game is due now, if it is due, then delete its previous ping
+        (``just_saved``: after a change this process made, which it knows without a read).
 
-        It runs under the channel's lock (:meth:`bot.service.pings.PingService.due_ping`), so no move or
-        ending comes between reading the game and recording its ping.
+        No lock is held while Discord posts it (:meth:`bot.service.pings.PingService.due_ping`): a
+        move or an ending meanwhile makes its record fail, and the ping is taken back.
         """
-        async with self.service.pings.due_ping(game_id, channel_id, discord.utils.utcnow()) as due:
+        now = discord.utils.utcnow()
+        async with self.service.pings.due_ping(game_id, channel_id, now, just_saved=just_saved) as due:
             if due is None:
                 return
             posted = None

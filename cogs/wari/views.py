@@ -331,8 +331,8 @@ def board_layout(table: Table, status: str, *, picture: bool = False, closed: bo
             board.add_item(cup_row)
     # A ply that ends the game without sowing (a surrender, a time-out, an agreed draw) is no move:
     # the status says how the game ended.
-    sowings = [move for move in game.moves if move.sows]
-    details = move_lines(table, sowings, names)
+    described, earlier = board_moves(table)
+    details = move_lines(table, described, earlier, names)
     if table.clock is not None:
         details.append(clock_line(table, table.clock, names))
         if (note := clock_note(table)) is not None and row.live:
@@ -345,7 +345,7 @@ def board_layout(table: Table, status: str, *, picture: bool = False, closed: bo
     actions = [] if closed else board_actions(table)
     if actions:
         board.add_item(discord.ui.ActionRow(*actions))
-    board.add_item(discord.ui.TextDisplay(f"-# {board_footer(table, len(sowings))}"))
+    board.add_item(discord.ui.TextDisplay(f"-# {board_footer(table, len(described) + len(earlier))}"))
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(board)
     return layout
@@ -369,16 +369,27 @@ def answered_moves(table: Table, sowings: list[MoveRecord]) -> list[MoveRecord]:
     return described
 
 
-def move_lines(table: Table, sowings: list[MoveRecord], names: tuple[str, str]) -> list[str]:
-    """The latest moves in words (see :func:`answered_moves`), then the few before them in notation."""
+def board_moves(table: Table) -> tuple[list[MoveRecord], list[str]]:
+    """The moves a board describes in words (:func:`answered_moves`), and the sowings before them
+    in notation. Between people, after a move that sowed, that is the last move and the notation
+    of the others: no move is played again for them (a game taken up from storage keeps its
+    earlier moves as notation); else they are read from every move."""
+    game, last = table.game, table.game.last_move
+    if last is not None and last.sows and table.row.level_a is None and table.row.level_b is None:
+        return [last], game.move_texts()[:-1]
+    sowings = [move for move in game.moves if move.sows]
     described = answered_moves(table, sowings)
+    return described, [str(move) for move in sowings[: len(sowings) - len(described)]]
+
+
+def move_lines(table: Table, described: list[MoveRecord], earlier: list[str], names: tuple[str, str]) -> list[str]:
+    """The latest moves in words (see :func:`answered_moves`), then the few before them in notation."""
     if not described:
         return []
     words = [describe_move(move, names[move.player], table.game.rules) for move in described]
     lines = [_("**Last move:** {move}", move=words[0])] if len(words) == 1 else [_("**Last moves:**"), *words]
-    earlier = sowings[: len(sowings) - len(described)]
     if earlier:
-        listed = " ".join(str(move) for move in earlier[-LISTED_MOVES:])
+        listed = " ".join(earlier[-LISTED_MOVES:])
         more = "… " if len(earlier) > LISTED_MOVES else ""
         lines.append(_("**Before:** {moves}", moves=f"{more}`{listed}`"))
     return lines

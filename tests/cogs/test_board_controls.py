@@ -274,6 +274,7 @@ def as_now(world, message):
 async def test_a_board_drawn_before_the_upgrade_is_pressable_and_becomes_a_v2_board(world):
     await start_game(world)
     old = await post_old_board(world, await stored_table(world))
+    await world.env.advance_time(30)  # the old version's sweep noted which move its board shows
     await world.env.bot.store.database.write(("UPDATE games SET message_id = ? WHERE id = 1", (old.id,)))
     await world.restart()  # the upgrade: a new version of the bot on the same database
     old = as_now(world, old)

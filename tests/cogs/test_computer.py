@@ -208,15 +208,15 @@ async def test_a_failed_computer_move_is_tried_again(world, caplog, monkeypatch)
         house=4,
         now=table.row.updated_at,
     )
-    saving = store.games.update_game
+    saving = store.games.save_game
     broken = True
 
-    async def update_game(*args, **changes):  # the bot's move cannot be saved for now
+    async def save_game(*args, **changes):  # the bot's move cannot be saved for now
         if broken:
             raise StorageError("cannot write to the database: disk I/O error")
         return await saving(*args, **changes)
 
-    monkeypatch.setattr(store.games, "update_game", update_game)
+    monkeypatch.setattr(store.games, "save_game", save_game)
     cog = world.env.bot.get_cog("Wari")
     cog.computer.schedule(await service.tables.table(world.channel.id), cog.followup.board_changed)
 

@@ -202,6 +202,7 @@ async def test_a_game_restored_from_a_backup_taken_mid_game_goes_on_from_there(w
     board = await start_game(world)
     await press(world.alice, board, 5)
     await press(world.bob, board, 7)
+    await world.env.advance_time(30)  # the sweep notes which move the board shows (a backup keeps that too)
     at_backup = board_code(board)
     backup = tmp_path / "mid-game.sqlite3"
     assert await asyncio.to_thread(storage_cli, ["--database", str(world.database), "backup", str(backup)]) == 0

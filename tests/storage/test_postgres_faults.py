@@ -42,7 +42,7 @@ from tests.processes import the_one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A write of one statement, as a move is saved.
-SAVE = "UPDATE meta SET value = ? WHERE key = 'board'"
+SAVE = "UPDATE meta SET value = ? WHERE key = 'board' RETURNING key"
 #: What a press or a command is told while the database cannot be reached.
 TROUBLE = "I can't reach my game database right now, so nothing was changed. Please try again in a moment."
 
