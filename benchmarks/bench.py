@@ -20,9 +20,13 @@ the bot has gone idle.
 
 Baselines, measured in the same run (:mod:`benchmarks.echo`): after each press of the bot, one press of
 a bare bot that only edits a board-sized message (``echo``), one of a bare bot that also
-posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``), and one
-of a bare bot that saves one row to SQLite before it edits (``echo+write``: the floor of a press
-that saves, in this simulator). The ratios bot / baseline are printed for latency (p50, p99) and CPU.
+posts and deletes a ping, the same three REST calls as the bot's press (``echo+ping``), one
+of a bare bot that saves one row to SQLite before it edits (``echo+write``), and two whose answer
+is the bot's own board, a Components V2 layout of the same shape and size, instead of the echo's
+small embed: one that only edits (``echo+v2``: what SimCord's handling of the bot's answer costs),
+one that saves a row first (``echo+v2+write``: the floor of the bot's press, the same answer after
+the same one write, in this simulator). The ratios bot / baseline are printed for latency (p50,
+p99) and CPU, then a table of the ratios that place the bot against its floor (:data:`RATIOS`).
 
 The database's round trips of each press are counted where the drivers send them
 (:mod:`benchmarks.trips`), in all and before the press's answer.
@@ -66,6 +70,15 @@ CUP_PREFIX = "wari:cup:"
 MOVER = re.compile(r"\*\*(?P<name>.+?)\*\*, your move")
 #: Discord's component types: a button, a text display.
 BUTTON, TEXT_DISPLAY = 2, 10
+#: The ratios of the closing table, numerator and denominator: the bot against the echo and against
+#: the echo answering with the bot's board, and what that board alone costs the echo.
+RATIOS = (
+    ("bot", "echo"),
+    ("bot", "echo+v2"),
+    ("echo+v2", "echo"),
+    ("bot", "echo+v2+write"),
+    ("echo+v2+write", "echo"),
+)
 
 
 @dataclass
@@ -287,6 +300,7 @@ def report(figures: Figures, database: Path, statuses: dict[int, str]) -> bool:
         print(f"database trips:   {trips_text(presses)}")
         for baseline in figures.baselines:
             report_baseline(baseline, presses)
+        report_ratios(figures)
     print(f"sqlite file:      {database_bytes(database) / 1024:.1f} KiB ({database})")
     unfinished = {game_id: status for game_id, status in statuses.items() if status != "finished"}
     if len(statuses) == figures.games and not unfinished:
@@ -320,6 +334,29 @@ def report_baseline(baseline: Baseline, bot: Sequence[Press]) -> None:
     )
 
 
+def report_ratios(figures: Figures) -> None:
+    """The :data:`RATIOS` of this run whose two sides were measured, as a Markdown table."""
+    series = {"bot": figures.presses} | {baseline.echo.name: baseline.presses for baseline in figures.baselines}
+    rows = [(top, bottom) for top, bottom in RATIOS if series.get(top) and series.get(bottom)]
+    if not rows:
+        return
+    print("ratios (one interleaved run):")
+    print("| ratio | done p50 | done p99 | answered p50 | answered p99 | CPU |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for top, bottom in rows:
+        print(f"| {top} / {bottom} | {ratio_cells(series[top], series[bottom])} |")
+
+
+def ratio_cells(top: Sequence[Press], bottom: Sequence[Press]) -> str:
+    """``top``'s latencies (p50, p99: until done, until answered) and CPU over ``bottom``'s."""
+    cells = []
+    for moment in ("done", "answered"):
+        over = Spread.of(getattr(press, moment) for press in top)
+        under = Spread.of(getattr(press, moment) for press in bottom)
+        cells += [f"{over.p50 / under.p50:.2f}x", f"{over.p99 / under.p99:.2f}x"]
+    return " | ".join([*cells, f"{cpu_ms(top) / cpu_ms(bottom):.2f}x"])
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.bench", description=__doc__.split("\n\n")[0] if __doc__ else None
@@ -337,7 +374,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--no-echo",
         dest="echo",
         action="store_false",
-        help="leave out the baselines: bare bots that only edit (and ping, or write) (benchmarks.echo)",
+        help="leave out the baselines: bare bots that only edit (and ping, or write; with an embed or the bot's "
+        "V2 board) (benchmarks.echo)",
     )
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -350,7 +388,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def bench(args: argparse.Namespace, database: Path) -> int:
-    echoes = [Echo(), Echo(pings=True), Echo(writes=True)] if args.echo else []
+    echoes = (
+        [Echo(), Echo(pings=True), Echo(writes=True), Echo(v2=True), Echo(v2=True, writes=True)] if args.echo else []
+    )
     try:
         figures = asyncio.run(run_games(database, args.games, args.variant, args.seed, args.board, echoes))
     finally:
