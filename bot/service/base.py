@@ -36,6 +36,8 @@ NOT_YOURS = N_("You played no game #{number}. `/wari history` lists your games."
 NOT_IN_THIS_CONVERSATION = N_(
     "There is no game #{number} in this conversation: here I show only the games played here (in our DM, all of yours)."
 )
+#: A change that lost its race to another (see :meth:`Tables.update`).
+CHANGED_MEANWHILE = N_("The game changed meanwhile: use the latest board message.")
 #: The bot notes it is alive this often (its heartbeat); silent for longer than :data:`OUTAGE`,
 #: it was down, and the clocks are paused for as long (once).
 HEARTBEAT = timedelta(seconds=60)
@@ -205,8 +207,8 @@ class Tables:
             **(NO_OFFER if table.row.draw_by is not None else {}),
             **handover(table, game, mover, actor, now, moved),
         }
-        row = await self.update(table.row, now=now, **changes)
-        return Table(row, game, table.row, await self._rating_changes(row) if outcome else ())
+        row, over = await self._write(table.row, {**changes, "now": now})
+        return Table(row, game, over, await self._rating_changes(row) if outcome else ())
 
     async def note_shown(self) -> None:
         """Write every board's mark kept in memory (:mod:`.live`), in one write; on a failure,
@@ -229,18 +231,36 @@ class Tables:
             return ()
 
     async def update(self, row: GameRow, **changes: Any) -> GameRow:
-        """Save ``changes`` of ``row`` (compare-and-set on its version), with the bookkeeping that
-        waits to be written (:mod:`.live`: its board's mark, a ping taken back); the game kept in
-        memory follows."""
-        bookkeeping, taken_back = self.live.written_with(row, changes)
+        """Save ``changes`` of ``row`` (compare-and-set on its version and its last ping), with the
+        bookkeeping that waits to be written (:mod:`.live`: its board's mark, a ping taken back);
+        the game kept in memory follows. A :class:`StaleBoard` if the game changed meanwhile."""
+        return (await self._write(row, changes))[0]
+
+    async def _write(self, row: GameRow, changes: dict) -> tuple[GameRow, GameRow]:
+        """:meth:`update`'s game saved, and the game it was saved over: ``row``, or the game read
+        afresh if only its pings changed since ``row`` was read (a ping is recorded or taken back,
+        with no lock held, without a change of the game's version): the same game, so the same
+        ``changes`` are saved over it, once more, and whoever acts is not told it changed."""
         try:
-            saved, muted = await self.store.games.save_game(row, replacing_ping=taken_back, **bookkeeping, **changes)
+            return await self._save_over(row, changes), row
         except Conflict:
-            self.live.forget(row.id)
-            raise StaleBoard(
-                N_("The game changed meanwhile: use the latest board message."),
-                await self.table(row.channel_id, game_id=row.id),
-            ) from None
+            current = await self._read_again(row)
+        if current is None or current.row.version != row.version:
+            raise StaleBoard(CHANGED_MEANWHILE, current)
+        try:
+            return await self._save_over(current.row, changes), current.row
+        except Conflict:
+            raise StaleBoard(CHANGED_MEANWHILE, await self._read_again(row)) from None
+
+    async def _save_over(self, row: GameRow, changes: dict) -> GameRow:
+        """Save ``changes`` of ``row`` with its bookkeeping (:class:`Conflict` if ``row`` is not the stored game)."""
+        bookkeeping = self.live.written_with(row, changes)
+        saved, muted = await self.store.games.save_game(row, **bookkeeping, **changes)
         self.live.written(saved)
-        self.live.keep(saved, muted)
+        self.live.keep(saved, muted, written=True)
         return saved
+
+    async def _read_again(self, row: GameRow) -> Table | None:
+        """The game of ``row``, which a save found changed, read afresh (``None``: it is over)."""
+        self.live.forget(row.id)
+        return await self.table(row.channel_id, game_id=row.id)

@@ -40,6 +40,11 @@ class Live:
     muted: frozenset[int] | None = None
 
 
+def pings(row: GameRow) -> tuple:
+    """What a ping's record or its taking back changes of a game (not its version)."""
+    return row.ping_at, row.ping_kind, row.ping_message_id
+
+
 class LiveGames:
     """The live games this process has seen, by number, and the board marks not yet written."""
 
@@ -56,14 +61,24 @@ class LiveGames:
     def get(self, game_id: int) -> Live | None:
         return self._games.get(game_id)
 
-    def keep(self, row: GameRow, muted: frozenset[int] | None = None) -> None:
-        """Note ``row`` as the game now is (it was just saved or read): a game that is over is
-        dropped; an older version than the one kept is ignored (a slower writer's answer)."""
+    def keep(self, row: GameRow, muted: frozenset[int] | None = None, *, written: bool = False) -> None:
+        """Note ``row`` as the game now is (``written``: this process just wrote it, a save or a
+        ping's record; else it was read): a game that is over is dropped; an older version than
+        the one kept is ignored (a slower writer's answer).
+
+        A ping is recorded without a change of version, so a read of the version kept that names
+        other pings may be older than a record made meanwhile (sent before it, answered after
+        it), or newer (another process's record): which is not known, so the game is forgotten,
+        and read afresh by its next press. (A copy behind in its pings would cost the press no
+        error, only a second try: its save compares the ping too.)"""
         if not row.live:
             self.drop(row.id)
             return
         known = self._games.get(row.id)
         if known is not None and known.row.version > row.version:
+            return
+        if known is not None and known.row.version == row.version and not written and pings(known.row) != pings(row):
+            self.forget(row.id)
             return
         if muted is None and known is not None:
             muted = known.muted
@@ -82,15 +97,15 @@ class LiveGames:
         self._shown.pop(game_id, None)
         self._taken_back.pop(game_id, None)
 
-    def written_with(self, row: GameRow, changes: dict) -> tuple[dict, int | None]:
+    def written_with(self, row: GameRow, changes: dict) -> dict:
         """The bookkeeping to write with ``changes`` of ``row``: its board's mark (unless its board
-        moves), and the ping taken back to forget, if ``row`` still names it (its message id, for
-        the save's compare-and-set: ``None`` if none)."""
+        moves), and the ping taken back forgotten, if ``row`` still names it (the save checks
+        that the game still does: :meth:`bot.storage.games.GameQueries.save_game`)."""
         bookkeeping = {} if "message_id" in changes else self.shown_with(row)
         taken_back = self._taken_back.get(row.id)
         if taken_back is None or taken_back != row.ping_message_id or "ping_message_id" in changes:
-            return bookkeeping, None
-        return {**bookkeeping, "ping_message_id": None}, taken_back
+            return bookkeeping
+        return {**bookkeeping, "ping_message_id": None}
 
     # -- pings taken back -------------------------------------------------------------------
 

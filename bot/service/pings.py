@@ -118,7 +118,7 @@ class PingService:
         if recorded is None:
             return message_id
         stale = row.ping_message_id if self._tables.live.still_to_take_back(row.id, row.ping_message_id) else None
-        self._tables.live.keep(recorded)
+        self._tables.live.keep(recorded, written=True)
         return stale
 
     async def passed_ping(self, table: Table) -> int | None:

@@ -9,6 +9,12 @@ from .database import Conflict, Database, Queries, time_text
 from .ratings import RatingQueries
 from .rows import GAME_STATE, GAME_WITH_PINGS, SERVER, ChallengeRow, GameRow, game_and_muted, to_column
 
+#: No ping message: a message id is never 0 (a Discord id is far larger).
+NO_PING = 0
+#: That a game still names the ping message of a parameter (:data:`NO_PING`: none), in the SQL
+#: both back ends read (PostgreSQL has no ``IS ?``, SQLite before 3.39 no ``IS NOT DISTINCT FROM``).
+SAME_PING = f"COALESCE(ping_message_id, {NO_PING}) = ?"
+
 
 class GameQueries(Queries):
     """Open challenges, live games keyed by channel, and the archive. A game's end is counted
@@ -220,28 +226,27 @@ class GameQueries(Queries):
         """:meth:`save_game`'s game (:class:`Conflict` if the stored version is no longer ``game.version``)."""
         return (await self.save_game(game, now=now, **changes))[0]
 
-    async def save_game(
-        self, game: GameRow, *, now: datetime, replacing_ping: int | None = None, **changes: Any
-    ) -> tuple[GameRow, frozenset[int]]:
+    async def save_game(self, game: GameRow, *, now: datetime, **changes: Any) -> tuple[GameRow, frozenset[int]]:
         """Save a new state of ``game`` if nobody changed it since it was read: the game saved, and
         those of its players who turned pings off (read by the same statement, for its next ping).
         ``changes`` name columns of the game's state (record, status, result, reason, message,
         clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
         The version goes up by one, so a writer that read the old version loses (:class:`Conflict`);
-        with ``replacing_ping``, so does one that finds another ping message recorded (a ping is
-        recorded without a change of version). A game archived as finished between two people is
-        rated in the same transaction."""
+        so does one that finds another ping message recorded than ``game`` names: a ping is
+        recorded without a change of version, and the game saved must name the ping of the game
+        it was saved over (the one to take back once a turn passes, or the one taken back that
+        ``changes`` forget). A game archived as finished between two people is rated in the same
+        transaction."""
         if unknown := set(changes) - GAME_STATE:
             raise ValueError(f"update_game cannot change {', '.join(sorted(unknown))}")
         ends = changes.get("status", "live") != "live"
         if ends:
             changes["finished_at"] = now
         assignments = "".join(f"{name} = ?, " for name in changes)
-        same_ping, ping = ("", ()) if replacing_ping is None else (" AND ping_message_id = ?", (replacing_ping,))
         update = (
             f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-            f"WHERE id = ? AND version = ? AND status = 'live'{same_ping} RETURNING {GAME_WITH_PINGS}",
-            (*map(to_column, changes.values()), time_text(now), game.id, game.version, *ping),
+            f"WHERE id = ? AND version = ? AND status = 'live' AND {SAME_PING} RETURNING {GAME_WITH_PINGS}",
+            (*map(to_column, changes.values()), time_text(now), game.id, game.version, game.ping_message_id or NO_PING),
         )
         if not ends:  # a move, a ping, an offer: one statement, no transaction needed
             return self._saved(await self._db.write_one(*update))

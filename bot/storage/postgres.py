@@ -77,6 +77,10 @@ CONNECT_TIMEOUT = 10.0
 IDLE_IN_TRANSACTION = 60.0
 #: Seconds a statement of a migration may take: no limit worth the name.
 MIGRATION_TIMEOUT = 24 * 3600.0
+#: Seconds by which the server's clock, read again, must be found ahead of its last reading for
+#: a write found late to go once more (:meth:`ServerClock.stepped_forward`): far more than a
+#: reading's own error (half the trip it was read in).
+CLOCK_STEP = 0.5
 #: What shows instead of a password.
 MASK = "***"
 #: A statement that returns rows (``RETURNING``): written in one trip (:meth:`PostgresBackend.write_one`).
@@ -245,6 +249,11 @@ class NoAnswer(TimeoutError):
     documentation). An :class:`OSError`, as the back end's other failures to reach it are."""
 
 
+class FoundLate(NoAnswer):
+    """A write of one statement reached the server after the time it carried (:func:`in_time`),
+    so the server carried out none of it."""
+
+
 @contextlib.contextmanager
 def _in_time() -> Iterator[None]:
     """asyncpg's time-outs (a bare ``TimeoutError``, which says nothing) as a :class:`NoAnswer`."""
@@ -333,8 +342,9 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
 
 
 class ServerClock:
-    """The server's clock as this process reads it (on each new connection: :meth:`prepare`), so
-    that a write of one statement can say by when the server may still carry it out (:meth:`by`).
+    """The server's clock as this process reads it (on each new connection: :meth:`prepare`; and
+    when a write finds itself late: :meth:`stepped_forward`), so that a write of one statement can
+    say by when the server may still carry it out (:meth:`by`).
 
     Kept against this process's performance counter, which only goes on (a jump of this
     machine's clock changes nothing; nor does a simulated Discord, which stops ``time.monotonic``
@@ -349,14 +359,28 @@ class ServerClock:
         its clock read, in one trip. Set, not sent as start-up parameters: a connection pooler
         (PgBouncer) refuses those by default."""
         statement, idle = round(2 * COMMAND_TIMEOUT * 1000), round(IDLE_IN_TRANSACTION * 1000)
-        sent = time.perf_counter()
-        server_time = await connection.fetchval(
+        await self._read(
+            connection,
             "SELECT extract(epoch FROM clock_timestamp())::float8 "
             "FROM (SELECT set_config('statement_timeout', $1, false), "
             "set_config('idle_in_transaction_session_timeout', $2, false)) AS limits",
             str(statement),
             str(idle),
         )
+
+    async def stepped_forward(self, connection: asyncpg.Connection) -> bool:
+        """Read the server's clock again on ``connection``, where a write just found itself late:
+        whether it had stepped forward since it was last read (NTP setting it right, a virtual
+        machine resumed) by more than :data:`CLOCK_STEP`, which put the write's time limit too
+        early, rather than the server being slow. The new reading is kept either way."""
+        before = self._ahead
+        await self._read(connection, "SELECT extract(epoch FROM clock_timestamp())::float8")
+        return self._ahead - before > CLOCK_STEP
+
+    async def _read(self, connection: asyncpg.Connection, sql: str, *params: str) -> None:
+        """Read the server's clock with ``sql`` (which returns it, in seconds of the epoch)."""
+        sent = time.perf_counter()
+        server_time = await connection.fetchval(sql, *params)
         self._ahead = server_time - (sent + time.perf_counter()) / 2
 
     def by(self, seconds: float) -> datetime:
@@ -468,16 +492,31 @@ class PostgresBackend:
         that nothing was changed. One that returns its rows goes in one trip, saying by when the
         server may carry it out (:func:`in_time`: half :data:`COMMAND_TIMEOUT` after it is sent,
         by the server's clock); any other in a transaction of its own (three trips), which the
-        server rolls back when it finds its connection closed before any COMMIT."""
+        server rolls back when it finds its connection closed before any COMMIT.
+
+        A write found late was not carried out (it failed as a whole). If the server's clock had
+        stepped forward meanwhile (:meth:`ServerClock.stepped_forward`), it was not late: it goes
+        once more, with its time limit by the clock read again."""
         if not RETURNS_ROWS.search(sql):
             async with self.transaction() as session:
                 return await session.fetch(sql, params)
-        deadline = self._clock.by(COMMAND_TIMEOUT / 2)
         async with self._connection() as connection:
             try:
-                return await connection.fetch(numbered(in_time(sql)), *params, deadline)
-            except asyncpg.DivisionByZeroError as exc:
-                raise NoAnswer(f"the database got the write too late (after {COMMAND_TIMEOUT / 2:g} s)") from exc
+                return await self._write_in_time(connection, sql, params)
+            except FoundLate:
+                if not await self._clock.stepped_forward(connection):
+                    raise
+            return await self._write_in_time(connection, sql, params)
+
+    async def _write_in_time(self, connection: asyncpg.Connection, sql: str, params: Sequence) -> list[asyncpg.Record]:
+        """:meth:`write_one`'s statement, carried out if the server gets it within half
+        :data:`COMMAND_TIMEOUT` from now (the connection is in hand: waiting for one, a busy pool
+        is no slow server); :class:`FoundLate` if it got it later."""
+        deadline = self._clock.by(COMMAND_TIMEOUT / 2)
+        try:
+            return await connection.fetch(numbered(in_time(sql)), *params, deadline)
+        except asyncpg.DivisionByZeroError as exc:
+            raise FoundLate(f"the database got the write too late (after {COMMAND_TIMEOUT / 2:g} s)") from exc
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresSession]:

@@ -17,7 +17,8 @@ import discord
 
 from bot.clock import duration
 from bot.i18n import _
-from bot.service import Table, WariService
+from bot.service import DuePing, Table, WariService
+from bot.storage import StorageError
 
 from .languages import Languages
 from .presenter import Message, Presenter, mention_only
@@ -73,8 +74,18 @@ class Pings:
                 except discord.HTTPException as exc:
                     log.warning("could not ping in game %s (the sweep tries again): %s", game_id, exc)
                     return
-            stale = await self.service.pings.record_ping(due, posted.id if posted else None)
-            await self.presenter.delete(channel_id, stale)
+            await self.presenter.delete(channel_id, await self._record(due, posted))
+
+    async def _record(self, due: DuePing, posted: discord.Message | None) -> int | None:
+        """Record that ``due`` was posted (as ``posted``): the ping message to delete now (see
+        :meth:`bot.service.pings.PingService.record_ping`). A ping the database could not record
+        is that one: the game does not name it, so nothing would ever take it back, and it is
+        still due, so the next sweep posts it again."""
+        try:
+            return await self.service.pings.record_ping(due, posted.id if posted else None)
+        except StorageError as exc:
+            log.warning("could not record the ping of game %s, so it is taken back: %s", due.table.row.id, exc)
+            return posted.id if posted else None
 
     async def call_through(self, via: discord.Interaction, table: Table) -> None:
         """Where the bot only answers interactions: call the player to move, if their turn ping

@@ -213,6 +213,49 @@ async def test_a_hung_server_fails_every_call_in_time_and_carries_out_nothing_la
         assert time.monotonic() - began < ANSWER_WITHIN
 
 
+async def test_a_write_that_waits_for_a_connection_of_a_busy_pool_is_carried_out_all_the_same(url, monkeypatch):
+    """Every connection of the pool is busy (slow reads) for longer than a write may take to
+    reach the server: the write waits for one, then goes, and is carried out. Its time limit
+    counts from when it is sent, not from when it was asked for: a busy pool is no hung server."""
+    monkeypatch.setattr(pg, "COMMAND_TIMEOUT", 1.0)  # a write may reach the server within 0.5 s
+    store = await Store.open(url)
+    try:
+        await store.set_meta("board", "before")
+        busy = [asyncio.ensure_future(store.database.read("SELECT pg_sleep(0.9)")) for _ in range(pg.POOL_SIZE)]
+        await asyncio.sleep(0.2)  # each has its connection now
+        (written,), waited = await timed(store.database.write_one(SAVE, ("after",)))
+        await asyncio.gather(*busy)
+        assert waited > pg.COMMAND_TIMEOUT / 2 and written["key"] == "board"
+        assert await store.get_meta("board") == "after"
+    finally:
+        await store.close()
+
+
+def server_clock_steps_forward(store: Store, seconds: float) -> None:
+    """The server's clock steps ``seconds`` forward (NTP setting it right, a virtual machine
+    resumed) after this process read it. No test may set the server's clock: the process's reading
+    of it falls behind by as much instead, which is what the process sees either way."""
+    store.database._backend._clock._ahead -= seconds
+
+
+async def test_after_the_servers_clock_steps_forward_writes_are_carried_out_on_the_same_connection(url):
+    """A write carries the time by which the server may carry it out, by the server's clock as the
+    process read it when it connected: once that clock steps forward by more than the write's
+    time limit, the write finds itself late. It reads the clock again and goes once more, at
+    once; the pool keeps its connection."""
+    store = await Store.open(url)
+    try:
+        await store.set_meta("board", "before")
+        await store.database.write_one(SAVE, ("before",))  # its connection is made: the server's clock read
+        server_clock_steps_forward(store, 10 * pg.COMMAND_TIMEOUT)
+        await store.database.write_one(SAVE, ("after",))
+        assert await store.get_meta("board") == "after"
+        await store.database.write_one(SAVE, ("again",))  # the clock as read again serves the next writes
+        assert await store.get_meta("board") == "again"
+    finally:
+        await store.close()
+
+
 async def test_a_game_locked_elsewhere_stalls_no_other_channel(url, quick_limits):
     """Another client holds game 1's row (a stuck process of a sharded bot): a press on it is
     answered once the time limit passes; a press in another channel plays at once."""
