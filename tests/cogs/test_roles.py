@@ -371,7 +371,9 @@ async def test_the_old_bands_roles_are_deleted_even_when_the_bot_restarts_before
     monkeypatch.setattr(tier_roles_module, "PACE", 600)  # a slow hand-out: the restart comes first
     said = await choose(admin, world, tiers=100)
     assert "I'm deleting the roles I made for the old bands" in said
-    assert set(old.values()) & server_role_ids(world)  # one deleted, the other not yet
+    # How far the hand-out got before the restart is SimCord's to say (it settles the bot by letting
+    # time run through its pauses, further under load): whatever is left, the next process deletes.
+    # The same path, made certain by a refused deletion: test_a_role_discord_refuses_to_delete_...
     await world.restart()
     await world.env.advance_time(30 * 60)
     assert not set(old.values()) & server_role_ids(world)  # the new process deleted what was left
