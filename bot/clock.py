@@ -29,6 +29,7 @@ datetime.time(12, 5)
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -68,6 +69,7 @@ class Clock:
     increment: timedelta = timedelta(0)
 
     @classmethod
+    @functools.cache  # a board reads its game's clock several times; there are few codes (CLOCKS)
     def parse(cls, code: str) -> Clock:
         """The clock ``code`` names; ``ValueError`` for anything not in :data:`CLOCKS`."""
         if code not in CLOCKS:

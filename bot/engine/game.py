@@ -300,9 +300,13 @@ class Game:
         >>> again.sides_sown == {move.player for move in again.moves if move.sows} == {Player.A}
         True
         """
-        earlier = self._earlier.texts if self._earlier else ()
-        sown = {Player[text[0]] for text in earlier if text[2:3].isdigit()}
-        return sown | {ply.record.player for ply in self._plies if ply.record.sows}
+        sown = {ply.record.player for ply in self._plies if ply.record.sows}
+        for text in self._earlier.texts if self._earlier else ():
+            if len(sown) == len(Player):  # both sowed: mostly found in the first moves, not the whole game
+                break
+            if text[2:3].isdigit():
+                sown.add(Player[text[0]])
+        return sown
 
     def move_texts(self) -> list[str]:
         """Every move played so far in notation (``A(5,4)``...), oldest first."""

@@ -53,12 +53,19 @@ __all__ = [
     "resume",
     "rules_code",
     "snapshot",
+    "taken_up",
 ]
 
 POSITION_VERSION = "w1"
 RECORD_FORMAT = "wari-record/1"
 #: The format of :func:`snapshot`, the stored state that spares a replay.
 SNAPSHOT_FORMAT = "wari-snapshot/1"
+
+#: A record's tag value as JSON writes it (a JSON string, the name's own letters unescaped); one
+#: encoder for every record, rather than one a tag (what ``json.dumps`` with an option makes).
+_tag_value = json.JSONEncoder(ensure_ascii=False).encode
+#: A snapshot as JSON writes it, without spaces.
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 _MOVE = re.compile(r"^([AB])\((\d+),(\d+)\)(?:\+(\d+))?$|^([AB])\((surrender|time|agreement)\)$")
 _TAG = re.compile(r'^\[(\w+) ("(?:[^"\\]|\\.)*")\]$')
@@ -160,7 +167,7 @@ def record(game: Game, player_a: str = "A", player_b: str = "B", *, tags: dict[s
             raise ValueError(f"cannot add the tag {key!r}")
         pairs[key] = str(value)
     # Tag values are JSON strings: any name (quotes, newlines, emoji) round-trips exactly.
-    head = "\n".join(f"[{key} {json.dumps(value, ensure_ascii=False)}]" for key, value in pairs.items())
+    head = "\n".join(f"[{key} {_tag_value(value)}]" for key, value in pairs.items())
     return f"{head}\n\n{' '.join(game.move_texts())}\n"
 
 
@@ -195,10 +202,18 @@ def _read_tags(text: str) -> tuple[dict[str, str], str]:
         match = _TAG.match(line.strip())
         if not match:
             raise NotationError(f"bad tag line {line!r}")
-        tags[match[1]] = json.loads(match[2])
+        tags[match[1]] = _read_value(match[2])
     if tags.get("Format") != RECORD_FORMAT:
         raise NotationError(f"not a {RECORD_FORMAT} record (Format is {tags.get('Format')!r})")
     return tags, body
+
+
+def _read_value(quoted: str) -> str:
+    """A tag's value, a JSON string (see :func:`record`): its letters as they are when it has no
+    escape and nothing JSON refuses (a control character), else as JSON reads it (or refuses it)."""
+    if "\\" not in quoted and quoted.isprintable():
+        return quoted[1:-1]
+    return json.loads(quoted)
 
 
 def _first(tags: dict[str, str]) -> Player:
@@ -222,7 +237,7 @@ def snapshot(game: Game) -> str:
     (4, 'B(12,5)+2', True, True)
     """
     last, outcome = game.last_move, game.outcome
-    return json.dumps(
+    return _compact(
         {
             "format": SNAPSHOT_FORMAT,
             "ply": game.ply,
@@ -240,8 +255,7 @@ def snapshot(game: Game) -> str:
             "seen": sorted(game.repetition_set()),
             "outcome": outcome
             and [None if outcome.winner is None else outcome.winner.name, outcome.scores, outcome.termination.value],
-        },
-        separators=(",", ":"),
+        }
     )
 
 
@@ -292,6 +306,31 @@ def resume(text: str, stored: str) -> Game:
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise NotationError(f"the snapshot does not go with the record: {exc}") from None
+
+
+def taken_up(game: Game, text: str) -> Game:
+    """``game``, whose record is ``text``, as :func:`resume` takes it up from ``text`` and its
+    :func:`snapshot`, without writing and reading them: the same game in all it shows and does,
+    its moves kept as their notation, so that a copy of it (:meth:`Game.copy`) costs the same
+    however long the game (what the live games keep between presses: :mod:`bot.service.live`).
+
+    >>> game = Game("wari")
+    >>> _ = [game.play(h) for h in (5, 7, 2, 12)]
+    >>> again = taken_up(game, record(game))
+    >>> again.ply, str(again.last_move), again.state == game.state, record(again) == record(game)
+    (4, 'B(12,5)+2', True, True)
+    """
+    return Game.resumed(
+        game.rules,
+        first=game.first,
+        start_state=game.start_state,
+        state=game.state,
+        earlier=game.move_texts(),
+        last_move=game.last_move,
+        seen=game.repetition_set(),
+        outcome=game.outcome,
+        replay=lambda: from_record(text)[0],
+    )
 
 
 def _replay(game: Game, number: int, token: str) -> None:

@@ -149,10 +149,10 @@ class Tables:
         as kept (it may be behind), the game is read afresh and ``act`` runs again on it: what
         is done or said is always the database's. A game ended on time stands (:class:`TimeUp`:
         its end was saved)."""
-        known = self.live.get(game_id)
-        if known is not None and known.row.channel_id == channel_id:
+        kept = self.live.table(game_id)
+        if kept is not None and kept.row.channel_id == channel_id:
             try:
-                return await act(Table.of(known.row))
+                return await act(kept)
             except TimeUp:
                 raise
             except Refusal:

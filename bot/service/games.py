@@ -72,7 +72,9 @@ class GameService:
             move = game.play(house)
         except IllegalMoveError as exc:
             raise Refusal(ILLEGAL_MOVE, house=house, reason=exc) from None
-        return await self._tables.save(table, game, now, mover=mover, actor=actor), move
+        saved = await self._tables.save(table, game, now, mover=mover, actor=actor)
+        self._tables.live.played(saved)  # the next press plays on from it, without reading its record
+        return saved, move
 
     async def seat(self, channel_id: int, user_id: int, now: datetime) -> tuple[Table, Player]:
         """The channel's live game and the side ``user_id`` plays in it; a :class:`Refusal` if none

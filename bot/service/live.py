@@ -11,7 +11,11 @@ database the same way before it is said (:meth:`bot.service.base.Tables.acting_o
 but a press and the computer's move read a game from here.
 
 Every change this process writes passes through here (:meth:`LiveGames.keep`): a game that ends
-is dropped, so only live games are kept (see ``benchmarks/memory.py`` for their cost).
+is dropped, so only live games are kept (see ``benchmarks/memory.py`` for their cost). With its
+row, a game keeps its engine game, taken up once a version (:meth:`LiveGames.table`, or given
+by the press that saved it: :meth:`LiveGames.played`): each press plays on a copy of its own,
+so a press whose save fails leaves it as it was, and the board of one press may still be drawn
+while the next press of its channel plays.
 
 Also kept here, until they are written: bookkeeping, not the game, written with the game's next
 change (:meth:`LiveGames.written_with`). The marks that a game's board message shows its latest
@@ -28,7 +32,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from bot.engine import Game
+from bot.engine.notation import taken_up
 from bot.storage import GameRow
+
+from .table import Table
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,9 @@ class Live:
     row: GameRow
     #: Those of its players who turned pings off, as the last save read them (``None``: not known).
     muted: frozenset[int] | None = None
+    #: The row's game, taken up from its record (:func:`bot.engine.notation.taken_up`) and never
+    #: played on: a press gets a copy (``None``: not taken up yet).
+    game: Game | None = None
 
 
 def pings(row: GameRow) -> tuple:
@@ -82,9 +93,30 @@ class LiveGames:
             return
         if muted is None and known is not None:
             muted = known.muted
-        self._games[row.id] = Live(self.as_shown(row), muted)
+        game = known.game if known is not None and known.row.record == row.record else None
+        self._games[row.id] = Live(self.as_shown(row), muted, game)
         if self._taken_back.get(row.id, row.ping_message_id) != row.ping_message_id:
             del self._taken_back[row.id]  # another ping is recorded now: nothing to write
+
+    def table(self, game_id: int) -> Table | None:
+        """Game ``game_id`` as kept, with an engine game of its own to play on (``None``: not kept).
+        Its record is read once a version, not once a press: a copy of what the first read took up."""
+        known = self._games.get(game_id)
+        if known is None:
+            return None
+        if known.game is not None:
+            return Table(known.row, known.game.copy())
+        table = Table.of(known.row)
+        self._games[game_id] = dataclasses.replace(known, game=taken_up(table.game, known.row.record))
+        return table
+
+    def played(self, table: Table) -> None:
+        """Keep ``table``'s game with its row, if that is the version kept (this process just saved
+        it): the next press plays on a copy of it, without reading its record. ``table`` is its
+        saver's still (its board is drawn from it): what is kept is a game of its own."""
+        known = self._games.get(table.row.id)
+        if known is not None and known.game is None and known.row.record == table.row.record:
+            self._games[table.row.id] = dataclasses.replace(known, game=taken_up(table.game, table.row.record))
 
     def forget(self, game_id: int) -> None:
         """Drop a game (a save found it changed, or it is gone): its next press reads it. What its
