@@ -37,3 +37,8 @@ class WariService:
         self.games = GameService(self.tables)
         #: Turn pings and reminders, and the due rows the sweeps read.
         self.pings = PingService(self.tables)
+
+    async def checkpoint(self) -> None:
+        """Copy the database's write-ahead log into its file, so that no press waits for it (the
+        sweep's: see :mod:`bot.storage.sqlite`)."""
+        await self.tables.store.database.checkpoint()

@@ -38,6 +38,15 @@ class Written(NamedTuple):
     rowcount: int
 
 
+class Step(NamedTuple):
+    """One statement of several sent together (:meth:`Session.together`): a query whose rows are
+    wanted, a write, or with ``many`` one statement for each row of ``params``."""
+
+    sql: str
+    params: Sequence = ()
+    many: bool = False
+
+
 class StorageError(RuntimeError):
     """The database cannot be opened, read or written. The message is fit for a log line."""
 
@@ -77,6 +86,12 @@ class Session(Protocol):
     async def fetch(self, sql: str, params: Sequence = ()) -> list[Row]: ...
 
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None: ...
+
+    async def together(self, steps: Sequence[Step]) -> list[list[Row]]:
+        """Run ``steps`` in order, their rows in order (none for a ``many``): statements whose
+        inputs do not wait for each other's results, sent at once where the driver queues them,
+        one after the other where it cannot. A failure of any is raised once all have run."""
+        ...
 
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` until the transaction ends (in a fixed order: no deadlock)."""

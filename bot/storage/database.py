@@ -21,6 +21,7 @@ from .backend import (
     Conflict,
     Row,
     Session,
+    Step,
     StorageError,
     Written,
     closed_on_failure,
@@ -235,6 +236,11 @@ class Database:
         """One statement for each of ``rows``, inside a write under way."""
         await self.current().executemany(sql, rows)
 
+    async def together(self, *steps: Step) -> list[list[Row]]:
+        """Several statements of a write under way whose inputs do not wait for each other's
+        results, sent together (one trip on SQLite; see :meth:`Session.together`): each one's rows."""
+        return await self.current().together(steps)
+
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` (channels, players) until the write under way ends (see :mod:`.backend`)."""
         await self.current().lock(*keys)
@@ -263,6 +269,15 @@ class Database:
     def own_shards(self) -> tuple[str, tuple]:
         """The condition (and parameters) that keeps a sweep to this process's servers."""
         return self.shards.condition() if self.shards else ("", ())
+
+    async def checkpoint(self) -> tuple[int, int]:
+        """Copy the write-ahead log into the database file, without holding up any write (the
+        sweep's; see :mod:`.sqlite`; nothing to do on PostgreSQL): the log's pages, and how many
+        are in the file now."""
+        try:
+            return await self._backend.checkpoint()
+        except self._backend.errors as exc:
+            raise StorageError(f"cannot checkpoint the database {self.label}: {exc}") from exc
 
     # -- meta -----------------------------------------------------------------------------
 

@@ -62,7 +62,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import asyncpg
 
-from .backend import MIGRATION_LOCK, StorageError, Written
+from .backend import MIGRATION_LOCK, Step, StorageError, Written
 
 #: Connections each process keeps open at most: presses in different channels run at once.
 POOL_SIZE = 10
@@ -290,6 +290,17 @@ class PostgresSession:
         rows = list(rows)
         if rows:
             await self._db.executemany(numbered(sql), rows, timeout=self._timeout)
+
+    async def together(self, steps: Sequence[Step]) -> list[list[asyncpg.Record]]:
+        """``steps`` one after the other: a connection runs one statement at a time."""
+        done: list[list[asyncpg.Record]] = []
+        for step in steps:
+            if step.many:
+                await self.executemany(step.sql, step.params)
+                done.append([])
+            else:
+                done.append(await self.fetch(step.sql, step.params))
+        return done
 
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` until the transaction ends, taken in order so that two transactions
@@ -523,6 +534,10 @@ class PostgresBackend:
         """One transaction on a connection of the pool, rolled back on any failure."""
         async with self._connection() as connection, connection.transaction():
             yield PostgresSession(connection)
+
+    async def checkpoint(self) -> tuple[int, int]:
+        """Nothing to do: the server checkpoints by itself, apart from every connection's work."""
+        return 0, 0
 
     async def close(self) -> None:
         """Close the pool; on a server that does not answer, after :data:`COMMAND_TIMEOUT`, cut it."""

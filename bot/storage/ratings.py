@@ -23,7 +23,7 @@ from bot.ratings import (
     rate_game,
 )
 
-from .backend import Row
+from .backend import Row, Step
 from .database import Database, Queries, time_text
 from .rows import GAME_COLUMNS, SERVER, GameRow
 from .seasons import SeasonQueries
@@ -149,6 +149,44 @@ def _scope(guild_id: int | None, variant: str) -> tuple[str, tuple]:
     return " AND user_id IN (SELECT user_id FROM guild_players WHERE guild_id = ? AND variant = ?)", (guild_id, variant)
 
 
+def _tallies_step(tallies: dict[tuple[int, str, str], list[int]]) -> Step:
+    """The write of players' results (:func:`_count`)."""
+    return Step(
+        """
+        INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
+            draws = excluded.draws, losses = excluded.losses, streak = excluded.streak,
+            best_streak = excluded.best_streak
+        """,
+        [(*key, *tally) for key, tally in tallies.items()],
+        many=True,
+    )
+
+
+def _ratings_steps(ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime) -> list[Step]:
+    """The writes of ``ratings`` (as they are ``now``) and of the rows of ``changes`` (from :func:`_rate_one`)."""
+    moment = time_text(now)
+    rows = [row for game in changes for row in game]
+    return [
+        Step(
+            """
+            INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
+                volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at
+            """,
+            [(user, variant, r.rating, r.rd, r.volatility, r.games, moment) for (user, variant), r in ratings.items()],
+            many=True,
+        ),
+        Step("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows], many=True),
+        Step(
+            "INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [(row[8], row[2], row[1]) for row in rows if row[8] is not None],
+            many=True,
+        ),
+    ]
+
+
 class RatingQueries(Queries):
     """Ratings, their history, leaderboards, a player's results and archive."""
 
@@ -161,61 +199,73 @@ class RatingQueries(Queries):
     async def count_archived(self, game: GameRow, moment: datetime) -> GameRow:
         """Count the game that was just archived (a step of the write that archives it): each
         person's results, and both ratings if it is rated; returns the game as archived (marked
-        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it)."""
+        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it).
+
+        What it reads is read together, then what it writes is written together: two trips on
+        SQLite, however many statements (a press that ends a game waits for them)."""
         keys = [key for key, _ in _outcomes(game)]
-        if keys:
-            people = sorted({user for user, _, _ in keys})
+        people = sorted({user for user, _, _ in keys})
+        if people:
             # Another process may be archiving another game of the same people: their results and
             # ratings are read, then written, under their locks (the computer keeps neither).
             await self._db.lock(*people)
-            marks = ", ".join("?" for _ in people)
-            rows = await self._db.rows(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
+        rated = is_rated(game.status, (game.level_a, game.level_b), game.rated)
+        found = await self._read_together(self._reads(game, people, moment, rated=rated))
+        writes: list[Step] = []
+        if people:
             tallies = {
                 key: _tally_of(row)
-                for row in rows
+                for row in found["stats"]
                 if (key := (row["user_id"], row["variant"], row["opponent"])) in keys
             }
             _count(tallies, game)
-            await self._save_tallies(tallies)
-            await self._seasons.note_expert_win(game, moment)
-        if is_rated(game.status, (game.level_a, game.level_b), game.rated):
-            if await self._rated_together(game, moment) >= RATED_GAMES_PER_PAIR_PER_DAY:
-                (row,) = await self._db.rows(
-                    "UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)
+            writes += [_tallies_step(tallies), *self._seasons.expert_win_steps(game, moment)]
+        over_the_limit = rated and found["together"][0]["n"] >= RATED_GAMES_PER_PAIR_PER_DAY
+        if over_the_limit:
+            writes.append(Step("UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)))
+        elif rated:
+            known = {(row["user_id"], row["variant"]): _rating(row) for row in found["ratings"]}
+            writes += _ratings_steps(known, [_rate_one(known, game, moment)], moment)
+            if "season" in found:
+                writes += await self._seasons.season_steps(game, moment, found["season"])
+        written = await self._db.together(*writes)
+        return GameRow.from_row(written[-1][0]) if over_the_limit else game
+
+    def _reads(self, game: GameRow, people: list[int], moment: datetime, *, rated: bool) -> dict[str, Step]:
+        """What counting ``game`` reads: its people's results, and for a rated game how many rated
+        games its players finished together in the day before ``moment``, their ratings and the
+        server's season under way."""
+        reads = {}
+        if people:
+            marks = ", ".join("?" for _ in people)
+            reads["stats"] = Step(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
+        if rated:
+            reads["together"] = Step(
+                """
+                SELECT COUNT(*) AS n FROM rating_changes
+                WHERE user_id = ? AND changed_at > ? AND game_id IN (
+                    SELECT id FROM games WHERE (player_a = ? AND player_b = ?) OR (player_a = ? AND player_b = ?)
                 )
-                return GameRow.from_row(row)
-            await self._rate(game, moment)
-        return game
-
-    async def _rated_together(self, game: GameRow, moment: datetime) -> int:
-        """How many rated games ``game``'s two players finished together in the day before ``moment``."""
-        rows = await self._db.rows(
-            """
-            SELECT COUNT(*) AS n FROM rating_changes
-            WHERE user_id = ? AND changed_at > ? AND game_id IN (
-                SELECT id FROM games WHERE (player_a = ? AND player_b = ?) OR (player_a = ? AND player_b = ?)
+                """,
+                (
+                    game.player_a,
+                    time_text(moment - timedelta(days=1)),
+                    game.player_a,
+                    game.player_b,
+                    game.player_b,
+                    game.player_a,
+                ),
             )
-            """,
-            (
-                game.player_a,
-                time_text(moment - timedelta(days=1)),
-                game.player_a,
-                game.player_b,
-                game.player_b,
-                game.player_a,
-            ),
-        )
-        return int(rows[0]["n"])
+            reads["ratings"] = Step(
+                "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)",
+                (family(game.variant), game.player_a, game.player_b),
+            )
+            if (season := self._seasons.season_query(game, moment)) is not None:
+                reads["season"] = season
+        return reads
 
-    async def _rate(self, game: GameRow, moment: datetime) -> None:
-        """Rate the finished game ``game`` (inside the write that archives it)."""
-        rows = await self._db.rows(
-            "SELECT * FROM ratings WHERE variant = ? AND user_id IN (?, ?)",
-            (family(game.variant), game.player_a, game.player_b),
-        )
-        known = {(row["user_id"], row["variant"]): _rating(row) for row in rows}
-        await self._save_ratings(known, [_rate_one(known, game, moment)], moment)
-        await self._seasons.open_season(game, moment)
+    async def _read_together(self, reads: dict[str, Step]) -> dict[str, list[Row]]:
+        return dict(zip(reads, await self._db.together(*reads.values()), strict=True))
 
     async def count_the_archive(self) -> None:
         """Count the games archived before schema 4, in the order they finished (a step of its
@@ -234,40 +284,7 @@ class RatingQueries(Queries):
             if is_rated(game.status, (game.level_a, game.level_b), game.rated):
                 assert game.finished_at is not None  # set whenever a game leaves "live"
                 changes.append(_rate_one(known, game, game.finished_at))
-        await self._save_ratings(known, changes, datetime.now(UTC))
-        await self._save_tallies(tallies)
-
-    async def _save_tallies(self, tallies: dict[tuple[int, str, str], list[int]]) -> None:
-        await self._db.many(
-            """
-            INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, variant, opponent) DO UPDATE SET games = excluded.games, wins = excluded.wins,
-                draws = excluded.draws, losses = excluded.losses, streak = excluded.streak,
-                best_streak = excluded.best_streak
-            """,
-            [(*key, *tally) for key, tally in tallies.items()],
-        )
-
-    async def _save_ratings(
-        self, ratings: dict[tuple[int, str], Rating], changes: list[list[tuple]], now: datetime
-    ) -> None:
-        """Write ``ratings`` (as they are ``now``) and the rows of ``changes`` (from :func:`_rate_one`)."""
-        moment = time_text(now)
-        await self._db.many(
-            """
-            INSERT INTO ratings (user_id, variant, rating, rd, volatility, games, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
-                volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at
-            """,
-            [(user, variant, r.rating, r.rd, r.volatility, r.games, moment) for (user, variant), r in ratings.items()],
-        )
-        rows = [row for game in changes for row in game]
-        await self._db.many("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [row[:8] for row in rows])
-        await self._db.many(
-            "INSERT INTO guild_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [(row[8], row[2], row[1]) for row in rows if row[8] is not None],
-        )
+        await self._db.together(*_ratings_steps(known, changes, datetime.now(UTC)), _tallies_step(tallies))
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""

@@ -1,7 +1,7 @@
 """Queries of seasons and badges (:mod:`bot.seasons`).
 
 A server's season is opened by its first rated game, in the write that rates it
-(:meth:`SeasonQueries.open_season`, a step of :meth:`bot.storage.ratings.RatingQueries.count_archived`),
+(:meth:`SeasonQueries.season_steps`, steps of :meth:`bot.storage.ratings.RatingQueries.count_archived`),
 and closed once by the sweep: :meth:`SeasonQueries.close_season` marks it closed where it was
 not and keeps its podiums' badges in the same write, so two processes (or a restart) never close
 it twice.
@@ -15,7 +15,7 @@ from datetime import datetime
 from bot.ratings import outcome_for
 from bot.seasons import DEFAULT_SEASON_LENGTH, MEDALS, SEASON_LENGTHS, season_bounds
 
-from .backend import Row
+from .backend import Row, Step
 from .database import Queries, time_text, when
 from .rows import SERVER, GameRow, row_as
 
@@ -138,6 +138,11 @@ def _ranked(rows: list[Row]) -> list[SeasonStanding]:
     ]
 
 
+#: The season under way at a moment in a server (guild, moment, moment).
+SEASON_AT = "SELECT * FROM seasons WHERE guild_id = ? AND starts_at <= ? AND ends_at > ?"
+#: A server's season length and podium channel.
+SEASON_SETTINGS = "SELECT season_length, season_channel FROM guild_settings WHERE guild_id = ?"
+
 #: The rated changes of a server's games in a season, by rule set and player, with the name the
 #: player's latest game there knew them by.
 _SEASON_ROWS = """
@@ -191,9 +196,7 @@ class SeasonQueries(Queries):
     async def season_settings(self, guild_id: int) -> tuple[str, int | None]:
         """A server's season length and the channel it chose for their podiums (``None``: the
         channel of each season's latest rated game)."""
-        rows = await self._db.read(
-            "SELECT season_length, season_channel FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
+        rows = await self._db.read(SEASON_SETTINGS, (guild_id,))
         return (rows[0]["season_length"], rows[0]["season_channel"]) if rows else (DEFAULT_SEASON_LENGTH, None)
 
     async def set_season_settings(self, guild_id: int, *, length: str | None, channel_id: int | None) -> None:
@@ -214,37 +217,47 @@ class SeasonQueries(Queries):
 
     # -- opening, reading -----------------------------------------------------------------------
 
-    async def open_season(self, game: GameRow, moment: datetime) -> None:
-        """Count the rated game ``game`` (finished at ``moment``) in its server's season, opening
-        it if this is its first rated game (a step of the write that rates it). A game outside a
-        server that added the bot has no season."""
+    @staticmethod
+    def season_query(game: GameRow, moment: datetime) -> Step | None:
+        """The query of the season under way at ``moment`` in the server of ``game`` (a rated game
+        just finished), to send with the other reads of the write that rates it
+        (:meth:`season_steps`); ``None`` outside a server that added the bot: it has no season."""
         if game.venue != SERVER:
-            return
+            return None
+        return Step(SEASON_AT, (game.guild_id, time_text(moment), time_text(moment)))
+
+    async def season_steps(self, game: GameRow, moment: datetime, found: list[Row]) -> list[Step]:
+        """The writes that count the rated game ``game`` (finished at ``moment``) in its server's
+        season, given what :meth:`season_query` found: the season's channel follows the game,
+        and a server's first rated game of a season opens it (reading the server's settings
+        first: once a season)."""
         channel = game.channel_id if not game.thread and game.tournament_id is None else None
-        current = await self.season_at(game.guild_id, moment)
-        if current is not None:
-            if channel is not None:
-                await self._db.step(
+        if found:
+            if channel is None:
+                return []
+            return [
+                Step(
                     "UPDATE seasons SET channel_id = ? WHERE guild_id = ? AND starts_at = ?",
-                    (channel, game.guild_id, time_text(current.starts_at)),
+                    (channel, game.guild_id, found[0]["starts_at"]),
                 )
-            return
-        length, _channel = await self.season_settings(game.guild_id)
-        rows = await self._db.rows("SELECT MAX(ends_at) AS last FROM seasons WHERE guild_id = ?", (game.guild_id,))
-        start, end = season_bounds(moment, length, when(rows[0]["last"]))
-        await self._db.step(
-            "INSERT INTO seasons (guild_id, starts_at, ends_at, length, channel_id) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, starts_at) DO NOTHING",
-            (game.guild_id, time_text(start), time_text(end), length, channel),
+            ]
+        settings, latest = await self._db.together(
+            Step(SEASON_SETTINGS, (game.guild_id,)),
+            Step("SELECT MAX(ends_at) AS last FROM seasons WHERE guild_id = ?", (game.guild_id,)),
         )
+        length = settings[0]["season_length"] if settings else DEFAULT_SEASON_LENGTH
+        start, end = season_bounds(moment, length, when(latest[0]["last"]))
+        return [
+            Step(
+                "INSERT INTO seasons (guild_id, starts_at, ends_at, length, channel_id) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, starts_at) DO NOTHING",
+                (game.guild_id, time_text(start), time_text(end), length, channel),
+            )
+        ]
 
     async def season_at(self, guild_id: int, moment: datetime) -> SeasonRow | None:
         """The server's season under way at ``moment`` (``None``: no rated game in it yet)."""
-        return await self._db.one(
-            SeasonRow,
-            "SELECT * FROM seasons WHERE guild_id = ? AND starts_at <= ? AND ends_at > ?",
-            (guild_id, time_text(moment), time_text(moment)),
-        )
+        return await self._db.one(SeasonRow, SEASON_AT, (guild_id, time_text(moment), time_text(moment)))
 
     async def last_season(self, guild_id: int, moment: datetime) -> SeasonRow | None:
         """The server's latest season that ended by ``moment`` (closed by the sweep or not yet)."""
@@ -351,18 +364,22 @@ class SeasonQueries(Queries):
 
     # -- badges ---------------------------------------------------------------------------------
 
-    async def note_expert_win(self, game: GameRow, moment: datetime) -> None:
-        """Keep the badge of a first win against the Expert, if a person just won ``game`` against
-        it (a step of the write that archives it; a later win keeps the first)."""
+    @staticmethod
+    def expert_win_steps(game: GameRow, moment: datetime) -> list[Step]:
+        """The write that keeps the badge of a first win against the Expert, if a person just won
+        ``game`` against it (a step of the write that archives it; a later win keeps the first)."""
         if game.status != "finished" or game.result not in ("A", "B"):
-            return
+            return []
         winner, loser = (game.level_a, game.level_b) if game.result == "A" else (game.level_b, game.level_a)
-        if winner is None and loser == "expert":
-            person = game.player_a if game.result == "A" else game.player_b
-            await self._db.step(
+        if winner is not None or loser != "expert":
+            return []
+        person = game.player_a if game.result == "A" else game.player_b
+        return [
+            Step(
                 "INSERT INTO badges (user_id, kind, key, earned_at) VALUES (?, 'expert', '', ?) ON CONFLICT DO NOTHING",
                 (person, time_text(moment)),
             )
+        ]
 
     async def badges_of(self, user_id: int) -> list[BadgeRow]:
         """A player's kept badges, oldest first."""

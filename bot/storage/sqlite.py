@@ -12,6 +12,14 @@ without waiting for the disk; a killed process (``kill -9``, a crash) loses noth
 power cut or an operating-system crash may lose the last commits since the log was last synced
 (a checkpoint), but never leaves the file damaged.
 
+Checkpoints: SQLite copies the log into the file itself, by default at the commit that finds the
+log past 1,000 pages, which then takes some milliseconds longer (the copy and its sync): every
+few hundred presses, one waited for it. Here the sweep does it instead (:meth:`SQLiteBackend.checkpoint`,
+every :data:`cogs.wari.clocks.SWEEP_SECONDS`), on the connection for reads, which takes no write
+lock for it (``PASSIVE``): no write waits for a checkpoint. The writing connection still copies
+the log itself past :data:`LOG_PAGES_AT_MOST` pages, only so that a sweep that stopped cannot let
+the log grow without end.
+
 A full disk: a write that finds no room fails inside SQLite (``SQLITE_FULL``, "database or disk
 is full"), which undoes it (its transaction is rolled back here), so the file stays whole and
 nothing of the write is kept. It is raised as :class:`StorageFull`, a :class:`StorageError` the
@@ -30,11 +38,11 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Self, cast
 
 import aiosqlite
 
-from .backend import StorageError, Written, closed_on_failure, newer_schema
+from .backend import Step, StorageError, Written, closed_on_failure, newer_schema
 from .integrity import inspect, recovery_advice, summary
 from .schema import MIGRATIONS
 
@@ -43,6 +51,9 @@ log = logging.getLogger("bot.storage")
 WAL_SWITCH_PAUSES = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 #: Every connection's settings (see the module's note on durability).
 CONNECTION_PRAGMAS = ("synchronous = NORMAL", "foreign_keys = ON")
+#: The log's length, in pages of 4 KiB, past which the writing connection copies it into the
+#: file itself (a sweep that stopped; see the module's note on checkpoints).
+LOG_PAGES_AT_MOST = 16_384
 #: Less free space than this on a database's disk is a full disk (when an I/O error asks why).
 ROOM_NEEDED = 1 << 20
 #: What to do when the database cannot be opened for want of space.
@@ -108,6 +119,23 @@ class SQLiteSession:
 
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         await self._db.executemany(sql, rows)
+
+    async def together(self, steps: Sequence[Step]) -> list[list[sqlite3.Row]]:
+        """``steps`` queued on the connection's thread at once, in order (tasks start in the order
+        they are made, and each queues its statement before it first waits): one trip to the
+        thread for them all instead of one each. All are waited for before a failure is raised,
+        so that none still runs when the transaction is rolled back."""
+        done = await asyncio.gather(*(self._step(step) for step in steps), return_exceptions=True)
+        for outcome in done:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return cast(list[list[sqlite3.Row]], done)
+
+    async def _step(self, step: Step) -> list[sqlite3.Row]:
+        if step.many:
+            await self.executemany(step.sql, step.params)
+            return []
+        return await self.fetch(step.sql, step.params)
 
     async def lock(self, *keys: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file's write lock."""
@@ -225,6 +253,7 @@ class SQLiteBackend:
         await self._switch_to_wal()
         for pragma in CONNECTION_PRAGMAS:
             await self._run(f"PRAGMA {pragma}")
+        await self._run(f"PRAGMA wal_autocheckpoint = {LOG_PAGES_AT_MOST}")
 
     async def _switch_to_wal(self) -> None:
         """``PRAGMA journal_mode = WAL``, tried again while another connection is switching too.
@@ -286,6 +315,14 @@ class SQLiteBackend:
                 if out_of_space(exc):
                     raise self._full(exc) from exc
                 raise
+
+    async def checkpoint(self) -> tuple[int, int]:
+        """Copy what the log holds into the file (``PASSIVE``: no writer waits for it, and it
+        leaves what a read under way still needs), on the connection for reads: the log's pages,
+        and how many of them are in the file now."""
+        assert self._reader is not None  # open() sets it before it hands the backend out
+        (row,) = await self._reader.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        return row[1], row[2]
 
     def _full(self, exc: BaseException) -> StorageFull:
         """The failure of a write that found the disk full, and SQLite undid."""

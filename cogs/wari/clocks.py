@@ -109,6 +109,10 @@ class Clocks:
         (:meth:`bot.service.games.GameService.note_shown`): by the sweep, and when the bot stops."""
         await self.service.games.note_shown()
 
+    async def checkpoint(self) -> None:
+        """Copy the database's log into its file, last: after everything the sweep wrote."""
+        await self.service.checkpoint()
+
     def stop(self) -> None:
         self.sweep.cancel()
         self.heartbeat.cancel()
@@ -118,7 +122,7 @@ class Clocks:
         """Everything time brings, each part on its own so that one failure does not stop the rest."""
         if self.offline_since is not None:
             return  # nobody can press while Discord is away: no time-outs, no pings meanwhile
-        parts = [*self.closers, self.send_due_pings, self.note_shown]
+        parts = [*self.closers, self.send_due_pings, self.note_shown, self.checkpoint]
         if await self._clocks_current():
             parts.insert(len(self.closers), self.end_games_on_time)
         for part in parts:

@@ -279,7 +279,7 @@ def board_actions(table: Table) -> list[discord.ui.Item]:
     shows itself in a message edited for minutes, which it cannot do there)."""
     if table.row.status == "finished":
         finished: list[discord.ui.Item] = [] if table.exhibition else [RematchButton(table.row.id)]
-        if any(move.sows for move in table.game.moves) and not through_interactions(table.row):
+        if table.sides_moved and not through_interactions(table.row):  # a move sowed: there is something to analyse
             finished.append(AnalyseButton(table.row.id))
         return finished
     if table.paced_by_button and table.row.live:

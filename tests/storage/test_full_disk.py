@@ -101,6 +101,15 @@ def fill(folder: Path, name: str = "filler") -> Path:
     return filler
 
 
+def empty_the_log(path: Path) -> None:
+    """Copy the database's write-ahead log into its file and empty it, from a connection of its own:
+    the next write then needs room on the disk. (A log already copied by the sweep's checkpoint is
+    written over from its start, in room it already has: a full disk would not stop a small write.)"""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        busy, _pages, _copied = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    assert busy == 0 and path.with_name(path.name + "-wal").stat().st_size == 0
+
+
 def integrity(path: Path) -> list[str]:
     """What ``PRAGMA integrity_check`` says of the database at ``path``, read from a connection of its own."""
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
@@ -131,6 +140,7 @@ async def test_a_full_disk_refuses_writes_clearly_keeps_the_file_whole_and_recov
     before, houses, record = board_code(board), enabled_houses(board), await stored(world, "record")
     other = world.guild.create_text_channel("more-games")
     challenge = (await world.carol.slash(other, "wari challenge", opponent=world.mod, first="me")).response
+    empty_the_log(world.database)
     filler = fill(disk)
 
     pressed = await press(world.alice, board, houses[0])
@@ -292,6 +302,7 @@ async def test_a_board_shown_again_on_a_full_disk_is_taken_back_and_the_game_kee
     board = await start_game(world)
     await press(world.alice, board, 3)
     before = [message.id for message in world.channel.history()]
+    empty_the_log(world.database)
     filler = fill(disk)
 
     result = await world.carol.slash(world.channel, "wari board")

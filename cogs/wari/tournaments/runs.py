@@ -87,7 +87,10 @@ class TournamentRunner:
                 log.exception("tournament %s could not move on; the next sweep tries again", row.id)
 
     async def on_game_end(self, table: Table) -> None:
-        """A game ended: if it is a tournament's, its event moves on at once."""
+        """A game ended: if it is a tournament's, its event moves on at once (a tournament's game
+        carries its event from its start: another needs no read)."""
+        if table.row.tournament_id is None:
+            return
         pairing = await self.tournaments.pairing_of_game(table.row.id)
         if pairing is not None:
             await self.advance(pairing.tournament_id)
