@@ -5,8 +5,9 @@ process, as a busy shard's process would keep them, measured with :mod:`tracemal
 
 Each game is a real mid-game row, as a save returns it: a random game of ``--moves`` moves played
 by the engine, its record and snapshot (:mod:`bot.engine.notation`), two players of whom one
-turned pings off, a clock, a ping due; its board's mark waits to be written too (the sweep writes
-them every 30 s), and its last ping was taken back. Printed: the bytes a game costs, on average
+turned pings off, a clock, a ping due; its engine game taken up from the record, as a press keeps
+it (:meth:`LiveGames.table`); its board's mark waits to be written too (the sweep writes them
+every 30 s), and its last ping was taken back. Printed: the bytes a game costs, on average
 (what the cache holds for it, every object counted once), and the whole for ``--games`` games.
 """
 
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     for number in range(1, args.games + 1):
         row = mid_game(number, args.moves, rng)
         live.keep(row, frozenset({row.player_b}))
+        live.table(row.id)  # a press takes the game up once and keeps it
         live.shown(row)
         live.taken_back(row.id, row.ping_message_id or 0)
     after = tracemalloc.get_traced_memory()[0]

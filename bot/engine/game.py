@@ -129,12 +129,20 @@ class _Ply:
 
 
 class _Earlier:
-    """The moves of a game taken up from storage (:meth:`Game.resumed`), kept as their notation;
+    """The moves of a game taken up from storage (:meth:`Game.resumed`), kept as their notation,
+    in one text (a live game is kept in memory between presses: one string, not one a move);
     played again (``replay``) only if someone reads them in full."""
 
-    def __init__(self, texts: tuple[str, ...], last: MoveRecord | None, replay: Callable[[], Game]) -> None:
-        self.texts, self.last, self._replay = texts, last, replay
+    __slots__ = ("_moves", "_replay", "count", "last", "notation")
+
+    def __init__(self, texts: Sequence[str], last: MoveRecord | None, replay: Callable[[], Game]) -> None:
+        self.notation, self.count, self.last, self._replay = " ".join(texts), len(texts), last, replay
         self._moves: list[MoveRecord] | None = None
+
+    @property
+    def texts(self) -> list[str]:
+        """Each move's notation, oldest first."""
+        return self.notation.split()
 
     def moves(self) -> list[MoveRecord]:
         if self._moves is None:
@@ -207,7 +215,7 @@ class Game:
         game._seen = set(seen)
         game._outcome = outcome
         game._legal = None
-        game._earlier = _Earlier(tuple(earlier), last_move, replay)
+        game._earlier = _Earlier(earlier, last_move, replay)
         return game
 
     @classmethod
@@ -310,7 +318,7 @@ class Game:
 
     def move_texts(self) -> list[str]:
         """Every move played so far in notation (``A(5,4)``...), oldest first."""
-        earlier = list(self._earlier.texts) if self._earlier else []
+        earlier = self._earlier.texts if self._earlier else []
         return earlier + [str(ply.record) for ply in self._plies]
 
     @property
@@ -332,7 +340,7 @@ class Game:
     @property
     def ply(self) -> int:
         """Number of moves played so far."""
-        return len(self._plies) + (len(self._earlier.texts) if self._earlier else 0)
+        return len(self._plies) + (self._earlier.count if self._earlier else 0)
 
     def copy(self) -> Game:
         """An independent copy with the same history."""
