@@ -145,7 +145,7 @@ class GameService:
         """A player calls off the channel's game before both sides have moved: no winner, unrated."""
         async with self._tables.lock(channel_id):
             table, _player = await self._tables.seated(channel_id, user_id, now)
-            if await self._store.tournaments.pairing_of_game(table.row.id) is not None:
+            if table.row.tournament_id is not None:
                 raise Refusal(
                     N_(
                         "A tournament game cannot be called off: play it, or give it up with `/wari surrender`. "

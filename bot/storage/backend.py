@@ -39,8 +39,8 @@ class Written(NamedTuple):
 
 
 class Step(NamedTuple):
-    """One statement of several sent together (:meth:`Session.together`): a query whose rows are
-    wanted, a write, or with ``many`` one statement for each row of ``params``."""
+    """One statement of several (:meth:`Session.read_together`, ``Database.steps``): a query whose
+    rows are wanted, a write, or with ``many`` one statement for each row of ``params``."""
 
     sql: str
     params: Sequence = ()
@@ -87,10 +87,11 @@ class Session(Protocol):
 
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None: ...
 
-    async def together(self, steps: Sequence[Step]) -> list[list[Row]]:
-        """Run ``steps`` in order, their rows in order (none for a ``many``): statements whose
-        inputs do not wait for each other's results, sent at once where the driver queues them,
-        one after the other where it cannot. A failure of any is raised once all have run."""
+    async def read_together(self, queries: Sequence[Step]) -> list[list[Row]]:
+        """The rows of ``queries`` (reads, none waiting for another's result), in order: sent at
+        once where the driver queues them (SQLite), one after the other where it cannot. Reads
+        only: SQLite may roll a whole transaction back by itself when a statement fails (a full
+        disk, an I/O error), and a write queued behind it would then commit alone."""
         ...
 
     async def lock(self, *keys: int) -> None:

@@ -236,10 +236,23 @@ class Database:
         """One statement for each of ``rows``, inside a write under way."""
         await self.current().executemany(sql, rows)
 
-    async def together(self, *steps: Step) -> list[list[Row]]:
-        """Several statements of a write under way whose inputs do not wait for each other's
-        results, sent together (one trip on SQLite; see :meth:`Session.together`): each one's rows."""
-        return await self.current().together(steps)
+    async def read_together(self, *queries: Step) -> list[list[Row]]:
+        """Several queries of a write under way, none waiting for another's result, sent together
+        (one trip on SQLite; see :meth:`Session.read_together`): each one's rows."""
+        return await self.current().read_together(queries)
+
+    async def steps(self, *steps: Step) -> list[list[Row]]:
+        """Statements of a write under way, one after the other, each one's rows (none for a
+        ``many``). Writes are never sent together: see :meth:`Session.read_together`."""
+        session = self.current()
+        done: list[list[Row]] = []
+        for step in steps:
+            if step.many:
+                await session.executemany(step.sql, step.params)
+                done.append([])
+            else:
+                done.append(await session.fetch(step.sql, step.params))
+        return done
 
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` (channels, players) until the write under way ends (see :mod:`.backend`)."""

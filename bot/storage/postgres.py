@@ -291,16 +291,9 @@ class PostgresSession:
         if rows:
             await self._db.executemany(numbered(sql), rows, timeout=self._timeout)
 
-    async def together(self, steps: Sequence[Step]) -> list[list[asyncpg.Record]]:
-        """``steps`` one after the other: a connection runs one statement at a time."""
-        done: list[list[asyncpg.Record]] = []
-        for step in steps:
-            if step.many:
-                await self.executemany(step.sql, step.params)
-                done.append([])
-            else:
-                done.append(await self.fetch(step.sql, step.params))
-        return done
+    async def read_together(self, queries: Sequence[Step]) -> list[list[asyncpg.Record]]:
+        """``queries`` one after the other: a connection runs one statement at a time."""
+        return [await self.fetch(query.sql, query.params) for query in queries]
 
     async def lock(self, *keys: int) -> None:
         """Hold ``keys`` until the transaction ends, taken in order so that two transactions

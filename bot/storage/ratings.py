@@ -201,8 +201,8 @@ class RatingQueries(Queries):
         person's results, and both ratings if it is rated; returns the game as archived (marked
         :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it).
 
-        What it reads is read together, then what it writes is written together: two trips on
-        SQLite, however many statements (a press that ends a game waits for them)."""
+        What it reads is read together: one trip on SQLite, however many queries (a press that
+        ends a game waits for them)."""
         keys = [key for key, _ in _outcomes(game)]
         people = sorted({user for user, _, _ in keys})
         if people:
@@ -228,7 +228,7 @@ class RatingQueries(Queries):
             writes += _ratings_steps(known, [_rate_one(known, game, moment)], moment)
             if "season" in found:
                 writes += await self._seasons.season_steps(game, moment, found["season"])
-        written = await self._db.together(*writes)
+        written = await self._db.steps(*writes)
         return GameRow.from_row(written[-1][0]) if over_the_limit else game
 
     def _reads(self, game: GameRow, people: list[int], moment: datetime, *, rated: bool) -> dict[str, Step]:
@@ -265,7 +265,7 @@ class RatingQueries(Queries):
         return reads
 
     async def _read_together(self, reads: dict[str, Step]) -> dict[str, list[Row]]:
-        return dict(zip(reads, await self._db.together(*reads.values()), strict=True))
+        return dict(zip(reads, await self._db.read_together(*reads.values()), strict=True))
 
     async def count_the_archive(self) -> None:
         """Count the games archived before schema 4, in the order they finished (a step of its
@@ -284,7 +284,7 @@ class RatingQueries(Queries):
             if is_rated(game.status, (game.level_a, game.level_b), game.rated):
                 assert game.finished_at is not None  # set whenever a game leaves "live"
                 changes.append(_rate_one(known, game, game.finished_at))
-        await self._db.together(*_ratings_steps(known, changes, datetime.now(UTC)), _tallies_step(tallies))
+        await self._db.steps(*_ratings_steps(known, changes, datetime.now(UTC)), _tallies_step(tallies))
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         """What game ``game_id`` did to its players' ratings (empty if unrated), A first."""

@@ -241,7 +241,7 @@ class SeasonQueries(Queries):
                     (channel, game.guild_id, found[0]["starts_at"]),
                 )
             ]
-        settings, latest = await self._db.together(
+        settings, latest = await self._db.read_together(
             Step(SEASON_SETTINGS, (game.guild_id,)),
             Step("SELECT MAX(ends_at) AS last FROM seasons WHERE guild_id = ?", (game.guild_id,)),
         )

@@ -15,8 +15,8 @@ power cut or an operating-system crash may lose the last commits since the log w
 Checkpoints: SQLite copies the log into the file itself, by default at the commit that finds the
 log past 1,000 pages, which then takes some milliseconds longer (the copy and its sync): every
 few hundred presses, one waited for it. Here the sweep does it instead (:meth:`SQLiteBackend.checkpoint`,
-every :data:`cogs.wari.clocks.SWEEP_SECONDS`), on the connection for reads, which takes no write
-lock for it (``PASSIVE``): no write waits for a checkpoint. The writing connection still copies
+every :data:`cogs.wari.clocks.SWEEP_SECONDS`), from a connection of its own, without the write
+lock (``PASSIVE``): no read or write waits for a checkpoint. The writing connection still copies
 the log itself past :data:`LOG_PAGES_AT_MOST` pages, only so that a sweep that stopped cannot let
 the log grow without end.
 
@@ -120,22 +120,17 @@ class SQLiteSession:
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         await self._db.executemany(sql, rows)
 
-    async def together(self, steps: Sequence[Step]) -> list[list[sqlite3.Row]]:
-        """``steps`` queued on the connection's thread at once, in order (tasks start in the order
+    async def read_together(self, queries: Sequence[Step]) -> list[list[sqlite3.Row]]:
+        """``queries`` queued on the connection's thread at once, in order (tasks start in the order
         they are made, and each queues its statement before it first waits): one trip to the
-        thread for them all instead of one each. All are waited for before a failure is raised,
-        so that none still runs when the transaction is rolled back."""
-        done = await asyncio.gather(*(self._step(step) for step in steps), return_exceptions=True)
+        thread for them all instead of one each. All are waited for before a failure is raised."""
+        if any(query.many for query in queries):
+            raise ValueError("only queries are read together")
+        done = await asyncio.gather(*(self.fetch(query.sql, query.params) for query in queries), return_exceptions=True)
         for outcome in done:
             if isinstance(outcome, BaseException):
                 raise outcome
         return cast(list[list[sqlite3.Row]], done)
-
-    async def _step(self, step: Step) -> list[sqlite3.Row]:
-        if step.many:
-            await self.executemany(step.sql, step.params)
-            return []
-        return await self.fetch(step.sql, step.params)
 
     async def lock(self, *keys: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file's write lock."""
@@ -317,12 +312,24 @@ class SQLiteBackend:
                 raise
 
     async def checkpoint(self) -> tuple[int, int]:
-        """Copy what the log holds into the file (``PASSIVE``: no writer waits for it, and it
-        leaves what a read under way still needs), on the connection for reads: the log's pages,
-        and how many of them are in the file now."""
-        assert self._reader is not None  # open() sets it before it hands the backend out
-        (row,) = await self._reader.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
-        return row[1], row[2]
+        """Copy what the log holds into the file (``PASSIVE``: no writer waits for it, and it leaves
+        what a read under way still needs), from a connection of its own, opened for it in a
+        thread: no read or write of the bot's connections queues behind the copy and its sync.
+        The log's pages, and how many of them are in the file now. A full disk is
+        :class:`StorageFull`: nothing is lost, the log waits."""
+
+        def copy() -> tuple[int, int]:
+            with contextlib.closing(sqlite3.connect(self.path, isolation_level=None)) as connection:
+                connection.execute("PRAGMA busy_timeout = 5000")
+                _busy, pages, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                return pages, copied
+
+        try:
+            return await asyncio.to_thread(copy)
+        except sqlite3.Error as exc:
+            if out_of_space(exc):
+                raise self._full(exc) from exc
+            raise
 
     def _full(self, exc: BaseException) -> StorageFull:
         """The failure of a write that found the disk full, and SQLite undid."""

@@ -59,6 +59,8 @@ class Clocks:
         self._paused: list[Table] = []
         #: When the bot last noted that it is alive (``None``: not since it started).
         self._noted_at: datetime | None = None
+        #: The sweep's checkpoints are failing (said once, and once more when they work again).
+        self._checkpoints_failing = False
 
     async def start(self) -> None:
         """Before the gateway connects: credit an outage, so that no press meets a deadline the
@@ -110,8 +112,19 @@ class Clocks:
         await self.service.games.note_shown()
 
     async def checkpoint(self) -> None:
-        """Copy the database's log into its file, last: after everything the sweep wrote."""
-        await self.service.checkpoint()
+        """Copy the database's log into its file, last: after everything the sweep wrote. A
+        failure (a full disk) loses nothing: the log waits for the next sweep; it is said once,
+        and once more when checkpoints work again."""
+        try:
+            await self.service.checkpoint()
+        except StorageError as exc:
+            if not self._checkpoints_failing:
+                log.warning("could not copy the database's log into its file; the next sweeps try again: %s", exc)
+            self._checkpoints_failing = True
+            return
+        if self._checkpoints_failing:
+            log.info("the database's log is copied into its file again")
+        self._checkpoints_failing = False
 
     def stop(self) -> None:
         self.sweep.cancel()
@@ -157,6 +170,9 @@ class Clocks:
         ``False`` if the database could not be reached."""
         try:
             gap, tables = await self.service.games.credit_downtime(now())
+        except StorageError as exc:  # the database is away or its disk full: no bug, no traceback
+            log.error("could not note that the bot is alive; will try again: %s", exc)
+            return False
         except Exception:
             log.exception("could not note that the bot is alive; will try again")
             return False

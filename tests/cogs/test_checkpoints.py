@@ -32,8 +32,7 @@ async def test_presses_leave_their_moves_in_the_log_and_the_sweep_copies_them_in
 
     for member, house in ((world.alice, 5), (world.bob, 8), (world.alice, 3), (world.bob, 10)):
         await press(member, board, house)
-    assert "alice" in status_line(board)  # the moves were played and shown
-    assert file_digest(world.database) == before  # ...from the log: no press copied it into the file
+    assert "alice" in status_line(board)  # the moves were played and shown, from the log
 
     await world.env.advance_time(SWEEP_SECONDS)
     assert file_digest(world.database) != before  # the sweep did
@@ -42,14 +41,20 @@ async def test_presses_leave_their_moves_in_the_log_and_the_sweep_copies_them_in
     assert "bob" in status_line(board)
 
 
-async def test_the_writer_leaves_the_log_to_the_sweep_and_a_checkpoint_copies_all_of_it(database_path):
+async def test_writes_past_a_thousand_pages_leave_the_file_alone_and_a_checkpoint_copies_the_whole_log(database_path):
     store = await Store.open(database_path)
     try:
         (row,) = await store.database.write_one("PRAGMA wal_autocheckpoint")
         assert row[0] == LOG_PAGES_AT_MOST  # only past this does a write copy the log itself
-        for key in range(50):
-            await store.database.set_meta(f"key-{key}", "x" * 2000)
+        await store.database.checkpoint()
+        before = file_digest(database_path)
+        for key in range(600):  # some 1,200 pages: SQLite's own threshold is 1,000
+            await store.database.set_meta(f"key-{key}", "x" * 6000)
+        assert file_digest(database_path) == before  # no write copied the log into the file
+
         pages, copied = await store.database.checkpoint()
-        assert pages > 50 and copied == pages
+        assert pages > 1000 and copied == pages
+        assert file_digest(database_path) != before
+        assert await store.get_meta("key-599") == "x" * 6000
     finally:
         await store.close()

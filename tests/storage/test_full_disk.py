@@ -28,6 +28,7 @@ from bot.storage import StorageError, Store
 from bot.storage.backup import AutomaticBackups
 from bot.storage.integrity import backup_folder, backup_path, backups_of, inspect
 from bot.storage.sqlite import StorageFull
+from cogs.wari.clocks import SWEEP_SECONDS
 from tests.conftest import _BOTS, close_bot, make_bot
 from tests.helpers import (
     board_code,
@@ -313,3 +314,27 @@ async def test_a_board_shown_again_on_a_full_disk_is_taken_back_and_the_game_kee
     filler.unlink()
     await press(world.bob, board, 9)  # the game's board is the one it had, and it plays
     assert board_footer(board) == "Move 2"
+
+
+async def test_the_sweeps_checkpoint_on_a_full_disk_is_said_once_without_a_traceback_and_works_once_space_is_freed(
+    world, disk, caplog
+):
+    board = await start_game(world)
+    store = world.env.bot.store
+    for key in range(150):  # written since the last checkpoint: the file must grow to take them in
+        await store.set_meta(f"note-{key}", "x" * 6000)
+    filler = fill(disk)
+    with caplog.at_level(logging.INFO, logger="cogs.wari"):
+        for _ in range(3):
+            await world.env.advance_time(SWEEP_SECONDS)
+        failed = [r for r in caplog.records if "could not copy the database's log" in r.getMessage()]
+        assert len(failed) == 1 and failed[0].levelno == logging.WARNING and "disk is full" in failed[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+
+        filler.unlink()
+        await world.env.advance_time(SWEEP_SECONDS)
+        assert any(r.getMessage() == "the database's log is copied into its file again" for r in caplog.records)
+    await press(world.alice, board, 3)  # nothing was lost meanwhile
+    assert board_footer(board) == "Move 1"
+    assert await store.get_meta("note-149") == "x" * 6000
+    assert integrity(world.database) == ["ok"]

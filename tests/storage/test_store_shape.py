@@ -14,6 +14,13 @@ T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
+async def sqlite_store(database_path):
+    store = await Store.open(database_path)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
 async def store(database):
     """Each back end in turn (see ``tests/conftest.py``)."""
     store = await Store.open(database)
@@ -61,6 +68,22 @@ async def test_a_game_whose_rating_cannot_be_written_does_not_end_either(store):
     assert still is not None and still.live and still.version == game.version and still.record == "R0"
     # The results counted before the rating was refused went with it.
     assert await store.ratings.results_of(100) == {} and await store.ratings.ratings_of(100) == {}
+
+
+async def test_a_write_that_sqlite_undoes_by_itself_halfway_commits_none_of_its_later_statements(sqlite_store):
+    # SQLite rolls a whole transaction back by itself on some failures (an I/O error, a full disk);
+    # RAISE(ROLLBACK) does the same. A statement sent after the failure would then commit alone.
+    store = sqlite_store
+    game = await live_game(store)
+    await store.database.write(
+        ("CREATE TRIGGER undo_all BEFORE INSERT ON rating_changes BEGIN SELECT RAISE(ROLLBACK, 'undone'); END", ())
+    )
+    with pytest.raises((Conflict, StorageError)):
+        await store.games.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    still = await store.games.get_game(game.id)
+    assert still is not None and still.live and still.record == "R0"
+    for table in ("ratings", "rating_changes", "guild_players", "seasons", "player_stats"):
+        assert await store.database.read(f"SELECT * FROM {table}") == [], table
 
 
 async def test_a_pairing_that_has_its_game_already_starts_no_second_game(store):
