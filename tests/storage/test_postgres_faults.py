@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -335,7 +336,12 @@ def pressing_then_killed(database, moves: int, after: float, errors: Path) -> li
         watchdog.cancel()
         said.close()
     assert bot.returncode == -signal.SIGKILL and len(lines) >= moves, errors.read_text()
-    return [int(line.split()[1]) for line in lines]
+    said_whole = [line for line in lines if line.endswith("\n")]
+    # The kill may land in the middle of the last line (that move is stored, its word cut short):
+    # every other line is a whole acknowledgement.
+    assert len(lines) - len(said_whole) <= 1 and lines[: len(said_whole)] == said_whole, lines
+    assert all(re.fullmatch(r"acknowledged \d+\n", line) for line in said_whole), lines
+    return [int(line.split()[1]) for line in said_whole]
 
 
 #: When the kill comes after an acknowledged move, in seconds: a press takes about 10 ms here, the
