@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -98,11 +98,17 @@ def _(message: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
+@functools.cache
+def plural_form(language: str) -> Callable[[float], str]:
+    """The plural rule of ``language``: which form (``one``, ``other``...) a count takes."""
+    return Locale(language).plural_form
+
+
 def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The form of a message for ``count`` things, in the current language."""
     language = _language.get()
     forms = catalog(language).get((singular, plural))
-    one = Locale(language).plural_form(count) == "one"  # French and Portuguese: 0 is singular too
+    one = plural_form(language)(count) == "one"  # French and Portuguese: 0 is singular too
     if isinstance(forms, tuple) and forms and all(forms):  # a plural message's msgstr is its forms
         text = forms[0] if one else forms[-1]
     else:

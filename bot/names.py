@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import string
 import unicodedata
 
@@ -49,6 +50,12 @@ _RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
 FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
 
 
+#: How many names :func:`plain_name` and :func:`markdown_name` remember: every board and list
+#: writes its players' names again, and a member's name seldom changes.
+NAMES_REMEMBERED = 4096
+
+
+@functools.lru_cache(maxsize=NAMES_REMEMBERED)
 def plain_name(name: str) -> str:
     """``name`` for a place Discord shows exactly as given (a thread's name, an embed's footer):
     on one line, without direction controls, and isolated if it runs right to left.
@@ -65,6 +72,7 @@ def plain_name(name: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=NAMES_REMEMBERED)
 def markdown_name(name: str) -> str:
     """``name`` for Discord markdown (contents, embed titles, descriptions and fields): as
     :func:`plain_name`, with every ASCII punctuation character escaped.

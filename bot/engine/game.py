@@ -133,11 +133,20 @@ class _Earlier:
     in one text (a live game is kept in memory between presses: one string, not one a move);
     played again (``replay``) only if someone reads them in full."""
 
-    __slots__ = ("_moves", "_replay", "count", "last", "notation")
+    __slots__ = ("_moves", "_replay", "_sown", "count", "last", "notation")
 
     def __init__(self, texts: Sequence[str], last: MoveRecord | None, replay: Callable[[], Game]) -> None:
         self.notation, self.count, self.last, self._replay = " ".join(texts), len(texts), last, replay
         self._moves: list[MoveRecord] | None = None
+        self._sown: frozenset[Player] | None = None
+
+    @property
+    def sown(self) -> frozenset[Player]:
+        """The sides that sowed in these moves (an ending, ``A(surrender)``, sows nothing), read
+        from their notation once: the game's copies share them, and they never change."""
+        if self._sown is None:
+            self._sown = frozenset(Player[text[0]] for text in self.texts if text[2:3].isdigit())
+        return self._sown
 
     @property
     def texts(self) -> list[str]:
@@ -309,12 +318,7 @@ class Game:
         True
         """
         sown = {ply.record.player for ply in self._plies if ply.record.sows}
-        for text in self._earlier.texts if self._earlier else ():
-            if len(sown) == len(Player):  # both sowed: mostly found in the first moves, not the whole game
-                break
-            if text[2:3].isdigit():
-                sown.add(Player[text[0]])
-        return sown
+        return sown | self._earlier.sown if self._earlier else sown
 
     def move_texts(self) -> list[str]:
         """Every move played so far in notation (``A(5,4)``...), oldest first."""

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from bot.engine import Game, Player
 from bot.engine.notation import record, snapshot
 from bot.i18n import N_
-from bot.storage import ChallengeRow, Conflict, GameRow, NumberScope, StorageError, Store
+from bot.storage import ChallengeRow, Conflict, GameRow, NumberScope, SavedGame, StorageError, Store
 
 from .live import LiveGames
 from .table import NO_GAME, Refusal, StaleBoard, Table, TimeUp
@@ -207,8 +207,8 @@ class Tables:
             **(NO_OFFER if table.row.draw_by is not None else {}),
             **handover(table, game, mover, actor, now, moved),
         }
-        row, over = await self._write(table.row, {**changes, "now": now})
-        return Table(row, game, over, await self._rating_changes(row) if outcome else ())
+        saved, over = await self._write(table.row, {**changes, "now": now})
+        return Table(saved.row, game, over, saved.rating_changes)
 
     async def note_shown(self) -> None:
         """Write every board's mark kept in memory (:mod:`.live`), in one write; on a failure,
@@ -221,22 +221,13 @@ class Tables:
             for row in marks:
                 self.live.shown(row)
 
-    async def _rating_changes(self, row: GameRow) -> tuple:
-        """What the game just archived did to the ratings, to show; none if it cannot be read
-        (the game is saved all the same: this must not read as a failure)."""
-        try:
-            return tuple(await self.store.ratings.rating_changes(row.id))
-        except StorageError as exc:
-            log.warning("game %s is archived, but its rating changes could not be read: %s", row.id, exc)
-            return ()
-
     async def update(self, row: GameRow, **changes: Any) -> GameRow:
         """Save ``changes`` of ``row`` (compare-and-set on its version and its last ping), with the
         bookkeeping that waits to be written (:mod:`.live`: its board's mark, a ping taken back);
         the game kept in memory follows. A :class:`StaleBoard` if the game changed meanwhile."""
-        return (await self._write(row, changes))[0]
+        return (await self._write(row, changes))[0].row
 
-    async def _write(self, row: GameRow, changes: dict) -> tuple[GameRow, GameRow]:
+    async def _write(self, row: GameRow, changes: dict) -> tuple[SavedGame, GameRow]:
         """:meth:`update`'s game saved, and the game it was saved over: ``row``, or the game read
         afresh if only its pings changed since ``row`` was read (a ping is recorded or taken back,
         with no lock held, without a change of the game's version): the same game, so the same
@@ -252,12 +243,12 @@ class Tables:
         except Conflict:
             raise StaleBoard(CHANGED_MEANWHILE, await self._read_again(row)) from None
 
-    async def _save_over(self, row: GameRow, changes: dict) -> GameRow:
+    async def _save_over(self, row: GameRow, changes: dict) -> SavedGame:
         """Save ``changes`` of ``row`` with its bookkeeping (:class:`Conflict` if ``row`` is not the stored game)."""
         bookkeeping = self.live.written_with(row, changes)
-        saved, muted = await self.store.games.save_game(row, **bookkeeping, **changes)
-        self.live.written(saved)
-        self.live.keep(saved, muted, written=True)
+        saved = await self.store.games.save_game(row, **bookkeeping, **changes)
+        self.live.written(saved.row)
+        self.live.keep(saved.row, saved.muted, written=True)
         return saved
 
     async def _read_again(self, row: GameRow) -> Table | None:

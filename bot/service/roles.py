@@ -13,11 +13,11 @@ the bot makes the first time a player of the server enters it (moderators may re
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from datetime import datetime, timedelta
 
 from bot.ratings import family
-from bot.storage import Store
+from bot.storage import RatingChange, Store
 from bot.storage.settings import CALL_ROLES, ServerRoles
 
 #: A server's seek role is pinged at most this often: a busy queue calls its players once, not
@@ -34,6 +34,12 @@ PAGE = 500
 def band_of(points: int, step: int) -> int:
     """The lowest rating of the band of ``step`` points that holds ``points`` (1537, 200 → 1400)."""
     return points // step * step
+
+
+def tier_ratings(changes: Iterable[RatingChange]) -> dict[int, int]:
+    """The ratings a game's rating changes (:attr:`bot.service.Table.ratings`) left its players
+    in :data:`TIER_VARIANT`, by player (none for a game of another rule set, or unrated)."""
+    return {change.user_id: change.after.points for change in changes if family(change.variant) == TIER_VARIANT}
 
 
 class RoleService:
@@ -64,12 +70,6 @@ class RoleService:
         """Whether the event's call at ``moment`` (``open``, ``start``) is still to make (noted if so)."""
         what = f"tournament:{tournament_id}:{moment}"
         return await self._store.settings.claim_call(guild_id, what, now, again_after=None)
-
-    async def tier_ratings(self, game_id: int) -> dict[int, int]:
-        """The ratings a rated game left its players in :data:`TIER_VARIANT`, by player (none
-        for a game of another rule set, or unrated)."""
-        changes = await self._store.ratings.rating_changes(game_id)
-        return {change.user_id: change.after.points for change in changes if family(change.variant) == TIER_VARIANT}
 
     async def forget_retired_role(self, guild_id: int, role_id: int) -> None:
         """A retired band's role was deleted from Discord (or was gone already)."""

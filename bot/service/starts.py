@@ -232,7 +232,7 @@ class StartService:
         is written, and the caller takes its message back."""
         columns = {name: getattr(started.row, name) for name in CLOCK_COLUMNS}
         try:
-            row, muted = await self._store.games.save_game(started.row, now=now, message_id=message_id, **columns)
+            row, muted, _ = await self._store.games.save_game(started.row, now=now, message_id=message_id, **columns)
         except Conflict:
             return None
         self._tables.live.keep(row, muted)  # its first press needs no read

@@ -21,7 +21,7 @@ from typing import Any
 from .analyses import AnalysisQueries, AnalysisRow, Queued
 from .clocks import ClockQueries
 from .database import Conflict, Database, ShardScope, StorageError, Written, time_text
-from .games import GameQueries
+from .games import GameQueries, SavedGame
 from .puzzles import PuzzleQueries
 from .ratings import RatingChange, RatingQueries, Record, Standing, after_migration
 from .rows import (
@@ -70,6 +70,7 @@ __all__ = [
     "SeekRow",
     "ShardScope",
     "RatingChange",
+    "SavedGame",
     "Record",
     "Standing",
     "StorageError",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .database import Conflict, Database, Queries, time_text
-from .ratings import RatingQueries
+from .ratings import RatingChange, RatingQueries
 from .rows import GAME_STATE, GAME_WITH_PINGS, SERVER, ChallengeRow, GameRow, game_and_muted, to_column
 
 #: No ping message: a message id is never 0 (a Discord id is far larger).
@@ -14,6 +14,16 @@ NO_PING = 0
 #: That a game still names the ping message of a parameter (:data:`NO_PING`: none), in the SQL
 #: both back ends read (PostgreSQL has no ``IS ?``, SQLite before 3.39 no ``IS NOT DISTINCT FROM``).
 SAME_PING = f"COALESCE(ping_message_id, {NO_PING}) = ?"
+
+
+class SavedGame(NamedTuple):
+    """What a save of a game (:meth:`GameQueries.save_game`) stored and read with it."""
+
+    row: GameRow
+    #: Those of its players who turned pings off.
+    muted: frozenset[int]
+    #: What the game did to the ratings, A first, if the save archived it rated (else none).
+    rating_changes: tuple[RatingChange, ...] = ()
 
 
 class GameQueries(Queries):
@@ -224,11 +234,12 @@ class GameQueries(Queries):
 
     async def update_game(self, game: GameRow, *, now: datetime, **changes: Any) -> GameRow:
         """:meth:`save_game`'s game (:class:`Conflict` if the stored version is no longer ``game.version``)."""
-        return (await self.save_game(game, now=now, **changes))[0]
+        return (await self.save_game(game, now=now, **changes)).row
 
-    async def save_game(self, game: GameRow, *, now: datetime, **changes: Any) -> tuple[GameRow, frozenset[int]]:
-        """Save a new state of ``game`` if nobody changed it since it was read: the game saved, and
-        those of its players who turned pings off (read by the same statement, for its next ping).
+    async def save_game(self, game: GameRow, *, now: datetime, **changes: Any) -> SavedGame:
+        """Save a new state of ``game`` if nobody changed it since it was read: the game saved,
+        those of its players who turned pings off (read by the same statement, for its next ping),
+        and for a game this archives, what it did to the ratings.
         ``changes`` name columns of the game's state (record, status, result, reason, message,
         clock state, pings, draw offer); ``finished_at`` is set when ``status`` leaves ``live``.
         The version goes up by one, so a writer that read the old version loses (:class:`Conflict`);
@@ -249,10 +260,11 @@ class GameQueries(Queries):
             (*map(to_column, changes.values()), time_text(now), game.id, game.version, game.ping_message_id or NO_PING),
         )
         if not ends:  # a move, a ping, an offer: one statement, no transaction needed
-            return self._saved(await self._db.write_one(*update))
+            return SavedGame(*self._saved(await self._db.write_one(*update)))
         async with self._db.writing():
             saved, muted = self._saved(await self._db.rows(*update))
-            return await self._ratings.count_archived(saved, now), muted
+            archived, rating_changes = await self._ratings.count_archived(saved, now)
+            return SavedGame(archived, muted, rating_changes)
 
     @staticmethod
     def _saved(rows: list) -> tuple[GameRow, frozenset[int]]:

@@ -85,6 +85,13 @@ def _rating(row: Row) -> Rating:
     return Rating(row["rating"], row["rd"], row["volatility"], row["games"])
 
 
+def _change(row: tuple) -> RatingChange:
+    """A row of ``rating_changes`` as :func:`_rate_one` makes it (then the server), as read back."""
+    game_id, user_id, variant, rating_before, rd_before, rating_after, rd_after, changed_at = row[:8]
+    before, after = Rating(rating_before, rd_before), Rating(rating_after, rd_after)
+    return RatingChange(game_id, user_id, variant, before, after, datetime.fromisoformat(changed_at))
+
+
 def _rate_one(ratings: dict[tuple[int, str], Rating], game: GameRow, moment: datetime) -> list[tuple]:
     """Rate ``game`` against ``ratings`` (updated in place); the rows of ``rating_changes`` it adds,
     each followed by the server whose leaderboard now counts the player (``None``: the game was
@@ -196,10 +203,12 @@ class RatingQueries(Queries):
         #: the write that archives it.
         self._seasons = SeasonQueries(database)
 
-    async def count_archived(self, game: GameRow, moment: datetime) -> GameRow:
+    async def count_archived(self, game: GameRow, moment: datetime) -> tuple[GameRow, tuple[RatingChange, ...]]:
         """Count the game that was just archived (a step of the write that archives it): each
         person's results, and both ratings if it is rated; returns the game as archived (marked
-        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it).
+        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it) and what it did to the
+        ratings, A first, as :meth:`rating_changes` would read them (none if unrated): the final
+        board shows them, and needs no read after the write for it.
 
         What it reads is read together: one trip on SQLite, however many queries (a press that
         ends a game waits for them)."""
@@ -212,6 +221,7 @@ class RatingQueries(Queries):
         rated = is_rated(game.status, (game.level_a, game.level_b), game.rated)
         found = await self._read_together(self._reads(game, people, moment, rated=rated))
         writes: list[Step] = []
+        changes: list[tuple] = []
         if people:
             tallies = {
                 key: _tally_of(row)
@@ -225,11 +235,12 @@ class RatingQueries(Queries):
             writes.append(Step("UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)))
         elif rated:
             known = {(row["user_id"], row["variant"]): _rating(row) for row in found["ratings"]}
-            writes += _ratings_steps(known, [_rate_one(known, game, moment)], moment)
+            changes = _rate_one(known, game, moment)
+            writes += _ratings_steps(known, [changes], moment)
             if "season" in found:
                 writes += await self._seasons.season_steps(game, moment, found["season"])
         written = await self._db.steps(*writes)
-        return GameRow.from_row(written[-1][0]) if over_the_limit else game
+        return (GameRow.from_row(written[-1][0]) if over_the_limit else game), tuple(map(_change, changes))
 
     def _reads(self, game: GameRow, people: list[int], moment: datetime, *, rated: bool) -> dict[str, Step]:
         """What counting ``game`` reads: its people's results, and for a rated game how many rated

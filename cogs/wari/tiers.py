@@ -40,7 +40,7 @@ import discord
 from bot.i18n import _, n_
 from bot.names import markdown_name
 from bot.service import Table
-from bot.service.roles import RoleService, band_of
+from bot.service.roles import RoleService, band_of, tier_ratings
 from bot.storage import StorageError
 from bot.storage.rows import SERVER
 
@@ -161,7 +161,7 @@ class TierRoles:
         if not guild.me.guild_permissions.manage_roles:
             log.warning("server %s keeps rating-tier roles, but I lack Manage Roles there", guild.id)
             return
-        for user_id, points in (await self.roles.tier_ratings(row.id)).items():
+        for user_id, points in tier_ratings(table.ratings).items():  # as the game's archiving saved them
             await self.place_logged(guild, user_id, points)
 
     async def change(self, guild: discord.Guild, step: int | None) -> TierChange:

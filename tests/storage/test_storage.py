@@ -491,3 +491,23 @@ async def test_a_database_password_never_shows_in_an_error_or_a_log_line(caplog)
             await Store.open(url)
         assert "s3cret-pw" not in str(raised.value) and "wari:***@" in str(raised.value)
     assert "s3cret-pw" not in caplog.text
+
+
+async def test_the_save_that_archives_a_rated_game_returns_its_rating_changes_as_they_are_read_back(store):
+    """The final board shows what the game did to the ratings from the archiving write itself
+    (no read after it): it must be what the database holds, A first, and nothing once unrated."""
+    from bot.ratings import RATED_GAMES_PER_PAIR_PER_DAY
+
+    saved = []
+    for channel in range(1, RATED_GAMES_PER_PAIR_PER_DAY + 2):
+        game = await clocked_game(store, channel=channel)
+        result = "AB"[channel % 2]
+        at = T0 + timedelta(minutes=channel)
+        saved.append(await store.games.save_game(game, now=at, status="finished", result=result, reason="surrender"))
+    *rated, over_the_limit = saved
+    for save in rated:
+        read_back = tuple(await store.ratings.rating_changes(save.row.id))
+        assert save.rating_changes == read_back
+        assert [change.user_id for change in read_back] == [save.row.player_a, save.row.player_b]
+        assert all(change.delta != 0 for change in read_back)
+    assert over_the_limit.rating_changes == () == tuple(await store.ratings.rating_changes(over_the_limit.row.id))
