@@ -230,7 +230,7 @@ class RatingQueries(Queries):
             }
             _count(tallies, game)
             writes += [_tallies_step(tallies), *self._seasons.expert_win_steps(game, moment)]
-        over_the_limit = rated and found["together"][0]["n"] >= RATED_GAMES_PER_PAIR_PER_DAY
+        over_the_limit = rated and found["rated_in_a_day"][0]["n"] >= RATED_GAMES_PER_PAIR_PER_DAY
         if over_the_limit:
             writes.append(Step("UPDATE games SET rated = ? WHERE id = ? RETURNING *", (OVER_THE_DAILY_LIMIT, game.id)))
         elif rated:
@@ -251,7 +251,7 @@ class RatingQueries(Queries):
             marks = ", ".join("?" for _ in people)
             reads["stats"] = Step(f"SELECT * FROM player_stats WHERE user_id IN ({marks})", tuple(people))
         if rated:
-            reads["together"] = Step(
+            reads["rated_in_a_day"] = Step(
                 """
                 SELECT COUNT(*) AS n FROM rating_changes
                 WHERE user_id = ? AND changed_at > ? AND game_id IN (
