@@ -21,9 +21,9 @@ from typing import Any
 from .analyses import AnalysisQueries, AnalysisRow, Queued
 from .clocks import ClockQueries
 from .database import Conflict, Database, ShardScope, StorageError, Written, time_text
-from .games import GameQueries, SavedGame
+from .games import GameQueries
 from .puzzles import PuzzleQueries
-from .ratings import RatingChange, RatingQueries, Record, Standing, after_migration
+from .ratings import RatingChange, RatingQueries, Record, SavedGame, Standing, after_migration
 from .rows import (
     ANYONE,
     DM,

@@ -88,10 +88,11 @@ class Session(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None: ...
 
     async def read_together(self, queries: Sequence[Step]) -> list[list[Row]]:
-        """The rows of ``queries`` (reads, none waiting for another's result), in order: sent at
-        once where the driver queues them (SQLite), one after the other where it cannot. Reads
-        only: SQLite may roll a whole transaction back by itself when a statement fails (a full
-        disk, an I/O error), and a write queued behind it would then commit alone."""
+        """The rows of ``queries`` (none waiting for another's result), in order: sent at once
+        where the driver queues them (SQLite), one after the other where it cannot. Reads, but
+        for the first, which may write: SQLite may roll a whole transaction back by itself when a
+        statement fails (a full disk, an I/O error), and a write queued behind it would then
+        commit alone."""
         ...
 
     async def lock(self, *keys: int) -> None:

@@ -238,7 +238,8 @@ class Database:
 
     async def read_together(self, *queries: Step) -> list[list[Row]]:
         """Several queries of a write under way, none waiting for another's result, sent together
-        (one trip on SQLite; see :meth:`Session.read_together`): each one's rows."""
+        (one trip on SQLite): each one's rows. The first may write, no other (see
+        :meth:`Session.read_together`)."""
         return await self.current().read_together(queries)
 
     async def steps(self, *steps: Step) -> list[list[Row]]:

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
+from .backend import Step
 from .database import Conflict, Database, Queries, time_text
-from .ratings import RatingChange, RatingQueries
-from .rows import GAME_STATE, GAME_WITH_PINGS, SERVER, ChallengeRow, GameRow, game_and_muted, to_column
+from .ratings import RatingQueries, SavedGame
+from .rows import GAME_STATE, GAME_WITH_PINGS, SERVER, ChallengeRow, GameRow, saved_game, to_column
 
 #: No ping message: a message id is never 0 (a Discord id is far larger).
 NO_PING = 0
 #: That a game still names the ping message of a parameter (:data:`NO_PING`: none), in the SQL
 #: both back ends read (PostgreSQL has no ``IS ?``, SQLite before 3.39 no ``IS NOT DISTINCT FROM``).
 SAME_PING = f"COALESCE(ping_message_id, {NO_PING}) = ?"
-
-
-class SavedGame(NamedTuple):
-    """What a save of a game (:meth:`GameQueries.save_game`) stored and read with it."""
-
-    row: GameRow
-    #: Those of its players who turned pings off.
-    muted: frozenset[int]
-    #: What the game did to the ratings, A first, if the save archived it rated (else none).
-    rating_changes: tuple[RatingChange, ...] = ()
 
 
 class GameQueries(Queries):
@@ -260,19 +252,9 @@ class GameQueries(Queries):
             (*map(to_column, changes.values()), time_text(now), game.id, game.version, game.ping_message_id or NO_PING),
         )
         if not ends:  # a move, a ping, an offer: one statement, no transaction needed
-            return SavedGame(*self._saved(await self._db.write_one(*update)))
+            return SavedGame(*saved_game(await self._db.write_one(*update)))
         async with self._db.writing():
-            saved, muted = self._saved(await self._db.rows(*update))
-            archived, rating_changes = await self._ratings.count_archived(saved, now)
-            return SavedGame(archived, muted, rating_changes)
-
-    @staticmethod
-    def _saved(rows: list) -> tuple[GameRow, frozenset[int]]:
-        """The game an update returned, with its players who turned pings off; :class:`Conflict`
-        if it found none (its version moved on)."""
-        if not rows:
-            raise Conflict("the game changed meanwhile")
-        return game_and_muted(rows[0])
+            return await self._ratings.archive(replace(game, **changes), now, Step(*update))
 
     async def move_final_board(self, game: GameRow, message_id: int) -> GameRow:
         """Record that a finished game's final board now lives in ``message_id`` (its state no

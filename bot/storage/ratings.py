@@ -1,7 +1,7 @@
 """Queries of ratings, standings and a player's archive.
 
 A rated game changes both ratings in the transaction that archives it
-(:meth:`bot.storage.games.GameQueries.update_game` calls :meth:`RatingQueries.count_archived`
+(:meth:`bot.storage.games.GameQueries.update_game` calls :meth:`RatingQueries.archive`
 inside its write), so a restart or a race never counts a game
 twice or not at all; every change is kept (``rating_changes``) for the history chart.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
 
 from bot.engine import Player
 from bot.ratings import (
@@ -24,8 +25,8 @@ from bot.ratings import (
 )
 
 from .backend import Row, Step
-from .database import Database, Queries, time_text
-from .rows import GAME_COLUMNS, SERVER, GameRow
+from .database import Conflict, Database, Queries, time_text
+from .rows import GAME_COLUMNS, SERVER, GameRow, saved_game
 from .seasons import SeasonQueries
 
 
@@ -58,6 +59,16 @@ def _latest_name(guild_id: int | None) -> tuple[str, tuple]:
         ) AS named ORDER BY id DESC LIMIT 1
     )"""
     return sql, params * 2
+
+
+class SavedGame(NamedTuple):
+    """What a save of a game (:meth:`bot.storage.games.GameQueries.save_game`) stored and read with it."""
+
+    row: GameRow
+    #: Those of its players who turned pings off.
+    muted: frozenset[int]
+    #: What the game did to the ratings, A first, if the save archived it rated (else none).
+    rating_changes: tuple[RatingChange, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -203,23 +214,39 @@ class RatingQueries(Queries):
         #: the write that archives it.
         self._seasons = SeasonQueries(database)
 
-    async def count_archived(self, game: GameRow, moment: datetime) -> tuple[GameRow, tuple[RatingChange, ...]]:
-        """Count the game that was just archived (a step of the write that archives it): each
-        person's results, and both ratings if it is rated; returns the game as archived (marked
-        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it) and what it did to the
-        ratings, A first, as :meth:`rating_changes` would read them (none if unrated): the final
-        board shows them, and needs no read after the write for it.
+    async def archive(self, ending: GameRow, moment: datetime, save: Step) -> SavedGame:
+        """End a game and count it, in the write under way: ``save`` stores ``ending`` (the game
+        as it ends: its statement is a compare-and-set returning the game with its players'
+        pings, :data:`~.rows.GAME_WITH_PINGS`), then each person's results are counted, and both
+        ratings if it is rated. Returns the game as archived (marked
+        :data:`bot.ratings.OVER_THE_DAILY_LIMIT` if its players reached it), and what it did to
+        the ratings, A first, as :meth:`rating_changes` would read them (none if unrated): the
+        final board shows them without a read after the write. :class:`Conflict` if the game
+        changed meanwhile.
 
-        What it reads is read together: one trip on SQLite, however many queries (a press that
-        ends a game waits for them)."""
-        keys = [key for key, _ in _outcomes(game)]
+        The save and what the count reads go to the database together (one trip on SQLite,
+        however many queries: the press that ends a game waits for them): the reads are of
+        other tables and need nothing the save returns but what ``ending`` already says, and
+        nothing queued behind the save writes."""
+        keys = [key for key, _ in _outcomes(ending)]
         people = sorted({user for user, _, _ in keys})
         if people:
             # Another process may be archiving another game of the same people: their results and
             # ratings are read, then written, under their locks (the computer keeps neither).
             await self._db.lock(*people)
-        rated = is_rated(game.status, (game.level_a, game.level_b), game.rated)
-        found = await self._read_together(self._reads(game, people, moment, rated=rated))
+        rated = is_rated(ending.status, (ending.level_a, ending.level_b), ending.rated)
+        found = await self._read_together({"save": save, **self._reads(ending, people, moment, rated=rated)})
+        game, muted = saved_game(found["save"])
+        if [key for key, _ in _outcomes(game)] != keys:  # the save compared the version: never
+            raise Conflict("the game changed meanwhile")
+        archived, changes = await self._write_count(game, moment, found, keys, rated=rated)
+        return SavedGame(archived, muted, changes)
+
+    async def _write_count(
+        self, game: GameRow, moment: datetime, found: dict[str, list[Row]], keys: list, *, rated: bool
+    ) -> tuple[GameRow, tuple[RatingChange, ...]]:
+        """Write the count of ``game``, just saved, from what :meth:`archive` read."""
+        people = {user for user, _, _ in keys}
         writes: list[Step] = []
         changes: list[tuple] = []
         if people:

@@ -9,7 +9,7 @@ from typing import TypeVar
 from bot.names import markdown_name
 
 from .backend import Row
-from .database import time_text, when
+from .database import Conflict, time_text, when
 
 #: Columns that hold a time (UTC ISO text in the database, aware datetimes in the rows).
 _TIME_COLUMNS = frozenset(
@@ -234,6 +234,14 @@ def game_and_muted(row: Row) -> tuple[GameRow, frozenset[int]]:
     columns = dict(row)
     choices = {columns["player_a"]: columns.pop("pings_of_a"), columns["player_b"]: columns.pop("pings_of_b")}
     return GameRow.from_row(columns), frozenset(user for user, pings in choices.items() if pings == 0)
+
+
+def saved_game(rows: list[Row]) -> tuple[GameRow, frozenset[int]]:
+    """The game a save returned (a row of :data:`GAME_WITH_PINGS`), with its players who turned
+    pings off; :class:`Conflict` if it returned none (the game's version moved on meanwhile)."""
+    if not rows:
+        raise Conflict("the game changed meanwhile")
+    return game_and_muted(rows[0])
 
 
 #: What :meth:`Store.update_game` may change: the game's state, never who plays it or where.

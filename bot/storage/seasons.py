@@ -1,7 +1,7 @@
 """Queries of seasons and badges (:mod:`bot.seasons`).
 
 A server's season is opened by its first rated game, in the write that rates it
-(:meth:`SeasonQueries.season_steps`, steps of :meth:`bot.storage.ratings.RatingQueries.count_archived`),
+(:meth:`SeasonQueries.season_steps`, steps of :meth:`bot.storage.ratings.RatingQueries.archive`),
 and closed once by the sweep: :meth:`SeasonQueries.close_season` marks it closed where it was
 not and keeps its podiums' badges in the same write, so two processes (or a restart) never close
 it twice.

@@ -86,6 +86,29 @@ async def test_a_write_that_sqlite_undoes_by_itself_halfway_commits_none_of_its_
         assert await store.database.read(f"SELECT * FROM {table}") == [], table
 
 
+async def test_a_games_end_that_sqlite_undoes_by_itself_counts_nothing_though_its_reads_went_with_it(sqlite_store):
+    # The save that ends a game goes to SQLite's thread with the count's reads behind it (one trip):
+    # if SQLite undoes the transaction at the save, the reads run alone, and nothing is written.
+    store = sqlite_store
+    game = await live_game(store)
+    await store.database.write(
+        (
+            "CREATE TRIGGER undo_the_end BEFORE UPDATE OF status ON games WHEN NEW.status != 'live' "
+            "BEGIN SELECT RAISE(ROLLBACK, 'undone'); END",
+            (),
+        )
+    )
+    with pytest.raises((Conflict, StorageError)):
+        await store.games.update_game(game, now=T0, record="R1", status="finished", result="A", reason="majority")
+    still = await store.games.get_game(game.id)
+    assert still is not None and still.live and still.record == "R0" and still.version == game.version
+    for table in ("ratings", "rating_changes", "guild_players", "seasons", "player_stats"):
+        assert await store.database.read(f"SELECT * FROM {table}") == [], table
+    # The game goes on: its next move is saved as if nothing had been tried.
+    moved = await store.games.update_game(still, now=T0, record="R2")
+    assert moved.version == game.version + 1 and moved.live
+
+
 async def test_a_pairing_that_has_its_game_already_starts_no_second_game(store):
     event = await store.tournaments.create_tournament(
         now=T0,
