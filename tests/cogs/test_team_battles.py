@@ -39,32 +39,45 @@ def hand_points(current) -> dict[int, int]:
     return {user: hand_arena_points(played) for user, played in results.items()}
 
 
+def team_roles(world, *names: str) -> list:
+    """The server's roles the teams stand for, made in the order named: the ids (and so the
+    pairings) follow the order of creation, which the stories keep."""
+    return [world.guild.create_role(name) for name in names]
+
+
+def member(world, name: str, *roles):
+    """A new member of the server named ``name``, holding ``roles``: none, one team's, or several."""
+    return world.guild.add_member(world.env.create_user(name), roles=roles)
+
+
+def team_members(world, role, prefix: str, count: int) -> list:
+    """``count`` new members holding ``role``, named ``prefix1``, ``prefix2``…, made in that order."""
+    return [member(world, f"{prefix}{n}", role) for n in range(1, count + 1)]
+
+
+async def declare_battle(world, *roles, starts: str, name: str = "Derby", duration: int = 30, **options):
+    """The moderator's ``/wari-mod tournament battle`` in #games, ``roles`` its team1, team2…: the
+    reply. Every story's battle is "Derby", half an hour long, unless it says otherwise."""
+    teams = {f"team{n}": role for n, role in enumerate(roles, start=1)}
+    return await world.mod.slash(
+        world.channel, "wari-mod tournament battle", name=name, starts=starts, duration=duration, **teams, **options
+    )
+
+
 async def test_two_roles_play_a_team_battle_where_each_teams_best_two_count(world):
     guild = world.guild
-    lions_role, tigers_role = guild.create_role("Lions"), guild.create_role("Tigers")
-    lions = [guild.add_member(world.env.create_user(f"lion{n}"), roles=[lions_role]) for n in (1, 2, 3)]
-    tigers = [guild.add_member(world.env.create_user(f"tiger{n}"), roles=[tigers_role]) for n in (1, 2)]
-    both = guild.add_member(world.env.create_user("twofold"), roles=[lions_role, tigers_role])
-    neither = guild.add_member(world.env.create_user("loner"))
-    made = await world.mod.slash(
-        world.channel,
-        "wari-mod tournament battle",
-        name="Derby",
-        starts="in 1 minute",
-        team1=lions_role,
-        team2=tigers_role,
-        leaders=2,
-        duration=30,
-        clock="1d/move",
-    )
+    lions_role, tigers_role = team_roles(world, "Lions", "Tigers")
+    lions, tigers = team_members(world, lions_role, "lion", 3), team_members(world, tigers_role, "tiger", 2)
+    both, neither = member(world, "twofold", lions_role, tigers_role), member(world, "loner")
+    made = await declare_battle(world, lions_role, tigers_role, starts="in 1 minute", leaders=2, clock="1d/move")
     assert not made.ephemeral, made.response.content
     signup = made.response
     description = signup.embeds[0].description
     assert "Arena · team battle" in description and "its best 2 players; you play for the team" in description
     assert "**Teams** (best 2 of each count)\nLions (0) · Tigers (0)" in description
 
-    for member in [*lions, *tigers]:  # one team's role each: they are in at once, for it
-        joined = await member.click(signup, label="Join")
+    for player in [*lions, *tigers]:  # one team's role each: they are in at once, for it
+        joined = await player.click(signup, label="Join")
         assert joined.acknowledged and not joined.ephemeral
     refused = await neither.click(signup, label="Join")
     assert refused.ephemeral and "you hold none of **Lions**, **Tigers**" in refused.response.content
@@ -155,20 +168,12 @@ def event_signup(world):
 
 
 async def test_a_battle_of_one_role_or_everyone_is_refused_and_a_recurring_battle_keeps_its_teams(world):
-    lions_role, tigers_role = world.guild.create_role("Lions"), world.guild.create_role("Tigers")
-    options = {"name": "Derby", "starts": "in 1 hour", "duration": 30}
-    same = await world.mod.slash(
-        world.channel, "wari-mod tournament battle", team1=lions_role, team2=lions_role, **options
-    )
+    lions_role, tigers_role = team_roles(world, "Lions", "Tigers")
+    same = await declare_battle(world, lions_role, lions_role, starts="in 1 hour")
     assert same.ephemeral and "at least 2 teams, each a different role" in same.response.content
-    everyone = world.guild.default_role
-    anyone = await world.mod.slash(
-        world.channel, "wari-mod tournament battle", team1=lions_role, team2=everyone, **options
-    )
+    anyone = await declare_battle(world, lions_role, world.guild.default_role, starts="in 1 hour")
     assert anyone.ephemeral and "@everyone cannot be a team" in anyone.response.content
-    made = await world.mod.slash(
-        world.channel, "wari-mod tournament battle", team1=lions_role, team2=tigers_role, repeat="weekly", **options
-    )
+    made = await declare_battle(world, lions_role, tigers_role, starts="in 1 hour", repeat="weekly")
     assert not made.ephemeral, made.response.content
     await world.mod.slash(world.channel, "wari-mod tournament start")  # too few players: called off, next edition made
     following = await event(world, 2)
@@ -184,19 +189,11 @@ def called_off_in(world) -> str:
 
 
 async def test_a_battle_where_only_one_team_has_players_is_called_off_at_its_start(world):
-    lions_role, tigers_role = world.guild.create_role("Lions"), world.guild.create_role("Tigers")
-    lions = [world.guild.add_member(world.env.create_user(f"lion{n}"), roles=[lions_role]) for n in (1, 2, 3, 4)]
-    made = await world.mod.slash(
-        world.channel,
-        "wari-mod tournament battle",
-        name="Derby",
-        starts="in 1 minute",
-        team1=lions_role,
-        team2=tigers_role,
-        duration=30,
-    )
-    for member in lions:  # four Lions, and no Tiger: nobody they may meet
-        await member.click(made.response, label="Join")
+    lions_role, tigers_role = team_roles(world, "Lions", "Tigers")
+    lions = team_members(world, lions_role, "lion", 4)
+    made = await declare_battle(world, lions_role, tigers_role, starts="in 1 minute")
+    for lion in lions:  # four Lions, and no Tiger: nobody they may meet
+        await lion.click(made.response, label="Join")
     await world.env.advance_time(90)
 
     current = await event(world)
@@ -206,25 +203,20 @@ async def test_a_battle_where_only_one_team_has_players_is_called_off_at_its_sta
 
 
 async def test_a_recurring_battles_shield_goes_to_the_winning_teams_best_player(world):
-    guild = world.guild
-    lions_role, tigers_role = guild.create_role("Lions"), guild.create_role("Tigers")
-    lions = [guild.add_member(world.env.create_user(f"lion{n}"), roles=[lions_role]) for n in (1, 2, 3)]
-    tigers = [guild.add_member(world.env.create_user(f"tiger{n}"), roles=[tigers_role]) for n in (1, 2, 3)]
-    made = await world.mod.slash(
-        world.channel,
-        "wari-mod tournament battle",
-        name="Derby",
+    lions_role, tigers_role = team_roles(world, "Lions", "Tigers")
+    lions, tigers = team_members(world, lions_role, "lion", 3), team_members(world, tigers_role, "tiger", 3)
+    made = await declare_battle(
+        world,
+        lions_role,
+        tigers_role,
         starts="in 1 minute",
-        team1=lions_role,
-        team2=tigers_role,
         leaders=3,
-        duration=30,
         clock="1d/move",
         repeat="weekly",
         title="Derby Shield",
     )
-    for member in [*lions, *tigers]:
-        await member.click(made.response, label="Join")
+    for player in [*lions, *tigers]:
+        await player.click(made.response, label="Join")
     by_id = {m.id: m for m in [*lions, *tigers]}
     tiger1 = tigers[0].id
 
@@ -259,28 +251,16 @@ async def test_a_recurring_battles_shield_goes_to_the_winning_teams_best_player(
 
 
 async def test_a_long_podium_and_sign_up_stay_whole_naming_three_players_a_team(world):
-    guild = world.guild
-    roles = [guild.create_role(f"T{n}_" + "x_" * 48) for n in range(1, 7)]  # 100 characters, 150 shown
-    teams = {n: [] for n in range(1, 7)}
-    for n, role in enumerate(roles, start=1):
-        for k in range(1, 5):
-            teams[n].append(guild.add_member(world.env.create_user(f"p{n}{k}_" + "y_" * 13), roles=[role]))
-    options = {f"team{n}": role for n, role in enumerate(roles, start=1)}
-    made = await world.mod.slash(
-        world.channel,
-        "wari-mod tournament battle",
-        name="Derby",
-        starts="in 1 minute",
-        leaders=20,
-        duration=30,
-        clock="1d/move",
-        repeat="weekly",
-        title="Derby Shield",
-        **options,
+    roles = team_roles(world, *(f"T{n}_" + "x_" * 48 for n in range(1, 7)))  # 100 characters, 150 shown
+    teams = {
+        n: [member(world, f"p{n}{k}_" + "y_" * 13, role) for k in range(1, 5)] for n, role in enumerate(roles, start=1)
+    }
+    made = await declare_battle(
+        world, *roles, starts="in 1 minute", leaders=20, clock="1d/move", repeat="weekly", title="Derby Shield"
     )
-    players = [member for members_of_team in teams.values() for member in members_of_team]
-    for member in players:
-        await member.click(made.response, label="Join")
+    players = [player for members_of_team in teams.values() for player in members_of_team]
+    for player in players:
+        await player.click(made.response, label="Join")
     signup = event_signup(world).embeds[0].description
     assert len(signup) <= 4096 and signup.splitlines()[-1].startswith("…and ")  # whole lines, and the count left
     team_of = {m.id: n for n, members_of_team in teams.items() for m in members_of_team}
@@ -308,24 +288,15 @@ async def test_a_long_podium_and_sign_up_stay_whole_naming_three_players_a_team(
 
 async def test_a_recurring_battle_follows_its_roles_and_stops_when_fewer_than_two_teams_are_left(world):
     guild, backend = world.guild, world.env.backend
-    lions_role, tigers_role, eagles_role = (guild.create_role(name) for name in ("Lions", "Tigers", "Eagles"))
-    lion = guild.add_member(world.env.create_user("lion"), roles=[lions_role])
-    tiger = guild.add_member(world.env.create_user("tiger"), roles=[tigers_role])
-    eagle = guild.add_member(world.env.create_user("eagle"), roles=[eagles_role])
-    made = await world.mod.slash(
-        world.channel,
-        "wari-mod tournament battle",
-        name="Derby",
-        starts="in 1 hour",
-        team1=lions_role,
-        team2=tigers_role,
-        team3=eagles_role,
-        duration=30,
-        clock="1d/move",
-        repeat="weekly",
+    lions_role, tigers_role, eagles_role = team_roles(world, "Lions", "Tigers", "Eagles")
+    lion = member(world, "lion", lions_role)
+    tiger = member(world, "tiger", tigers_role)
+    eagle = member(world, "eagle", eagles_role)
+    made = await declare_battle(
+        world, lions_role, tigers_role, eagles_role, starts="in 1 hour", clock="1d/move", repeat="weekly"
     )
-    for member in (lion, tiger, eagle):
-        await member.click(made.response, label="Join")
+    for player in (lion, tiger, eagle):
+        await player.click(made.response, label="Join")
     backend.delete_role(guild.id, eagles_role.id)  # the Eagle joined: they play this edition for the Eagles
     backend.edit_role(guild.id, tigers_role.id, {"name": "Big Cats"})
     await world.env.advance_time(3600 + 60)
@@ -350,7 +321,7 @@ async def test_a_recurring_battle_follows_its_roles_and_stops_when_fewer_than_tw
 
 
 async def test_only_an_arena_can_be_a_team_battle(world):
-    lions_role, tigers_role = world.guild.create_role("Lions"), world.guild.create_role("Tigers")
+    lions_role, tigers_role = team_roles(world, "Lions", "Tigers")
     with pytest.raises(Refusal) as refused:
         await TournamentService(world.env.bot.store).create(
             guild_id=world.guild.id,
