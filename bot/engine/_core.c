@@ -275,7 +275,11 @@ static inline u64 hash_of(const Rules *r, const u8 *s)
 /* A stack of positions. Stores only grow in a capture game, so a repetition can only be found
  * among the entries with as many captured seeds as now: scanning stops at the first with fewer. */
 typedef struct { u64 hash; int captured; State state; } Seen;
-typedef struct { Seen *items; int size, capacity; } Path;
+/* count[]: how many entries fall in each of 1,024 buckets of their hash, so that most positions
+ * are known new without a scan (a long capture-free endgame makes the scan long). */
+typedef struct { Seen *items; int size, capacity; uint16_t count[1024]; } Path;
+
+static inline int bucket_of(u64 hash) { return (int)(hash >> 54); }
 
 static int path_push(Path *p, const Rules *r, const u8 *s, u64 hash)
 {
@@ -287,14 +291,21 @@ static int path_push(Path *p, const Rules *r, const u8 *s, u64 hash)
         p->capacity = capacity;
     }
     Seen *e = &p->items[p->size++];
+    p->count[bucket_of(hash)]++;
     e->hash = hash;
     e->captured = s[r->store[0]] + s[r->store[1]];
     memcpy(e->state.s, s, (size_t)r->width);
     return 0;
 }
 
+static inline void path_pop(Path *p)
+{
+    p->count[bucket_of(p->items[--p->size].hash)]--;
+}
+
 static int path_has(const Path *p, const Rules *r, const u8 *s, u64 hash)
 {
+    if (!p->count[bucket_of(hash)]) return 0;
     int captured = s[r->store[0]] + s[r->store[1]];
     for (int k = p->size - 1; k >= 0; k--) {
         const Seen *e = &p->items[k];
@@ -321,7 +332,7 @@ static unsigned long long perft(const Rules *r, const u8 *s, int depth, Path *se
             if (path_has(seen, r, child, h)) continue;
             if (path_push(seen, r, child, h)) return total;  /* out of memory: a short count */
             total += perft(r, child, depth - 1, seen);
-            seen->size--;
+            path_pop(seen);
         } else {
             total += perft(r, child, depth - 1, seen);
         }
@@ -694,6 +705,7 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
     if (!r->on_path && path_has(&z->path, r, s, hash)) {
         share_rows(r, s, final);
         *score = final_score(r, final, mover);
+        z->horizon = 1;
         return 1;
     }
     return 0;
@@ -752,7 +764,7 @@ static int child_value(Search *z, const u8 *s, const u8 *child, u64 child_hash, 
     if (child[r->turn] == s[r->turn]) value = negamax(z, child, child_hash, depth - 1, alpha, beta);
     else value = -negamax(z, child, child_hash, depth - 1, -beta, -alpha);
     z->ply--;
-    z->path.size--;
+    path_pop(&z->path);
     return value;
 }
 
@@ -816,7 +828,7 @@ static int quiesce(Search *z, const u8 *s, const int *moves, int count, int alph
             if (alpha >= beta) break;
         }
     }
-    z->path.size--;
+    path_pop(&z->path);
     return alpha;
 }
 
