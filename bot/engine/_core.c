@@ -705,7 +705,7 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
     if (!r->on_path && path_has(&z->path, r, s, hash)) {
         share_rows(r, s, final);
         *score = final_score(r, final, mover);
-        z->horizon = 1;
+        z->horizon = 1;  /* this line's ending: the table takes it to lines where nothing repeats */
         return 1;
     }
     return 0;
