@@ -1,4 +1,4 @@
-"""``python -m bot.ai.tune``: the expert's evaluation weights, fitted to self-play results.
+"""``python -m bot.ai.tune``: the expert's evaluation weights, fitted to self-play.
 
 Texel tuning. Games are played between the project's levels (the expert on small node budgets
 with the hand-set evaluation, greedy, MCTS), with random moves mixed in so that both sides get
@@ -9,6 +9,14 @@ as ``1 / (1 + exp(-K e))``; the fit minimises the log-loss of those predictions:
 
 1. ``K`` is fitted first for the hand-set evaluation (its units: quarter seeds), then fixed;
 2. the weights are fitted by Newton's method (the log-loss is convex in them), pure Python.
+
+With ``--teacher NODES``, ``collect`` distils a search instead: the expert plays itself (as it
+plays, on a few thousand nodes a move, a random move now and then), and half of its quiet
+positions are labelled with what a search of ``NODES`` nodes expects the mover to score (its
+value through the analysis's curve, :func:`.analysis.model.expected`; proven values are left
+out, they say nothing of what an estimate should be). The fit then keeps that curve's ``K``, so
+the weights learn to say at once, in the search's own units, what the deeper search found. The
+positions are the expert's own, and the labels far less noisy than one game's result.
 
 Games are split in two by their number: the fit sees four games in five, the fifth is held out
 and its log-loss is reported too. Everything follows from ``--seed``.
@@ -34,6 +42,7 @@ import functools
 import json
 import math
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -45,9 +54,11 @@ from bot.engine import Game, Player, rules_for
 from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 from bot.engine.rules import VARIANTS
 
+from .analysis.model import K as EXPECTED_K
+from .analysis.model import expected
 from .arena import elo, wilson
 from .base import Strategy
-from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
+from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, WIN, ExpertPlayer, features, load_weights
 from .mcts import MctsPlayer
 from .simple import GreedyPlayer, RandomPlayer
 
@@ -59,6 +70,12 @@ OPENING_PLIES = 4
 NOISE = (0.0, 0.03, 0.1, 0.2)
 #: Every HOLDOUT-th game is held out of the fit.
 HOLDOUT = 5
+#: With a teacher: each side is the expert on one of these node budgets (drawn per game)...
+TAUGHT_NODES = (5_000, 20_000, 60_000)
+#: ... playing a random move with this chance, ...
+TAUGHT_NOISE = 0.05
+#: ... and the teacher labels this share of the quiet positions (neighbours say much the same).
+TAUGHT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -111,32 +128,80 @@ def self_play(number: int, seed: int, variant: str) -> list[Sample]:
     return [Sample(number, 0.5 if winner is None else float(winner == player), state) for state, player in positions]
 
 
-def collect(variant: str, games: int, seed: int, report: Callable[[int, int], None] | None = None) -> list[Sample]:
-    samples: list[Sample] = []
-    for number in range(games):
-        samples += self_play(number, seed, variant)
-        if report:
-            report(number + 1, len(samples))
+def taught_play(number: int, seed: int, variant: str, teacher: int) -> list[Sample]:
+    """Half the quiet positions of one game of the expert against itself (number ``number`` of
+    the run ``seed``), each labelled with what a search of ``teacher`` nodes expects the mover
+    to score. Positions it proves are left out."""
+    rng = random.Random(f"{seed}:{variant}:{number}")
+    game = Game(rules_for(variant), Player.A)
+    m = machine_for(game.rules)
+    sides = {player: ExpertPlayer(rng.randrange(2**31), max_nodes=rng.choice(TAUGHT_NODES)) for player in Player}
+    noisy = RandomPlayer(rng.randrange(2**31))
+    judge = ExpertPlayer(1, max_nodes=teacher, without=frozenset({"book"}))
+    samples = []
+    while (mover := game.to_move) is not None:
+        moves = game.legal_moves
+        if (
+            game.ply >= OPENING_PLIES
+            and len(moves) > 1
+            and is_quiet(m, game.state, [house - 1 for house in moves])
+            and rng.random() < TAUGHT_SHARE
+        ):
+            judged = judge.choose(game, seconds=60)
+            if not judged.exact and abs(judged.score) < WIN:
+                samples.append(Sample(number, round(expected(judged.score), 5), game.state))
+        random_move = game.ply < OPENING_PLIES or rng.random() < TAUGHT_NOISE
+        game.play((noisy if random_move else sides[mover]).choose(game, seconds=60).house)
     return samples
 
 
-def write_samples(path: Path, variant: str, samples: Iterable[Sample]) -> None:
+def collect(
+    variant: str,
+    games: int,
+    seed: int,
+    report: Callable[[int, int], None] | None = None,
+    teacher: int | None = None,
+    jobs: int = 1,
+) -> list[Sample]:
+    """The samples of ``games`` games (played ``jobs`` at a time: the same samples however many),
+    labelled by their results, or by a search of ``teacher`` nodes."""
+    one_game = (
+        functools.partial(taught_play, seed=seed, variant=variant, teacher=teacher)
+        if teacher
+        else functools.partial(self_play, seed=seed, variant=variant)
+    )
+    samples: list[Sample] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for done, game_samples in enumerate(pool.map(one_game, range(games)), 1):
+            samples += game_samples
+            if report:
+                report(done, len(samples))
+    return samples
+
+
+#: A samples file's first line: its variant, and the teacher's nodes if a search labelled it.
+HEADER = re.compile(r"# variant (?P<variant>\w+)(?: taught by (?P<teacher>\d+) nodes)?:")
+
+
+def write_samples(path: Path, variant: str, samples: Iterable[Sample], teacher: int | None = None) -> None:
     with path.open("w") as out:
-        out.write(f"# variant {variant}: game result state\n")
+        taught = f" taught by {teacher} nodes" if teacher else ""
+        out.write(f"# variant {variant}{taught}: game result state\n")
         for s in samples:
             out.write(f"{s.game} {s.result:g} {','.join(map(str, s.state))}\n")
 
 
-def read_samples(path: Path) -> tuple[str, list[Sample]]:
+def read_samples(path: Path) -> tuple[str, list[Sample], bool]:
+    """A samples file's variant, its samples, and whether a search labelled them."""
     lines = path.read_text().splitlines()
-    if not lines or not lines[0].startswith("# variant "):
+    header = HEADER.match(lines[0]) if lines else None
+    if header is None:
         raise ValueError(f"{path}: not a samples file (python -m bot.ai.tune collect writes them)")
-    variant = lines[0].split()[2].rstrip(":")
     samples = []
     for line in lines[1:]:
         game, result, state = line.split()
         samples.append(Sample(int(game), float(result), tuple(int(x) for x in state.split(","))))
-    return variant, samples
+    return header["variant"], samples, header["teacher"] is not None
 
 
 # -- fitting ---------------------------------------------------------------------------------
@@ -258,7 +323,9 @@ class Fit:
     tuned_loss: tuple[float, float]
 
 
-def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] = print) -> Fit:
+def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] = print, taught: bool = False) -> Fit:
+    """The weights of least log-loss on four games in five. ``taught``: the samples are a
+    search's values made expected scores by the analysis's curve, whose ``K`` the fit keeps."""
     rows = feature_rows(variant, samples)
     train = [i for i, s in enumerate(samples) if s.game % HOLDOUT]
     test = [i for i, s in enumerate(samples) if not s.game % HOLDOUT]
@@ -270,13 +337,16 @@ def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] =
     def loss(weights: Sequence[float], which: list[int], k: float) -> float:
         return log_loss(scores(weights, which), [results[i] for i in which], k)
 
-    k = fit_k(scores(HAND, train), [results[i] for i in train])
+    k = EXPECTED_K if taught else fit_k(scores(HAND, train), [results[i] for i in train])
     hand = (loss(HAND, train, k), loss(HAND, test, k))
     report(
         f"{variant}: {len({s.game for s in samples})} games, {len(samples)} quiet positions "
         f"({len(train)} fitted, {len(test)} held out)"
     )
-    report(f"K = {k:.5f} (fitted for the hand-set evaluation); log-loss hand-set {hand[0]:.4f}, held out {hand[1]:.4f}")
+    how = "fitted for the hand-set evaluation"
+    if taught:
+        how = "the analysis's, as the teacher's values were made expected scores"
+    report(f"K = {k:.5f} ({how}); log-loss hand-set {hand[0]:.4f}, held out {hand[1]:.4f}")
     z = newton(
         [rows[i] for i in train],
         [results[i] for i in train],
@@ -393,6 +463,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--games", type=int, default=1000)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument(
+        "--teacher",
+        type=int,
+        metavar="NODES",
+        help="label positions of the expert's own games by a search of NODES nodes",
+    )
+    c.add_argument("--jobs", type=int, default=1, help="games played at once (one core each)")
     f = sub.add_parser("fit", help="fit the weights to collected samples")
     f.add_argument("samples", type=Path)
     f.add_argument("--write", action="store_true", help="store the weights in bot/ai/weights.json")
@@ -424,15 +501,15 @@ def main(argv: list[str] | None = None) -> int:
             if done % 50 == 0 or done == args.games:
                 print(f"{done} games, {count} quiet positions, {time.perf_counter() - began:.0f}s", flush=True)
 
-        samples = collect(args.variant, args.games, args.seed, progress)
-        write_samples(args.out, args.variant, samples)
+        samples = collect(args.variant, args.games, args.seed, progress, args.teacher, args.jobs)
+        write_samples(args.out, args.variant, samples, args.teacher)
         print(f"wrote {len(samples)} samples to {args.out}")
         return 0
     if args.command == "fit":
-        variant, samples = read_samples(args.samples)
+        variant, samples, taught = read_samples(args.samples)
         if not samples:
             parser.error(f"{args.samples} holds no samples")
-        result = fit(variant, samples)
+        result = fit(variant, samples, taught=taught)
         print(json.dumps({variant: list(result.weights)}))
         if args.write:
             command = f"python -m bot.ai.tune fit {args.samples.name} --write"

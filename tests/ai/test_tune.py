@@ -6,6 +6,8 @@ import random
 import pytest
 
 from bot.ai import expert, tune
+from bot.ai.analysis.model import K as EXPECTED_K
+from bot.ai.analysis.model import expected
 from bot.ai.expert import FEATURES, WEIGHT_ONE, ExpertPlayer, _Search, features, load_weights, weighted, weights_for
 from bot.engine import Game, Player, rules_for
 from bot.engine.core import Machine, _core, machine_for
@@ -119,8 +121,8 @@ def test_the_tune_command_runs_end_to_end(tmp_path, capsys):
     samples, weights = tmp_path / "wari.samples", tmp_path / "weights.json"
     write(weights, default="hand")
     assert tune.main(["collect", "--variant", "wari", "--games", "6", "--seed", "3", "--out", str(samples)]) == 0
-    variant, collected = tune.read_samples(samples)
-    assert variant == "wari" and collected and {s.result for s in collected} <= {0.0, 0.5, 1.0}
+    variant, collected, taught = tune.read_samples(samples)
+    assert variant == "wari" and not taught and collected and {s.result for s in collected} <= {0.0, 0.5, 1.0}
     assert tune.main(["fit", str(samples), "--write", "--weights-file", str(weights)]) == 0
     out = capsys.readouterr().out
     assert "log-loss hand-set" in out and "log-loss tuned" in out
@@ -136,6 +138,30 @@ def test_the_tune_command_runs_end_to_end(tmp_path, capsys):
     # collecting again with the same seed gives the same samples
     again = tmp_path / "again.samples"
     tune.main(["collect", "--variant", "wari", "--games", "6", "--seed", "3", "--out", str(again)])
+    assert again.read_text() == samples.read_text()
+
+
+def test_a_teacher_labels_the_expert_s_positions_with_what_its_search_expects(tmp_path, capsys):
+    samples = tmp_path / "oware.samples"
+    command = ["collect", "--variant", "oware", "--games", "3", "--seed", "2", "--teacher", "3000", "--out"]
+    assert tune.main([*command, str(samples), "--jobs", "2"]) == 0
+    variant, collected, taught = tune.read_samples(samples)
+    assert variant == "oware" and taught and len({s.game for s in collected}) >= 2
+    # each label is the teacher's value made an expected score: the first of each game searched again
+    teacher = ExpertPlayer(1, max_nodes=3000, without=frozenset({"book"}))
+    for game_number in {s.game for s in collected}:
+        first = next(s for s in collected if s.game == game_number)
+        judged = teacher.choose(Game.from_state(rules_for("oware"), first.state), 60)
+        assert first.result == round(expected(judged.score), 5)
+    assert all(0 < s.result < 1 for s in collected) and {s.result for s in collected} - {0.5}
+    # the fit keeps the analysis's K (the curve the labels came through) instead of fitting one
+    weights = write(tmp_path / "weights.json", default="hand")
+    assert tune.main(["fit", str(samples), "--write", "--weights-file", str(weights)]) == 0
+    assert f"K = {EXPECTED_K:.5f} (the analysis's" in capsys.readouterr().out
+    assert load_weights(weights)["fits"]["oware"]["K"] == EXPECTED_K
+    # the same samples however many games are played at once
+    again = tmp_path / "again.samples"
+    tune.main([*command, str(again)])
     assert again.read_text() == samples.read_text()
 
 
