@@ -128,13 +128,16 @@ class ExpertPlayer(Strategy):
         max_nodes: int | None = None,
         weights: str = "default",
         without: frozenset[str] = frozenset(),
+        weights_file: Path | None = None,
     ) -> None:
         super().__init__(seed)
         self.max_depth = max_depth
         #: With a node budget instead of a clock, the search is fully deterministic.
         self.max_nodes = max_nodes
-        #: Which evaluation: ``"default"`` (as ``weights.json`` says), ``"hand"`` or ``"tuned"``.
+        #: Which evaluation: ``"default"`` (as ``weights.json`` says), ``"hand"`` or ``"tuned"``...
         self.weights = weights
+        #: ... from this weights file (``None``: the project's, :data:`WEIGHTS_PATH`).
+        self.weights_file = weights_file
         unknown = without - set(OPTIONAL)
         if unknown:
             raise ValueError(f"an expert cannot play without {', '.join(sorted(unknown))} (only {', '.join(OPTIONAL)})")
@@ -155,7 +158,7 @@ class ExpertPlayer(Strategy):
                 house, opening.depth, opening.score, (house,), seconds=time.perf_counter() - began, notes={"book": True}
             )
         machine = machine_for(game.rules)
-        weights = weights_for(game.rules.name, self.weights)
+        weights = weights_for(game.rules.name, self.weights, self.weights_file)
         if isinstance(machine, CompiledMachine):
             return compiled_search(
                 machine, game, seconds, self.max_nodes, self.max_depth, progress, weights, self.techniques

@@ -387,13 +387,19 @@ def write_weights(result: Fit, command: str, default: str | None, path: Path = W
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a match: the expert with a set of weights, maybe without some techniques."""
+    """One side of a match: the expert with a set of weights (from the project's weights file or
+    another), maybe without some techniques."""
 
     weights: str
     without: frozenset[str] = frozenset()
+    weights_file: Path | None = None
 
     def __str__(self) -> str:
-        return self.weights + "".join(f" -{name}" for name in sorted(self.without))
+        source = f" of {self.weights_file.name}" if self.weights_file else ""
+        return self.weights + source + "".join(f" -{name}" for name in sorted(self.without))
+
+    def player(self, seed: int) -> ExpertPlayer:
+        return ExpertPlayer(seed, weights=self.weights, without=self.without, weights_file=self.weights_file)
 
 
 def play_match_game(
@@ -409,8 +415,8 @@ def play_match_game(
     side_a = Player.A if game_number % 2 == 0 else Player.B
     seed = match_seed * 7919 + game_number
     players = {
-        side_a: ExpertPlayer(seed, weights=a.weights, without=a.without),
-        side_a.other: ExpertPlayer(seed + 1, weights=b.weights, without=b.without),
+        side_a: a.player(seed),
+        side_a.other: b.player(seed + 1),
     }
     while (mover := game.to_move) is not None:
         game.play(players[mover].choose(game, seconds).house)
@@ -420,7 +426,7 @@ def play_match_game(
 
 
 def match(args: argparse.Namespace) -> int:
-    a, b = Side(args.a, args.a_without), Side(args.b, args.b_without)
+    a, b = Side(args.a, args.a_without, args.a_file), Side(args.b, args.b_without, args.b_file)
     began = time.perf_counter()
     one_game = functools.partial(
         play_match_game, args.variant, a, b, args.time, args.opening_plies, match_seed=args.seed
@@ -491,6 +497,9 @@ def main(argv: list[str] | None = None) -> int:
             type=without,
             default=frozenset(),
             help=f"what {side} plays without, comma-separated: {', '.join(OPTIONAL)}, or all",
+        )
+        m.add_argument(
+            f"--{side}-file", type=Path, help=f"the weights file {side}'s set is read from (default: the project's)"
         )
     m.add_argument("--jobs", type=int, default=1, help="games played at once (one core each)")
     args = parser.parse_args(argv)

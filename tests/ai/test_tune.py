@@ -82,6 +82,22 @@ def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure
     )
 
 
+def test_a_match_side_plays_the_set_of_the_file_it_names(tmp_path):
+    game = position()
+    changed = write(tmp_path / "before.json", oware=list(tune.HAND[:5]) + [3.0, -2.0, 1.0, -4.0, 0.5])
+    same = write(tmp_path / "same.json", oware=list(tune.HAND))
+
+    def score(side: tune.Side) -> float:
+        player = side.player(1)
+        player.max_depth, player.max_nodes = 2, 10**6  # a short search, the same every time
+        return player.choose(game, seconds=60).score
+
+    assert score(tune.Side("tuned", weights_file=changed)) != score(tune.Side("tuned", weights_file=same))
+    assert score(tune.Side("tuned", weights_file=same)) == score(tune.Side("tuned", weights_file=same))
+    assert score(tune.Side("hand", weights_file=changed)) == score(tune.Side("hand", weights_file=same))
+    assert str(tune.Side("tuned", frozenset({"book"}), changed)) == "tuned of before.json -book"
+
+
 @pytest.mark.compiled_core
 @pytest.mark.parametrize("variant", ["wari", "oware", "awari", "ouril"])
 def test_compiled_and_python_evaluations_agree_on_random_positions(variant):
