@@ -22,6 +22,7 @@ Games are split in two by their number: the fit sees four games in five, the fif
 and its log-loss is reported too. Everything follows from ``--seed``.
 
     python -m bot.ai.tune collect --variant oware --games 1500 --seed 1 --out oware.samples
+    python -m bot.ai.tune collect --variant oware --games 1200 --seed 11 --teacher 100000 --jobs 2 --out taught.samples
     python -m bot.ai.tune fit oware.samples --write          # weights.json gains the fitted set
     python -m bot.ai.tune match --variant oware --games 100 --time 0.1 --a tuned --b hand
     python -m bot.ai.tune match --games 100 --a tuned --b tuned --b-without reductions --jobs 2
@@ -81,7 +82,7 @@ TAUGHT_SHARE = 0.5
 @dataclass(frozen=True)
 class Sample:
     game: int
-    result: float  # what the mover went on to score: 1, 0.5 or 0
+    result: float  # what the mover went on to score (1, 0.5 or 0), or a teacher's expected score
     state: State
 
 
