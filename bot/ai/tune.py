@@ -55,6 +55,7 @@ from bot.engine import Game, Player, rules_for
 from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 from bot.engine.rules import VARIANTS
 
+from .analysis import model
 from .analysis.model import K as EXPECTED_K
 from .analysis.model import expected
 from .arena import elo, wilson
@@ -224,33 +225,6 @@ def sigmoid(x: float) -> float:
     return e / (1 + e)
 
 
-def log_loss(scores: Sequence[float], results: Sequence[float], k: float) -> float:
-    """The mean log-loss of predicting ``results`` by ``sigmoid(k * score)``."""
-    total = 0.0
-    for score, result in zip(scores, results, strict=True):
-        p = min(max(sigmoid(k * score), 1e-12), 1 - 1e-12)
-        total -= result * math.log(p) + (1 - result) * math.log(1 - p)
-    return total / len(scores)
-
-
-def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
-    """The ``K`` of least log-loss (golden-section search on a log scale, 1e-4..1)."""
-    lo, hi = math.log(1e-4), math.log(1.0)
-    ratio = (math.sqrt(5) - 1) / 2
-    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fa, fb = log_loss(scores, results, math.exp(a)), log_loss(scores, results, math.exp(b))
-    for _ in range(40):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - ratio * (hi - lo)
-            fa = log_loss(scores, results, math.exp(a))
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + ratio * (hi - lo)
-            fb = log_loss(scores, results, math.exp(b))
-    return math.exp((lo + hi) / 2)
-
-
 def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """``matrix x = vector`` by Gaussian elimination with partial pivoting."""
     n = len(vector)
@@ -332,13 +306,14 @@ def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] =
     test = [i for i, s in enumerate(samples) if not s.game % HOLDOUT]
     results = [s.result for s in samples]
 
-    def scores(weights: Sequence[float], which: list[int]) -> list[float]:
-        return [sum(w * f for w, f in zip(weights, rows[i], strict=True)) for i in which]
+    def scored(weights: Sequence[float], which: list[int]) -> list[model.Sample]:
+        """What ``weights`` score the samples ``which``, each with its result."""
+        return [model.Sample(sum(w * f for w, f in zip(weights, rows[i], strict=True)), results[i]) for i in which]
 
     def loss(weights: Sequence[float], which: list[int], k: float) -> float:
-        return log_loss(scores(weights, which), [results[i] for i in which], k)
+        return model.log_loss(scored(weights, which), k)
 
-    k = EXPECTED_K if taught else fit_k(scores(HAND, train), [results[i] for i in train])
+    k = EXPECTED_K if taught else model.fit_k(scored(HAND, train)).k
     hand = (loss(HAND, train, k), loss(HAND, test, k))
     report(
         f"{variant}: {len({s.game for s in samples})} games, {len(samples)} quiet positions "
