@@ -11,7 +11,7 @@ as ``1 / (1 + exp(-K e))``; the fit minimises the log-loss of those predictions:
 2. the weights are fitted by Newton's method (the log-loss is convex in them), pure Python.
 
 With ``--teacher NODES``, ``collect`` distils a search instead: the expert plays itself (as it
-plays, on a few thousand nodes a move, a random move now and then), and half of its quiet
+plays, on 5,000 to 60,000 nodes a move, a random move now and then), and half of its quiet
 positions are labelled with what a search of ``NODES`` nodes expects the mover to score (its
 value through the analysis's curve, :func:`.analysis.model.expected`; proven values are left
 out, they say nothing of what an estimate should be). The fit then keeps that curve's ``K``, so
