@@ -56,11 +56,9 @@ from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 from bot.engine.rules import VARIANTS
 
 from .analysis import model
-from .analysis.model import K as EXPECTED_K
-from .analysis.model import expected
 from .arena import elo, wilson
 from .base import Strategy
-from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, WIN, ExpertPlayer, features, load_weights
+from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
 from .mcts import MctsPlayer
 from .simple import GreedyPlayer, RandomPlayer
 
@@ -150,8 +148,8 @@ def taught_play(number: int, seed: int, variant: str, teacher: int) -> list[Samp
             and rng.random() < TAUGHT_SHARE
         ):
             judged = judge.choose(game, seconds=60)
-            if not judged.exact and abs(judged.score) < WIN:
-                samples.append(Sample(number, round(expected(judged.score), 5), game.state))
+            if not judged.exact and not model.is_proven(judged.score):
+                samples.append(Sample(number, round(model.expected(judged.score), 5), game.state))
         random_move = game.ply < OPENING_PLIES or rng.random() < TAUGHT_NOISE
         game.play((noisy if random_move else sides[mover]).choose(game, seconds=60).house)
     return samples
@@ -313,7 +311,7 @@ def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] =
     def loss(weights: Sequence[float], which: list[int], k: float) -> float:
         return model.log_loss(scored(weights, which), k)
 
-    k = EXPECTED_K if taught else model.fit_k(scored(HAND, train)).k
+    k = model.K if taught else model.fit_k(scored(HAND, train)).k
     hand = (loss(HAND, train, k), loss(HAND, test, k))
     report(
         f"{variant}: {len({s.game for s in samples})} games, {len(samples)} quiet positions "
