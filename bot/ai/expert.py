@@ -9,11 +9,13 @@ best move of the deepest completed iteration. What makes it strong:
 - **Reductions** (in C): late quiet moves are searched a ply or two shallower first, and in
   full only if they look better than the best so far.
 - **A kept table** (in C): a search on a clock leaves its transposition table to the next one,
-  which starts a ply or so deeper; its entries come in pairs (**buckets**), one keeping the
-  deepest result of the current search, the other the newest, so deep results are not lost to
-  the many shallow ones written after them. :data:`TECHNIQUES` names these techniques; each was kept
-  because a match showed it gains (``python -m bot.ai.tune match --a-without ...``), where
-  principal-variation search and aspiration windows did not.
+  which starts a ply or so deeper (a value that rests on a repeated position goes to it only as
+  a move to try first: the game's history it rests on has changed); its entries come in pairs
+  (**buckets**), one keeping the deepest result of the current search, the other the newest, so
+  deep results are not lost to the many shallow ones written after them. :data:`TECHNIQUES`
+  names these techniques; each was kept because a match showed it gains (``python -m
+  bot.ai.tune match --a-without ...``), where principal-variation search and aspiration windows
+  did not.
 - **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
 - **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+

@@ -455,11 +455,15 @@ typedef struct {
     u64 key;
     int16_t score;
     uint8_t depth;
-    uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it) */
+    uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it);
+                      * +8 when it rests on a repetition (see REPEATED) */
     int8_t move;
     uint8_t age;     /* the search that wrote it (a kept table's older entries give way) */
     uint8_t pad[2];
 } Entry;
+
+/* An entry's flag bit: its value rests on a position repeated on the path it was searched with. */
+#define REPEATED 8
 
 /* The transposition table holds about one entry per node the budget allows (16 bytes each),
  * between 2^16 and 2^22 entries: a large table costs time to clear, which short moves lack. */
@@ -478,7 +482,9 @@ static int table_bits(double seconds, long long max_nodes)
 /* The kept table (KEEP): a search on a time budget leaves its table for the next one, which
  * then starts from what it found two plies up (the move before and the reply), a ply or so
  * deeper at once. Node-budget searches never use it: they must answer the same whatever ran
- * before. One search at a time owns it; another one meanwhile gets a table of its own. */
+ * before. One search at a time owns it; another one meanwhile gets a table of its own. An entry
+ * whose value rests on a repetition (REPEATED) was right for the game's history of the search
+ * that wrote it: a later search takes only its move. */
 static Entry *kept_table;
 static int kept_bits;
 static char kept_busy;
@@ -552,6 +558,7 @@ typedef struct {
     double deadline;
     int out_of_time;
     int horizon;     /* the line searched met the horizon (its value is an estimate) */
+    int repeated;    /* the line searched met a repetition (its value depends on the path) */
     PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
     const int8_t *known;      /* the endgame table, if any: exact values where it has them */
     Tables tables;
@@ -706,6 +713,7 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
         share_rows(r, s, final);
         *score = final_score(r, final, mover);
         z->horizon = 1;  /* this line's ending: the table takes it to lines where nothing repeats */
+        z->repeated = 1;
         return 1;
     }
     return 0;
@@ -878,18 +886,23 @@ static int expand(Search *z, const u8 *s, u64 hash, int depth, int alpha, int be
     if (e) {
         int proven = e->flag & 4, flag = e->flag & 3;
         hint = e->move;
-        if (e->depth >= depth || proven) {
+        /* A value that rests on a repetition holds for the game's history it was searched
+         * with: an earlier search's (a kept table's) is only a hint to this one. */
+        int repeated = e->flag & REPEATED, stale = repeated && e->age != z->age;
+        if ((e->depth >= depth || proven) && !stale) {
             int usable = flag == EXACT || (flag == LOWER && e->score >= beta) || (flag == UPPER && e->score <= alpha);
             if (usable) {
                 if (!proven) z->horizon = 1;
+                if (repeated) z->repeated = 1;
                 return e->score;
             }
         }
     }
-    int original = alpha, best = -INF, best_move = -1, outer = z->horizon, quiet[10];
+    int original = alpha, best = -INF, best_move = -1, outer = z->horizon, outer_repeated = z->repeated, quiet[10];
     u8 children[10][MAXW];
     u64 hashes[10];
     z->horizon = 0;
+    z->repeated = 0;
     order(z, s, moves, count, hint, children, hashes, quiet);
     for (int m = 0; m < count; m++) {
         score = move_value(z, s, children[m], hashes[m], m, quiet[m], depth, alpha, beta, hash);
@@ -912,9 +925,10 @@ static int expand(Search *z, const u8 *s, u64 hash, int depth, int alpha, int be
     e->age = z->age;
     e->score = (int16_t)best;
     e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4));
+    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4) | (z->repeated ? REPEATED : 0));
     e->move = (int8_t)best_move;
     z->horizon |= outer;
+    z->repeated |= outer_repeated;
     return best;
 }
 
@@ -1392,6 +1406,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     for (int depth = 1; count > 1 && depth <= max_depth; depth++) {
         int move = best_move;
         z.horizon = 0;
+        z.repeated = 0;
         int score = root_search(&z, root, moves, count, depth, progress, &move);
         if (z.out_of_time) {
             best_move = move;  /* a move shown better part-way through counts */
@@ -1406,7 +1421,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         e->move = (int8_t)move;
         e->depth = (uint8_t)depth;
         e->score = (int16_t)score;
-        e->flag = EXACT | (z.horizon ? 0 : 4);
+        e->flag = (uint8_t)(EXACT | (z.horizon ? 0 : 4) | (z.repeated ? REPEATED : 0));
         if (!z.horizon) { exact = 1; break; }  /* proven, margin included: nothing deeper to learn */
     }
     PyEval_RestoreThread(z.released);

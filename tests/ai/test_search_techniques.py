@@ -37,6 +37,23 @@ def test_every_choice_of_techniques_finds_the_same_value(text, provable):
         assert not any(decision.exact for decision in decisions.values()), decisions
 
 
+def test_a_kept_table_does_not_carry_a_repetition_to_the_next_search():
+    """A value that rests on a repeated position holds only for the history it was searched with.
+    Here A loses by 2 because the game has been at the positions its defence needs (every line
+    repeats one: the rows are shared), yet the same position with no history is a win by 4. A
+    search on a clock keeps its table for the next one: that next one, on the position as a fresh
+    game, must not take the loss it finds there for its own."""
+    game = from_position("w1 wari 1,0,1,0,1,0,0,1,0,1,0,1 20:22 A")
+    for house in (5, 10, 1, 8, 2, 11, 6, 9, 3, 10, 5, 12, 4, 7, 6, 7, 5, 8):
+        game.play(house)
+    fresh = from_position("w1 wari 1,1,0,0,0,1,0,0,1,1,1,0 20:22 A")
+    assert fresh.board == game.board and fresh.scores == game.scores and fresh.to_move == game.to_move
+    expert = ExpertPlayer(weights="hand")  # on a clock: the kept table
+    assert expert.choose(game, seconds=1).score == -1002
+    assert expert.choose(fresh, seconds=1).score == 1004
+    assert ExpertPlayer(max_nodes=2_000_000, weights="hand").choose(fresh).score == 1004  # a table of its own
+
+
 def middle_game(variant: str, moves: list[int]) -> Game:
     game = Game(variant)
     for house in moves:
