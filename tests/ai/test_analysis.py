@@ -82,7 +82,7 @@ def test_the_workers_judgements_assemble_to_the_same_analysis(small_tables):
 
 @pytest.mark.compiled_core  # its bounds were measured on the compiled search: the Python one plays other moves
 def test_a_quiet_game_has_few_marks_and_a_wild_one_many():
-    expert = ExpertPlayer(1, max_nodes=20_000)  # weaker than the judge: its moves differ, a little
+    expert = ExpertPlayer(1, max_nodes=40_000)  # weaker than the judge: its moves differ, a little
     quiet = analyse_game(play(Game("wari"), {0: expert, 1: expert}, 24), "quick")
     wild = analyse_game(play(Game("wari"), {0: expert, 1: make_player("random", 3)}, 24), "quick")
     quiet_marks = [v.mark for v in quiet.moves if v.mark]
