@@ -9,13 +9,17 @@ best move of the deepest completed iteration. What makes it strong:
 - **Reductions** (in C): late quiet moves are searched a ply or two shallower first, and in
   full only if they look better than the best so far.
 - **A kept table** (in C): a search on a clock leaves its transposition table to the next one,
-  which starts a ply or so deeper (a value that rests on a repeated position goes to it only as
-  a move to try first: the game's history it rests on has changed); its entries come in pairs
+  which starts a ply or so deeper (a value that rests on a repetition of the game's history
+  goes to it only as a move to try first: that history has changed); its entries come in pairs
   (**buckets**), one keeping the deepest result of the current search, the other the newest, so
-  deep results are not lost to the many shallow ones written after them. :data:`TECHNIQUES`
-  names these techniques; each was kept because a match showed it gains (``python -m
-  bot.ai.tune match --a-without ...``), where principal-variation search and aspiration windows
-  did not.
+  deep results are not lost to the many shallow ones written after them.
+- **Cycles** (in C): a value that rests on a repetition of a position higher up the line
+  searched belongs to that line; another line reaching the same position takes only its move
+  from the table.
+
+  :data:`TECHNIQUES` names these techniques; each was kept because a match showed it gains
+  (``python -m bot.ai.tune match --a-without ...``; cycles, against Aalina at 3 s a move),
+  where principal-variation search and aspiration windows did not.
 - **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
 - **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
@@ -69,7 +73,7 @@ FEATURES = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "ca
 #: Weights are kept in 1/64 of a quarter seed (integers: the C core computes the same sum).
 WEIGHT_ONE = 64
 #: The compiled search's techniques, as bits of ``search``'s ``techniques`` in ``_core.c``.
-TECHNIQUES = {"killers": 1, "history": 2, "reductions": 4, "keep": 8, "buckets": 16}
+TECHNIQUES = {"killers": 1, "history": 2, "reductions": 4, "keep": 8, "buckets": 16, "cycles": 32}
 #: What an expert can be asked to play without: a technique, or its opening book.
 OPTIONAL = (*TECHNIQUES, "book")
 #: The weights file :mod:`.tune` writes: which set the expert plays, and the fitted sets.

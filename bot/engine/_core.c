@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ enum {
     REDUCTIONS = 4,  /* late quiet moves are searched a ply or two shallower first */
     KEEP = 8,        /* the transposition table is kept from one search to the next (see below) */
     BUCKETS = 16,    /* two table entries a key: the deeper one kept, the newest beside it */
-    ALL_TECHNIQUES = KILLERS | HISTORY | REDUCTIONS | KEEP | BUCKETS
+    CYCLES = 32,     /* a value resting on a repetition of a position above it stays on its line */
+    ALL_TECHNIQUES = KILLERS | HISTORY | REDUCTIONS | KEEP | BUCKETS | CYCLES
 };
 
 typedef uint8_t u8;
@@ -303,17 +305,20 @@ static inline void path_pop(Path *p)
     p->count[bucket_of(p->items[--p->size].hash)]--;
 }
 
-static int path_has(const Path *p, const Rules *r, const u8 *s, u64 hash)
+/* Where s is on the path (its index from the bottom), or -1. */
+static int path_index(const Path *p, const Rules *r, const u8 *s, u64 hash)
 {
-    if (!p->count[bucket_of(hash)]) return 0;
+    if (!p->count[bucket_of(hash)]) return -1;
     int captured = s[r->store[0]] + s[r->store[1]];
     for (int k = p->size - 1; k >= 0; k--) {
         const Seen *e = &p->items[k];
-        if (e->captured < captured) return 0;
-        if (e->hash == hash && !memcmp(e->state.s, s, (size_t)r->width)) return 1;
+        if (e->captured < captured) return -1;
+        if (e->hash == hash && !memcmp(e->state.s, s, (size_t)r->width)) return k;
     }
-    return 0;
+    return -1;
 }
+
+static inline int path_has(const Path *p, const Rules *r, const u8 *s, u64 hash) { return path_index(p, r, s, hash) >= 0; }
 
 /* ---------------------------------------------------------------------------------------- */
 /* perft                                                                                      */
@@ -456,14 +461,23 @@ typedef struct {
     int16_t score;
     uint8_t depth;
     uint8_t flag;    /* EXACT, LOWER, UPPER; +4 when the value is proven (no horizon under it);
-                      * +8 when it rests on a repetition (see REPEATED) */
+                      * +8 or +16 when it rests on a repetition (see REPEATED) */
     int8_t move;
     uint8_t age;     /* the search that wrote it (a kept table's older entries give way) */
     uint8_t pad[2];
 } Entry;
 
-/* An entry's flag bit: its value rests on a position repeated on the path it was searched with. */
+/* An entry's flag bits: its value rests on a position repeated on the path it was searched with,
+ * REPEATED one of the game before the search's root (true of every line of this search, not of
+ * the next search's), ON_LINE one of the line above it (true of that line only: other lines and
+ * searches take only its move). With CYCLES, a value that rests only on the position itself
+ * coming back, or on positions below it, has neither: wherever the position is reached, its
+ * subtree's cycles end there as they did (the rest of the path aside, as a table always has it);
+ * without CYCLES, any repetition is REPEATED. */
 #define REPEATED 8
+#define ON_LINE 16
+/* Search.leans_on when no repetition was met; -1 stands for a position of the game before the root. */
+#define NO_REPETITION INT_MAX
 
 /* The transposition table holds about one entry per node the budget allows (16 bytes each),
  * between 2^16 and 2^22 entries: a large table costs time to clear, which short moves lack. */
@@ -558,7 +572,8 @@ typedef struct {
     double deadline;
     int out_of_time;
     int horizon;     /* the line searched met the horizon (its value is an estimate) */
-    int repeated;    /* the line searched met a repetition (its value depends on the path) */
+    int leans_on;    /* the lowest path index of a repetition the value searched rests on */
+    int before_root; /* the path's entries from the game before the root */
     PyThreadState *released;  /* the search runs without the GIL; taken back for progress calls */
     const int8_t *known;      /* the endgame table, if any: exact values where it has them */
     Tables tables;
@@ -709,11 +724,12 @@ static int ended(Search *z, const u8 *s, u64 hash, int *score)
     u8 final[MAXW];
     int mover = s[r->turn];
     if (majority(r, s)) { *score = final_score(r, s, mover); return 1; }
-    if (!r->on_path && path_has(&z->path, r, s, hash)) {
+    int at;
+    if (!r->on_path && (at = path_index(&z->path, r, s, hash)) >= 0) {
         share_rows(r, s, final);
         *score = final_score(r, final, mover);
         z->horizon = 1;  /* this line's ending: the table takes it to lines where nothing repeats */
-        z->repeated = 1;
+        if (at < z->leans_on) z->leans_on = at;
         return 1;
     }
     return 0;
@@ -761,6 +777,15 @@ static void order(const Search *z, const u8 *s, int *moves, int count, int hint,
 }
 
 static int negamax(Search *z, const u8 *s, u64 hash, int depth, int alpha, int beta);
+
+/* The repetition flag (REPEATED, ON_LINE or none) of the entry of a position at path index `at`
+ * whose value rests on a repetition of the path's entry `leans_on`. */
+static int repetition_flag(const Search *z, int leans_on, int at)
+{
+    if (leans_on == NO_REPETITION) return 0;
+    if (!(z->techniques & CYCLES)) return REPEATED;
+    return leans_on >= at ? 0 : leans_on < z->before_root ? REPEATED : ON_LINE;
+}
 
 /* The value of child for s's mover: the same side may move again (an extra turn). */
 static int child_value(Search *z, const u8 *s, const u8 *child, u64 child_hash, int depth, int alpha, int beta, u64 hash)
@@ -886,23 +911,24 @@ static int expand(Search *z, const u8 *s, u64 hash, int depth, int alpha, int be
     if (e) {
         int proven = e->flag & 4, flag = e->flag & 3;
         hint = e->move;
-        /* A value that rests on a repetition holds for the game's history it was searched
-         * with: an earlier search's (a kept table's) is only a hint to this one. */
-        int repeated = e->flag & REPEATED, stale = repeated && e->age != z->age;
+        /* A value that rests on a repetition holds for the path it was searched with: one of
+         * the game's history for this search only (a kept table's is a hint to the next one),
+         * one of the line above it for that line only. */
+        int repeated = e->flag & REPEATED, stale = (repeated && e->age != z->age) || (e->flag & ON_LINE);
         if ((e->depth >= depth || proven) && !stale) {
             int usable = flag == EXACT || (flag == LOWER && e->score >= beta) || (flag == UPPER && e->score <= alpha);
             if (usable) {
                 if (!proven) z->horizon = 1;
-                if (repeated) z->repeated = 1;
+                if (repeated) z->leans_on = -1;
                 return e->score;
             }
         }
     }
-    int original = alpha, best = -INF, best_move = -1, outer = z->horizon, outer_repeated = z->repeated, quiet[10];
+    int original = alpha, best = -INF, best_move = -1, outer = z->horizon, outer_leans_on = z->leans_on, quiet[10];
     u8 children[10][MAXW];
     u64 hashes[10];
     z->horizon = 0;
-    z->repeated = 0;
+    z->leans_on = NO_REPETITION;
     order(z, s, moves, count, hint, children, hashes, quiet);
     for (int m = 0; m < count; m++) {
         score = move_value(z, s, children[m], hashes[m], m, quiet[m], depth, alpha, beta, hash);
@@ -925,10 +951,10 @@ static int expand(Search *z, const u8 *s, u64 hash, int depth, int alpha, int be
     e->age = z->age;
     e->score = (int16_t)best;
     e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4) | (z->repeated ? REPEATED : 0));
+    e->flag = (uint8_t)(flag | (z->horizon ? 0 : 4) | repetition_flag(z, z->leans_on, z->path.size));
     e->move = (int8_t)best_move;
     z->horizon |= outer;
-    z->repeated |= outer_repeated;
+    if (outer_leans_on < z->leans_on) z->leans_on = outer_leans_on;
     return best;
 }
 
@@ -1398,6 +1424,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
             path_push(&z.path, &r, s, hash_of(&r, s));
     }
     Py_XDECREF(iterator);
+    z.before_root = z.path.size;
     if (PyErr_Occurred()) { give_back_table(z.table, bits); free(z.path.items); PyBuffer_Release(&known); return NULL; }
     int moves[10], count = legal(&r, root, moves);
     int best_move = count ? moves[0] : -1, best_depth = 0, best_score = 0, exact = 0;
@@ -1406,7 +1433,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     for (int depth = 1; count > 1 && depth <= max_depth; depth++) {
         int move = best_move;
         z.horizon = 0;
-        z.repeated = 0;
+        z.leans_on = NO_REPETITION;
         int score = root_search(&z, root, moves, count, depth, progress, &move);
         if (z.out_of_time) {
             best_move = move;  /* a move shown better part-way through counts */
@@ -1421,7 +1448,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         e->move = (int8_t)move;
         e->depth = (uint8_t)depth;
         e->score = (int16_t)score;
-        e->flag = (uint8_t)(EXACT | (z.horizon ? 0 : 4) | (z.repeated ? REPEATED : 0));
+        e->flag = (uint8_t)(EXACT | (z.horizon ? 0 : 4) | repetition_flag(&z, z.leans_on, z.before_root));
         if (!z.horizon) { exact = 1; break; }  /* proven, margin included: nothing deeper to learn */
     }
     PyEval_RestoreThread(z.released);

@@ -1,4 +1,4 @@
-"""The compiled search's techniques (killers, history, reductions, the kept table): they change
+"""The compiled search's techniques (killers, history, reductions, the kept table, cycles): they change
 how much the search looks at, never what it proves."""
 
 import pytest
@@ -69,6 +69,24 @@ def test_the_techniques_search_deeper_on_the_same_nodes(variant, moves):
     with_all = ExpertPlayer(max_nodes=400_000).choose(game)
     plain = ExpertPlayer(max_nodes=400_000, without=frozenset(TECHNIQUES)).choose(game)
     assert with_all.depth >= plain.depth + 2, (with_all.depth, plain.depth)
+
+
+@pytest.mark.parametrize(
+    ("variant", "moves"), [("oware", [3, 9, 5, 7, 1, 10, 6, 12]), ("wari", [2, 8, 4, 11, 6, 9, 1, 7])]
+)
+def test_keeping_repetitions_to_their_lines_changes_nothing_where_nothing_repeats(variant, moves):
+    """Cycles only sets apart values that rest on a repetition: in the middle game, where no line
+    searched goes a dozen plies without a capture, the search is the same move for move (an entry
+    set apart by mistake would only give its move, and the search would look at other nodes)."""
+    game = middle_game(variant, moves)
+    with_cycles = ExpertPlayer(max_nodes=400_000).choose(game)
+    without = ExpertPlayer(max_nodes=400_000, without=frozenset({"cycles"})).choose(game)
+    assert (with_cycles.house, with_cycles.score, with_cycles.depth, with_cycles.pv) == (
+        without.house,
+        without.score,
+        without.depth,
+        without.pv,
+    )
 
 
 def test_an_expert_without_something_it_does_not_have_is_refused():
