@@ -54,6 +54,10 @@ def test_a_kept_table_does_not_carry_a_repetition_to_the_next_search():
     assert ExpertPlayer(max_nodes=2_000_000, weights="hand").choose(fresh).score == 1004  # a table of its own
 
 
+#: A middle game of oware and one of wari, for the techniques to search.
+MIDDLE_GAMES = [("oware", [3, 9, 5, 7, 1, 10, 6, 12]), ("wari", [2, 8, 4, 11, 6, 9, 1, 7])]
+
+
 def middle_game(variant: str, moves: list[int]) -> Game:
     game = Game(variant)
     for house in moves:
@@ -61,9 +65,7 @@ def middle_game(variant: str, moves: list[int]) -> Game:
     return game
 
 
-@pytest.mark.parametrize(
-    ("variant", "moves"), [("oware", [3, 9, 5, 7, 1, 10, 6, 12]), ("wari", [2, 8, 4, 11, 6, 9, 1, 7])]
-)
+@pytest.mark.parametrize(("variant", "moves"), MIDDLE_GAMES)
 def test_the_techniques_search_deeper_on_the_same_nodes(variant, moves):
     game = middle_game(variant, moves)
     with_all = ExpertPlayer(max_nodes=400_000).choose(game)
@@ -71,9 +73,7 @@ def test_the_techniques_search_deeper_on_the_same_nodes(variant, moves):
     assert with_all.depth >= plain.depth + 2, (with_all.depth, plain.depth)
 
 
-@pytest.mark.parametrize(
-    ("variant", "moves"), [("oware", [3, 9, 5, 7, 1, 10, 6, 12]), ("wari", [2, 8, 4, 11, 6, 9, 1, 7])]
-)
+@pytest.mark.parametrize(("variant", "moves"), MIDDLE_GAMES)
 def test_keeping_repetitions_to_their_lines_changes_nothing_where_nothing_repeats(variant, moves):
     """Cycles only sets apart values that rest on a repetition: in the middle game, where no line
     searched goes a dozen plies without a capture, the search is the same move for move (an entry
