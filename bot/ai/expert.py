@@ -165,12 +165,17 @@ class ExpertPlayer(Strategy):
             )
         machine = machine_for(game.rules)
         weights = weights_for(game.rules.name, self.weights, self.weights_file)
+        # The search gets what is left: a first move also opens the tables and the book.
+        left = max(0.0, seconds - (time.perf_counter() - began))
         if isinstance(machine, CompiledMachine):
-            return compiled_search(
-                machine, game, seconds, self.max_nodes, self.max_depth, progress, weights, self.techniques
+            decision = compiled_search(
+                machine, game, left, self.max_nodes, self.max_depth, progress, weights, self.techniques
             )
-        search = _Search(machine, game.seen_positions, seconds, self.max_nodes, progress, weights)
-        return search.run(game.state, self.max_depth, game.legal_moves)
+        else:
+            decision = _Search(machine, game.seen_positions, left, self.max_nodes, progress, weights).run(
+                game.state, self.max_depth, game.legal_moves
+            )
+        return replace(decision, seconds=time.perf_counter() - began)
 
 
 def compiled_search(

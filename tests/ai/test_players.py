@@ -2,10 +2,11 @@
 
 import subprocess
 import sys
+import time
 
 import pytest
 
-from bot.ai import LEVELS, make_player
+from bot.ai import LEVELS, expert, make_player
 from bot.ai.arena import elo, wilson
 from bot.ai.expert import ExpertPlayer
 from bot.ai.mcts import MctsPlayer
@@ -68,6 +69,34 @@ def test_expert_calls_a_result_exact_only_when_every_line_ended():
     assert decision.exact and decision.depth == 1 and decision.score == 1000 + 25 - 20
     unfinished = ExpertPlayer(seed=1).choose(from_position("w1 oware 2,1,0,0,1,0,0,0,0,0,0,3 23:18 A"), seconds=0.05)
     assert unfinished.score > 1000 and not unfinished.exact  # a win, but lines go on past the horizon
+
+
+@pytest.mark.parametrize("pure_python", [False, True])
+def test_the_expert_searches_only_for_what_its_budget_has_left(pure_python, monkeypatch):
+    # Before it searches, a move looks in the endgame tables and the book (on a first move, it
+    # opens them: a cold disk made moves late). That time is spent from the move's budget.
+    if pure_python:
+        monkeypatch.setenv("WARI_PURE_PYTHON", "1")
+    monkeypatch.setattr(expert, "best_move", lambda game: time.sleep(0.2))  # a slow look in the tables
+    budgets = []
+    real_compiled, real_python = expert.compiled_search, expert._Search
+
+    def compiled(machine, game, seconds, *rest):
+        budgets.append(seconds)
+        return real_compiled(machine, game, seconds, *rest)
+
+    class Python(real_python):
+        def __init__(self, machine, seen, seconds, *rest):
+            budgets.append(seconds)
+            super().__init__(machine, seen, seconds, *rest)
+
+    monkeypatch.setattr(expert, "compiled_search", compiled)
+    monkeypatch.setattr(expert, "_Search", Python)
+    game = from_position("w1 oware 2,1,0,0,1,0,0,0,0,0,0,3 23:18 A")
+    decision = ExpertPlayer(seed=1).choose(game, seconds=0.3)
+    assert len(budgets) == 1 and 0 <= budgets[0] <= 0.1
+    assert decision.seconds >= 0.2  # the whole move, the look in the tables included
+    assert decision.house in game.legal_moves
 
 
 @pytest.mark.parametrize("pure_python", [False, True])

@@ -109,6 +109,9 @@ def _load(variant: str, folder: str, names: tuple[str, ...]) -> Table | None:
         try:
             with open(path, "rb") as handle:
                 data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            # Read it all in now, in the background: a search's first probes would wait on the disk.
+            if hasattr(mmap, "MADV_WILLNEED"):
+                data.madvise(mmap.MADV_WILLNEED)
         except (OSError, ValueError):
             continue  # gone meanwhile, or empty
         try:
