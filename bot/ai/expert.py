@@ -18,7 +18,7 @@ best move of the deepest completed iteration. What makes it strong:
   from the table.
 
   :data:`TECHNIQUES` names these techniques; each was kept because a match showed it gains
-  (``python -m bot.ai.tune match --a-without ...``; cycles, against Aalina at 3 s a move),
+  (``python -m bot.ai.tune match --a-without ...``; cycles, against Aalina at 1 s and 3 s a move),
   where principal-variation search and aspiration windows did not.
 - **Transposition table** keyed by the state tuple, storing depth, bound type and best move.
 - **Evaluation** (from the mover's side): captured-seed margin, with smaller terms for seeds
