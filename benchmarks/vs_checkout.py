@@ -19,18 +19,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from bot.ai.arena import GameResult, summary, timing  # noqa: E402
-from bot.engine import Game, Player  # noqa: E402
+from bot.ai.arena import GameResult, play_game, summary, timing  # noqa: E402
+from bot.engine import Game  # noqa: E402
 
 #: What a side's process runs: one line in (variant, seconds, the houses played so far), one
 #: house out. The player lives as long as the game, as in the bot (its kept table included).
@@ -63,9 +61,11 @@ class Side:
             text=True,
         )
 
-    def choose(self, game: Game, houses: list[int], seconds: float) -> int:
+    def choose(self, game: Game, seconds: float) -> int:
+        """The house this side plays in ``game`` (sent as the houses played from the start)."""
         assert self.process.stdin and self.process.stdout
-        self.process.stdin.write(f"{game.rules.name}|{seconds}|{' '.join(map(str, houses))}\n")
+        houses = " ".join(str(move.house) for move in game.moves)
+        self.process.stdin.write(f"{game.rules.name}|{seconds}|{houses}\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         if not answer:
@@ -80,33 +80,16 @@ class Side:
 
 def play_one(args: argparse.Namespace, game_index: int) -> GameResult:
     """Game ``game_index``: this checkout moves first in the even ones, from the pair's opening."""
-    a_first = game_index % 2 == 0
-    game = Game(args.variant)
-    opening = random.Random(args.seed * 1000 + game_index // 2)
-    houses: list[int] = []
-    for _ in range(args.opening_plies):
-        if not game.is_over:
-            houses.append(opening.choice(game.legal_moves))
-            game.play(houses[-1])
     seed = args.seed * 7919 + game_index
     ours, theirs = Side(HERE, args.level, seed), Side(args.other.resolve(), args.level, seed + 1)
-    side_a = Player.A if a_first else Player.B
-    times: dict[Player, list[float]] = {Player.A: [], Player.B: []}
+    opening_seed = args.seed * 1000 + game_index // 2
     try:
-        while (mover := game.to_move) is not None:
-            began = time.perf_counter()
-            house = (ours if mover == side_a else theirs).choose(game, houses, args.time)
-            times[mover].append(time.perf_counter() - began)
-            houses.append(house)
-            game.play(house)
+        return play_game(
+            args.variant, opening_seed, args.opening_plies, game_index % 2 == 0, ours.choose, theirs.choose, args.time
+        )
     finally:
         ours.close()
         theirs.close()
-    outcome = game.outcome
-    assert outcome is not None  # the loop ran until the game was over
-    points = 0.5 if outcome.winner is None else float(outcome.winner == side_a)
-    spent = (tuple(times[side_a]), tuple(times[side_a.other]))
-    return GameResult(points, game.ply, outcome.termination.value, a_first, spent)
 
 
 def main(argv: list[str] | None = None) -> None:

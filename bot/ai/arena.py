@@ -20,6 +20,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from bot.engine import Game, Player, rules_for
 from bot.engine.rules import VARIANTS
 
 from . import LEVELS, make_player
+from .base import Strategy
 
 OPENING_PLIES = 2
 
@@ -41,19 +43,31 @@ class GameResult:
     seconds: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
 
-def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_first: bool, seed: int) -> GameResult:
-    """One game of ``a`` against ``b``; ``a`` is player A when ``a_first``."""
+#: One side's move: the house a player chooses in a game with so many seconds.
+Chooser = Callable[[Game, float], int]
+
+
+def moves_of(player: Strategy) -> Chooser:
+    """``player`` as a :data:`Chooser`."""
+    return lambda game, seconds: player.choose(game, seconds).house
+
+
+def play_game(
+    variant: str, opening_seed: int, plies: int, a_first: bool, a: Chooser, b: Chooser, seconds: float
+) -> GameResult:
+    """One game of ``a`` against ``b`` from an opening of ``plies`` random plies (the same for the
+    same ``opening_seed``); ``a`` is player A when ``a_first``."""
     game = Game(rules_for(variant), Player.A)
     opening = random.Random(opening_seed)
-    for _ in range(OPENING_PLIES):
+    for _ in range(plies):
         if not game.is_over:
             game.play(opening.choice(game.legal_moves))
-    players = {Player.A: make_player(a if a_first else b, seed), Player.B: make_player(b if a_first else a, seed + 1)}
     side_a = Player.A if a_first else Player.B
+    choosers = {side_a: a, side_a.other: b}
     times: dict[Player, list[float]] = {Player.A: [], Player.B: []}
     while (mover := game.to_move) is not None:  # None once the game is over
         began = time.perf_counter()
-        house = players[mover].choose(game, seconds).house
+        house = choosers[mover](game, seconds)
         times[mover].append(time.perf_counter() - began)
         game.play(house)
     outcome = game.outcome
@@ -62,6 +76,13 @@ def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_
     points = 0.5 if winner is None else 1.0 if winner == side_a else 0.0
     spent = (tuple(times[side_a]), tuple(times[side_a.other]))
     return GameResult(points, game.ply, outcome.termination.value, a_first, spent)
+
+
+def play_one(a: str, b: str, variant: str, seconds: float, opening_seed: int, a_first: bool, seed: int) -> GameResult:
+    """One game of level ``a`` against level ``b``; ``a`` is player A when ``a_first``."""
+    first, second = make_player(a if a_first else b, seed), make_player(b if a_first else a, seed + 1)
+    player_a, player_b = (first, second) if a_first else (second, first)
+    return play_game(variant, opening_seed, OPENING_PLIES, a_first, moves_of(player_a), moves_of(player_b), seconds)
 
 
 def elo(score: float) -> float:

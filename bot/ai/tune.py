@@ -56,7 +56,7 @@ from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 from bot.engine.rules import VARIANTS
 
 from .analysis import model
-from .arena import elo, wilson
+from .arena import elo, moves_of, play_game, wilson
 from .base import Strategy
 from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
 from .mcts import MctsPlayer
@@ -381,22 +381,11 @@ def play_match_game(
 ) -> float:
     """Game ``game_number`` of a match: ``a``'s points. Games 2k and 2k+1 share a random opening
     of ``plies`` plies; ``a`` moves first in the even ones."""
-    game = Game(rules_for(variant), Player.A)
-    opening = random.Random(match_seed * 1000 + game_number // 2)
-    for _ in range(plies):
-        if not game.is_over:
-            game.play(opening.choice(game.legal_moves))
-    side_a = Player.A if game_number % 2 == 0 else Player.B
     seed = match_seed * 7919 + game_number
-    players = {
-        side_a: a.player(seed),
-        side_a.other: b.player(seed + 1),
-    }
-    while (mover := game.to_move) is not None:
-        game.play(players[mover].choose(game, seconds).house)
-    assert game.outcome is not None
-    winner = game.outcome.winner
-    return 0.5 if winner is None else float(winner == side_a)
+    a_first = game_number % 2 == 0
+    opening_seed = match_seed * 1000 + game_number // 2
+    players = moves_of(a.player(seed)), moves_of(b.player(seed + 1))
+    return play_game(variant, opening_seed, plies, a_first, *players, seconds).points_a
 
 
 def match(args: argparse.Namespace) -> int:
