@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from bot.ai.arena import GameResult, play_game, summary, timing  # noqa: E402
+from bot.ai.arena import GameResult, play_game, report  # noqa: E402
 from bot.engine import Game  # noqa: E402
 
 #: What a side's process runs: one line in (variant, seconds, the houses played so far), one
@@ -113,9 +113,7 @@ def main(argv: list[str] | None = None) -> None:
             results.append(result)
             side = "A" if result.a_moved_first else "B"
             print(f"game {index:3}: here as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})")
-    print(summary(ours, theirs, results))
-    for index, name in enumerate((ours, theirs)):
-        print(timing(name, [s for result in results for s in result.seconds[index]], args.time))
+    print(report(ours, theirs, results, args.time))
 
 
 if __name__ == "__main__":

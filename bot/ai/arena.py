@@ -91,7 +91,7 @@ def elo(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400 * math.log10(1 / score - 1)
+    return 400 * math.log10(score / (1 - score))
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -116,12 +116,19 @@ def summary(a: str, b: str, results: list[GameResult]) -> str:
     losses = n - wins - draws
     score = sum(r.points_a for r in results) / n
     low, high = wilson(score, n)
-    bounds = f"95% interval [{elo(low):+.0f}, {elo(high):+.0f}]"
-    centre = elo(score)
     return (
-        f"{a} vs {b}: {n} games, +{wins} ={draws} -{losses}, {a} scored {100 * score:.1f}% of points\n"
-        f"Elo difference {centre:+.0f} ({bounds})"
+        f"{a} vs {b}: {n} games, +{wins} ={draws} -{losses}, {a} scored {100 * score:.1f}% of points "
+        f"(95% Wilson interval [{100 * low:.1f}%, {100 * high:.1f}%])\n"
+        f"Elo difference {elo(score):+.0f} (95% interval [{elo(low):+.0f}, {elo(high):+.0f}])"
     )
+
+
+def report(a: str, b: str, results: list[GameResult], budget: float) -> str:
+    """A match's summary, then how each side kept its time."""
+    lines = [summary(a, b, results)]
+    for side, name in enumerate((a, b)):
+        lines.append(timing(name, [s for result in results for s in result.seconds[side]], budget))
+    return "\n".join(lines)
 
 
 def match(a: str, b: str, args: argparse.Namespace, pool: ProcessPoolExecutor) -> list[GameResult]:
@@ -138,9 +145,7 @@ def match(a: str, b: str, args: argparse.Namespace, pool: ProcessPoolExecutor) -
             f"game {index:3}: {a} as {side} scored {result.points_a:g} ({result.plies} plies, {result.reason})",
             flush=True,
         )
-    print(summary(a, b, results))
-    for index, name in enumerate((a, b)):
-        print(timing(name, [s for result in results for s in result.seconds[index]], args.time))
+    print(report(a, b, results, args.time))
     return results
 
 

@@ -56,7 +56,7 @@ from bot.engine.core import CompiledMachine, Machine, State, _core, machine_for
 from bot.engine.rules import VARIANTS
 
 from .analysis import model
-from .arena import elo, moves_of, play_game, wilson
+from .arena import GameResult, moves_of, play_game, report
 from .base import Strategy
 from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
 from .mcts import MctsPlayer
@@ -378,14 +378,14 @@ class Side:
 
 def play_match_game(
     variant: str, a: Side, b: Side, seconds: float, plies: int, game_number: int, match_seed: int
-) -> float:
-    """Game ``game_number`` of a match: ``a``'s points. Games 2k and 2k+1 share a random opening
-    of ``plies`` plies; ``a`` moves first in the even ones."""
+) -> GameResult:
+    """Game ``game_number`` of a match. Games 2k and 2k+1 share a random opening of ``plies``
+    plies; ``a`` moves first in the even ones."""
     seed = match_seed * 7919 + game_number
     a_first = game_number % 2 == 0
     opening_seed = match_seed * 1000 + game_number // 2
     players = moves_of(a.player(seed)), moves_of(b.player(seed + 1))
-    return play_game(variant, opening_seed, plies, a_first, *players, seconds).points_a
+    return play_game(variant, opening_seed, plies, a_first, *players, seconds)
 
 
 def match(args: argparse.Namespace) -> int:
@@ -395,20 +395,11 @@ def match(args: argparse.Namespace) -> int:
         play_match_game, args.variant, a, b, args.time, args.opening_plies, match_seed=args.seed
     )
     with ProcessPoolExecutor(args.jobs) as pool:
-        points = list(pool.map(one_game, range(args.games)))
-    for g, result in enumerate(points):
-        print(f"game {g + 1:3}: {a} as {'A' if g % 2 == 0 else 'B'} scored {result:g}")
-    n = len(points)
-    score = sum(points) / n
-    low, high = wilson(score, n)
-    wins, draws = points.count(1.0), points.count(0.5)
-    print(
-        f"{args.variant}: expert {a} vs expert {b}, {n} games at {args.time:g}s a move, "
-        f"+{wins} ={draws} -{n - wins - draws}: {a} scored {100 * score:.1f}% "
-        f"(95% Wilson [{100 * low:.1f}%, {100 * high:.1f}%]; "
-        f"Elo {elo(score):+.0f} [{elo(low):+.0f}, {elo(high):+.0f}]), "
-        f"{time.perf_counter() - began:.0f}s"
-    )
+        results = list(pool.map(one_game, range(args.games)))
+    for g, result in enumerate(results):
+        print(f"game {g + 1:3}: {a} as {'A' if g % 2 == 0 else 'B'} scored {result.points_a:g} ({result.reason})")
+    print(report(f"expert {a}", f"expert {b}", results, args.time))
+    print(f"{args.variant}, {args.time:g}s a move, {time.perf_counter() - began:.0f}s in all")
     return 0
 
 

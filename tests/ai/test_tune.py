@@ -194,4 +194,7 @@ def test_a_match_between_two_sets(capsys):
     assert (
         tune.main(["match", "--variant", "wari", "--games", "2", "--time", "0.005", "--a", "hand", "--b", "hand"]) == 0
     )
-    assert "2 games" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "expert hand vs expert hand: 2 games, +" in out
+    assert "95% Wilson interval [" in out
+    assert out.count("over budget + 10%") == 2  # each side's time kept
