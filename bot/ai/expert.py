@@ -25,8 +25,9 @@ best move of the deepest completed iteration. What makes it strong:
   on one's own side (material in play, the Kalah end sweep), mobility, and houses of 12+
   seeds (a *kroo*, the classic build-up that captures on the second lap), and vulnerable
   houses of 1-2 seeds on the opponent's side that a last seed can turn into a capture. That is
-  the hand-set evaluation; a weighted sum of :data:`FEATURES` (weights fitted to self-play
-  results by :mod:`.tune`, kept in ``weights.json``) replaces it where the file says so.
+  the hand-set evaluation; a weighted sum of :data:`FEATURES` (weights fitted by :mod:`.tune`
+  to what deeper searches say, kept in ``weights.json``) replaces it where the file says so:
+  ten named features, then house tables (what so many seeds in a given house are worth).
 - **Opening book** (:mod:`.book`): in the first plies of oware and wari, the move a search
   of millions of nodes chose, played at once.
 - **Endgame tables** (:mod:`.tables`): where the position is in them, the move comes from
@@ -68,8 +69,19 @@ WIN = 1000
 QUIESCENCE_PLIES = 6
 
 
-#: The evaluation's features, for the player to move (see :func:`features`).
-FEATURES = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "capture", "threat", "back")
+#: The evaluation's named features, for the player to move (see :func:`features`)...
+NAMED = ("margin", "seeds", "kroo", "weak", "mobility", "empty", "reach", "capture", "threat", "back")
+#: ... then its house tables, in rows of this many houses: a feature for each house of each
+#: row (the mover's, then the other's, each from its first house) and each count of seeds in it,
+#: up to this many or more...
+TABLE_HOUSES, TABLE_SEEDS = 6, 12
+#: ... named ``own 1=0`` to ``own 6=12+``, then ``theirs 1=0`` to ``theirs 6=12+``.
+FEATURES = NAMED + tuple(
+    f"{side} {house}={seeds}{'+' if seeds == TABLE_SEEDS else ''}"
+    for side in ("own", "theirs")
+    for house in range(1, TABLE_HOUSES + 1)
+    for seeds in range(TABLE_SEEDS + 1)
+)
 #: Weights are kept in 1/64 of a quarter seed (integers: the C core computes the same sum).
 WEIGHT_ONE = 64
 #: The compiled search's techniques, as bits of ``search``'s ``techniques`` in ``_core.c``.
@@ -88,7 +100,9 @@ class OutOfTime(Exception):
 
 def load_weights(path: Path | None = None) -> dict:
     """The weights file: ``{"default": {variant: "hand" | "tuned"}, "tuned": {variant: [floats]}, ...}``
-    (``default`` may also be one choice for every variant; a variant it leaves out is hand-set)."""
+    (``default`` may also be one choice for every variant; a variant it leaves out is hand-set).
+    A file from before the house tables, of the named features alone, reads with the tables at 0:
+    the evaluation it was fitted for."""
     path = path or WEIGHTS_PATH
     try:
         data = json.loads(path.read_text())
@@ -96,6 +110,10 @@ def load_weights(path: Path | None = None) -> dict:
         raise FileNotFoundError(
             f"the expert's weights file {path} is missing (python -m bot.ai.tune fit writes it)"
         ) from None
+    if data.get("features") == list(NAMED):
+        tables = [0.0] * (len(FEATURES) - len(NAMED))
+        data["tuned"] = {variant: [*values, *tables] for variant, values in data.get("tuned", {}).items()}
+        data["features"] = list(FEATURES)
     if data.get("features") != list(FEATURES):
         raise ValueError(f"{path}: its features {data.get('features')} are not the expert's {list(FEATURES)}")
     return data
@@ -238,10 +256,20 @@ def features(m: Machine, state: State, mobility: int) -> list[int]:
     weak houses (1-2 seeds: the opponent's less one's own), mobility, empty houses (the
     opponent's less one's own), houses that reach the opponent's row, the best capture now, the
     opponent's best capture if they moved now, and seeds in the back half of the row (far from
-    the opponent). Each "own less the opponent's" but the three counts of the mover alone.
+    the opponent). Each "own less the opponent's" but the three counts of the mover alone. Then,
+    on a board of :data:`TABLE_HOUSES` houses a row, the house tables: 1 for each house's count
+    of seeds (its weight says what that many seeds there are worth), 0 for the other counts.
     """
+    f = named_features(m, state, mobility) + [0] * (len(FEATURES) - len(NAMED))
+    for index in table_features(m, state):
+        f[index] = 1
+    return f
+
+
+def named_features(m: Machine, state: State, mobility: int) -> list[int]:
+    """The first :data:`NAMED` of :func:`features`."""
     mover = state[m.turn]
-    f = [0] * len(FEATURES)
+    f = [0] * len(NAMED)
     f[0] = state[m.store[mover]] - state[m.store[1 - mover]]
     f[4] = mobility
     for player, sign in ((mover, 1), (1 - mover, -1)):
@@ -261,9 +289,23 @@ def features(m: Machine, state: State, mobility: int) -> list[int]:
     return f
 
 
+def table_features(m: Machine, state: State) -> list[int]:
+    """Where :func:`features` has its house tables' 1s: a house's, at its count of seeds (none
+    on a board of other than :data:`TABLE_HOUSES` houses a row)."""
+    mover = state[m.turn]
+    if len(m.rows[0]) != TABLE_HOUSES:
+        return []
+    return [
+        len(NAMED) + (side * TABLE_HOUSES + q) * (TABLE_SEEDS + 1) + min(state[i], TABLE_SEEDS)
+        for side, player in enumerate((mover, 1 - mover))
+        for q, i in enumerate(m.rows[player])
+    ]
+
+
 def weighted(m: Machine, state: State, mobility: int, weights: tuple[int, ...]) -> int:
     """The weighted evaluation in quarter seeds (rounded down, as in C), within +-999."""
-    total = sum(w * f for w, f in zip(weights, features(m, state, mobility), strict=True))
+    total = sum(w * f for w, f in zip(weights[: len(NAMED)], named_features(m, state, mobility), strict=True))
+    total += sum(weights[index] for index in table_features(m, state))
     return max(-WIN + 1, min(WIN - 1, total // WEIGHT_ONE))
 
 

@@ -58,12 +58,23 @@ from bot.engine.rules import VARIANTS
 from .analysis import model
 from .arena import GameResult, moves_of, play_game, report
 from .base import Strategy
-from .expert import FEATURES, OPTIONAL, WEIGHT_ONE, WEIGHTS_PATH, ExpertPlayer, features, load_weights
+from .expert import (
+    FEATURES,
+    NAMED,
+    OPTIONAL,
+    TABLE_SEEDS,
+    WEIGHT_ONE,
+    WEIGHTS_PATH,
+    ExpertPlayer,
+    features,
+    load_weights,
+)
 from .mcts import MctsPlayer
 from .simple import GreedyPlayer, RandomPlayer
 
-#: The hand-set evaluation as weights of :data:`FEATURES` (it rounds each term down apart).
-HAND = (4.0, 0.5, 2.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0)
+#: The hand-set evaluation as weights of :data:`FEATURES` (it rounds each term down apart; the
+#: house tables are left out, at 0).
+HAND = (4.0, 0.5, 2.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0) + (0.0,) * (len(FEATURES) - len(NAMED))
 #: Random plies at the start of every self-play game.
 OPENING_PLIES = 4
 #: The chances of a random move instead of the level's, drawn per side and game.
@@ -253,26 +264,29 @@ def newton(
     steps: int = 12,
     report: Callable[[int, float], None] | None = None,
 ) -> list[float]:
-    """The ``z`` of least log-loss of ``sigmoid(z . f)`` (plus ``ridge |z|^2 / 2``) from ``start``."""
+    """The ``z`` of least log-loss of ``sigmoid(z . f)`` (plus ``ridge |z|^2 / 2``) from ``start``.
+
+    A row has a few dozen features that are not 0 (the house tables are one 1 a house): each
+    step works on those alone."""
     z = list(start)
     n, count = len(z), len(rows)
+    sparse = [[(i, fi) for i, fi in enumerate(f) if fi] for f in rows]
     for step in range(steps):
         gradient = [ridge * zi for zi in z]
         hessian = [[ridge if i == j else 0.0 for j in range(n)] for i in range(n)]
         loss = 0.0
-        for f, y in zip(rows, results, strict=True):
-            p = sigmoid(sum(zi * fi for zi, fi in zip(z, f, strict=True)))
+        for f, y in zip(sparse, results, strict=True):
+            p = sigmoid(sum(z[i] * fi for i, fi in f))
             q = min(max(p, 1e-12), 1 - 1e-12)
             loss -= y * math.log(q) + (1 - y) * math.log(1 - q)
             d, h = (p - y) / count, p * (1 - p) / count
-            for i in range(n):
-                if f[i]:
-                    gradient[i] += d * f[i]
-                    hf = h * f[i]
-                    row = hessian[i]
-                    for j in range(i + 1):
-                        if f[j]:
-                            row[j] += hf * f[j]
+            for i, fi in f:
+                gradient[i] += d * fi
+                hf = h * fi
+                row = hessian[i]
+                for j, fj in f:
+                    if j <= i:
+                        row[j] += hf * fj
         for i in range(n):
             for j in range(i):
                 hessian[j][i] = hessian[i][j]
@@ -330,8 +344,13 @@ def fit(variant: str, samples: Sequence[Sample], report: Callable[[str], None] =
     weights = tuple(round(WEIGHT_ONE * zi / k) / WEIGHT_ONE for zi in z)
     tuned = (loss(weights, train, k), loss(weights, test, k))
     report(f"log-loss tuned {tuned[0]:.4f}, held out {tuned[1]:.4f}")
-    for name, old, new in zip(FEATURES, HAND, weights, strict=True):
+    named = len(NAMED)
+    for name, old, new in zip(NAMED, HAND[:named], weights[:named], strict=True):
         report(f"  {name:9} {old:7.3f} -> {new:7.3f}")
+    width = TABLE_SEEDS + 1
+    for start in range(named, len(FEATURES), width):
+        row = FEATURES[start].split("=")[0]  # "own 1", say: that house's weights by its seeds
+        report(f"  {row:9} " + " ".join(f"{w:6.2f}" for w in weights[start : start + width]))
     games = len({s.game for s in samples})
     return Fit(variant, games, len(samples), k, weights, hand, tuned)
 

@@ -31,7 +31,10 @@ enum { SLAM_BITS = 7, SINGLE_SEED = 8, STRANDED_TO_OPPONENT = 16, STORES_ON_PATH
 #define WIN 1000
 #define INF 1000000
 #define QUIESCENCE_PLIES 6
-#define FEATURES 10     /* the evaluation's features (features() below) */
+#define NAMED 10        /* the evaluation's named features (features() below)... */
+#define TABLE_HOUSES 6  /* ... then, in rows of this many houses, one per house and seed count: */
+#define TABLE_SEEDS 12  /* 0 to 11 seeds, and 12 or more */
+#define FEATURES (NAMED + 2 * TABLE_HOUSES * (TABLE_SEEDS + 1))
 #define WEIGHT_ONE 64   /* its weights come in 1/64 of a quarter seed */
 
 /* The search's techniques, each kept because a match showed it gains (bot/ai/tune.py match
@@ -663,10 +666,18 @@ static inline int threat(const Rules *r, const u8 *s, int p)
     return best;
 }
 
+/* Where the house tables' feature for the side's (0: the mover, 1: the other) house q with
+ * `seeds` seeds sits among the features. */
+static inline int table_feature(int side, int q, int seeds)
+{
+    return NAMED + (side * TABLE_HOUSES + q) * (TABLE_SEEDS + 1) + (seeds < TABLE_SEEDS ? seeds : TABLE_SEEDS);
+}
+
+/* The named features (the house tables' are found where they are used: one 1 a house). */
 static void features(const Rules *r, const u8 *s, int nmoves, int *f)
 {
     int mover = s[r->turn], other = 1 - mover;
-    memset(f, 0, sizeof(int) * FEATURES);
+    memset(f, 0, sizeof(int) * NAMED);
     f[0] = s[r->store[mover]] - s[r->store[other]];
     f[4] = nmoves;
     for (int side = 0; side < 2; side++) {
@@ -693,10 +704,14 @@ static int evaluate(const Rules *r, const u8 *s, int nmoves, const int *w)
     int margin = s[r->store[mover]] - s[r->store[other]];
     int own = row_sum(r, s, mover), theirs = row_sum(r, s, other), kroo = 0, weak = 0, value;
     if (w && !r->on_path) {
-        int f[FEATURES];
+        int f[NAMED];
         long sum = 0;
         features(r, s, nmoves, f);
-        for (int k = 0; k < FEATURES; k++) sum += (long)w[k] * f[k];
+        for (int k = 0; k < NAMED; k++) sum += (long)w[k] * f[k];
+        if (r->n == TABLE_HOUSES)  /* the tables' features: one 1 a house, the rest 0 */
+            for (int side = 0; side < 2; side++)
+                for (int q = 0; q < TABLE_HOUSES; q++)
+                    sum += w[table_feature(side, q, s[(side ? other : mover) * r->n + q])];
         value = (int)(sum >= 0 ? sum / WEIGHT_ONE : -((-sum + WEIGHT_ONE - 1) / WEIGHT_ONE));
     } else {
         for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
@@ -1308,7 +1323,11 @@ static PyObject *py_features(PyObject *self, PyObject *args)
     u8 s[MAXW];
     if (!PyArg_ParseTuple(args, "iiiO", &code, &houses, &seeds, &tuple)) return NULL;
     if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
+    memset(f, 0, sizeof f);
     features(&r, s, legal(&r, s, moves), f);
+    if (r.n == TABLE_HOUSES)
+        for (int side = 0; side < 2; side++)
+            for (int q = 0; q < TABLE_HOUSES; q++) f[table_feature(side, q, s[(side ? 1 - s[r.turn] : s[r.turn]) * r.n + q])] = 1;
     PyObject *out = PyTuple_New(FEATURES);
     if (!out) return NULL;
     for (int k = 0; k < FEATURES; k++) PyTuple_SET_ITEM(out, k, PyLong_FromLong(f[k]));

@@ -45,11 +45,27 @@ def test_the_default_may_name_a_set_per_variant(tmp_path):
     assert weights_for("kalah", "tuned", path) is None  # no set: the hand-set evaluation
 
 
+def test_a_file_from_before_the_house_tables_plays_as_it_did(tmp_path):
+    named = [3.5, -0.125, 6.5, 2.0, -0.5, 7.5, -2.5, 0.25, -1.0, 0.25]
+    path = tmp_path / "before.json"
+    path.write_text(json.dumps({"features": list(expert.NAMED), "default": "tuned", "tuned": {"oware": named}}))
+    weights = weights_for("oware", path=path)
+    assert weights is not None and len(weights) == len(FEATURES)
+    assert weights[: len(named)] == tuple(round(WEIGHT_ONE * w) for w in named) and not any(weights[len(named) :])
+    m, game = Machine(rules_for("oware")), position()
+    named_only = sum(w * f for w, f in zip(weights, features(m, game.state, len(game.legal_moves)), strict=True))
+    assert weighted(m, game.state, len(game.legal_moves), weights) == named_only // WEIGHT_ONE
+
+
 def test_a_file_with_other_features_is_refused(tmp_path):
     path = tmp_path / "w.json"
     path.write_text(json.dumps({"features": ["margin"], "default": "hand", "tuned": {}}))
     with pytest.raises(ValueError, match="features"):
         load_weights(path)
+
+
+#: The hand-set weights with other values for five of the named features.
+CHANGED = [*tune.HAND[:5], 3.0, -2.0, 1.0, -4.0, 0.5, *tune.HAND[10:]]
 
 
 def position() -> Game:
@@ -72,7 +88,7 @@ def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure
 
     hand = list(tune.HAND)
     doubled = [2 * w for w in hand]
-    changed = hand[:5] + [3.0, -2.0, 1.0, -4.0, 0.5]
+    changed = CHANGED
     assert score(oware=hand) != score(oware=changed)
     assert score(oware=doubled) != score(oware=hand)
     monkeypatch.setattr(expert, "WEIGHTS_PATH", write(tmp_path / "w.json", default="hand", oware=changed))
@@ -84,7 +100,7 @@ def test_the_search_plays_the_weights_the_file_gives(tmp_path, monkeypatch, pure
 
 def test_a_match_side_plays_the_set_of_the_file_it_names(tmp_path):
     game = position()
-    changed = write(tmp_path / "before.json", oware=list(tune.HAND[:5]) + [3.0, -2.0, 1.0, -4.0, 0.5])
+    changed = write(tmp_path / "before.json", oware=CHANGED)
     same = write(tmp_path / "same.json", oware=list(tune.HAND))
 
     def score(side: tune.Side) -> float:
@@ -131,6 +147,31 @@ def test_features_of_a_known_position():
     # B's house 11 (4 seeds) ends in 3 (empty): nothing; house 10 (3 seeds) ends in 1 (empty) ... 0 has 1: not last
     assert f["threat"] == 0
     assert f["back"] == (1 + 0 + 12) - (2 + 1 + 0)
+    # the house tables: one 1 a house, at its count of seeds (12 or more counted together)
+    tables = {name for name, value in f.items() if name not in expert.NAMED and value}
+    assert tables == {"own 1=1", "own 2=0", "own 3=12+", "own 4=0", "own 5=2", "own 6=5"} | {
+        "theirs 1=2",
+        "theirs 2=1",
+        "theirs 3=0",
+        "theirs 4=0",
+        "theirs 5=3",
+        "theirs 6=4",
+    }
+    assert sum(f[name] for name in FEATURES[len(expert.NAMED) :]) == 12
+    # B to move: "own" is B's row
+    f = dict(zip(FEATURES, features(m, state[:14] + (1, 0), 4), strict=True))
+    assert f["own 1=2"] == f["theirs 3=12+"] == 1 and f["margin"] == -6
+
+
+def test_a_house_table_weight_counts_once_for_its_house_and_count():
+    m = Machine(rules_for("oware"))
+    state = (1, 0, 12, 0, 2, 5, 2, 1, 0, 0, 3, 4, 10, 4, 0, 0)
+    zero = [0] * len(FEATURES)
+    own_kroo, their_empty = FEATURES.index("own 3=12+"), FEATURES.index("theirs 3=0")
+    weights = list(zero)
+    weights[own_kroo], weights[their_empty] = 40 * WEIGHT_ONE, -7 * WEIGHT_ONE
+    assert weighted(m, state, 4, tuple(weights)) == 40 - 7
+    assert weighted(m, state[:14] + (1, 0), 4, tuple(weights)) == 0  # B to move: B has no kroo in house 3
 
 
 def test_the_tune_command_runs_end_to_end(tmp_path, capsys):
