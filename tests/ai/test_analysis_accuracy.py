@@ -52,6 +52,14 @@ def test_moves_that_keep_a_settled_result_do_not_count_and_one_that_throws_it_do
     assert GameAnalysis("wari", "quick", (thrown,), (0.5,) * 6).accuracy(0) < 1
 
 
+def test_an_accuracy_after_a_random_opening_leaves_its_moves_out():
+    opening, own = [verdict(1, 0.25)], [verdict(ply, 0.0) for ply in range(3, 21, 2)]
+    game = GameAnalysis("wari", "quick", tuple(opening + own), (0.5,) * 21)
+    assert game.accuracy(0) < 70  # the one bad move weighs on nine good ones
+    without = GameAnalysis("wari", "quick", tuple(own), (0.5,) * 21).accuracy(0)
+    assert game.accuracy(0, after_ply=2) == without > 99.9
+
+
 def documented_thresholds() -> dict[str, float]:
     """The marks' table of docs/analysis.md: mark -> the loss of expected score from which it is given."""
     rows = re.findall(r"^\| `(\?\?|\?!|\?)` \w+ \| ([0-9.]+) or more \|", DOCS.read_text(encoding="utf-8"), re.M)

@@ -89,9 +89,13 @@ class GameAnalysis:
         """The verdicts on ``player``'s moves, in order."""
         return [verdict for verdict in self.moves if verdict.player == player]
 
-    def accuracy(self, player: int) -> float:
-        """``player``'s accuracy over the game, 0..100 (:func:`.model.game_accuracy`)."""
-        return model.game_accuracy(verdict.loss for verdict in self.of(player) if verdict.counts_for_accuracy)
+    def accuracy(self, player: int, after_ply: int = 0) -> float:
+        """``player``'s accuracy over the game, 0..100 (:func:`.model.game_accuracy`); over the
+        moves after ply ``after_ply`` only, where those before were nobody's choice (an opening
+        drawn at random)."""
+        return model.game_accuracy(
+            verdict.loss for verdict in self.of(player) if verdict.counts_for_accuracy and verdict.ply > after_ply
+        )
 
     def counts(self, player: int) -> dict[str, int]:
         """How many inaccuracies (``?!``), mistakes (``?``) and blunders (``??``) ``player`` made."""
