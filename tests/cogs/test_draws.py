@@ -106,7 +106,7 @@ async def test_the_computer_accepts_a_draw_when_it_is_behind(world):
 
 
 async def test_the_computer_declines_a_draw_when_it_is_ahead(world):
-    board = await play_low(world, [2, 6, 1, 3, 1, 6, 4, 5])
+    board = await play_low(world, [4, 5, 3, 1, 6])  # Alice feeds the bot 8 seeds
     assert evaluate(await stored(world, "record"), 1) < 0
     answer = await world.alice.slash(world.channel, "wari draw")
     assert answer.response.content.startswith(f"🤖 {shown(world.alice)} offered a draw; I decline")
