@@ -666,11 +666,20 @@ static inline int threat(const Rules *r, const u8 *s, int p)
     return best;
 }
 
-/* Where the house tables' feature for the side's (0: the mover, 1: the other) house q with
- * `seeds` seeds sits among the features. */
-static inline int table_feature(int side, int q, int seeds)
+/* Where the house tables' features that are 1 sit among the features: for each house of the
+ * mover's row, then of the other's, the one of its count of seeds. Returns how many (none on a
+ * board of other than TABLE_HOUSES houses a row). */
+static inline int table_features(const Rules *r, const u8 *s, int *index)
 {
-    return NAMED + (side * TABLE_HOUSES + q) * (TABLE_SEEDS + 1) + (seeds < TABLE_SEEDS ? seeds : TABLE_SEEDS);
+    if (r->n != TABLE_HOUSES) return 0;
+    for (int side = 0; side < 2; side++) {
+        const u8 *row = s + (side ? 1 - s[r->turn] : s[r->turn]) * r->n;
+        for (int q = 0; q < TABLE_HOUSES; q++) {
+            int house = side * TABLE_HOUSES + q;
+            index[house] = NAMED + house * (TABLE_SEEDS + 1) + (row[q] < TABLE_SEEDS ? row[q] : TABLE_SEEDS);
+        }
+    }
+    return 2 * TABLE_HOUSES;
 }
 
 /* The named features (the house tables' are found where they are used: one 1 a house). */
@@ -707,11 +716,9 @@ static int evaluate(const Rules *r, const u8 *s, int nmoves, const int *w)
         int f[NAMED];
         long sum = 0;
         features(r, s, nmoves, f);
+        int index[2 * TABLE_HOUSES], ones = table_features(r, s, index);
         for (int k = 0; k < NAMED; k++) sum += (long)w[k] * f[k];
-        if (r->n == TABLE_HOUSES)  /* the tables' features: one 1 a house, the rest 0 */
-            for (int side = 0; side < 2; side++)
-                for (int q = 0; q < TABLE_HOUSES; q++)
-                    sum += w[table_feature(side, q, s[(side ? other : mover) * r->n + q])];
+        for (int k = 0; k < ones; k++) sum += w[index[k]];  /* the tables': one 1 a house, the rest 0 */
         value = (int)(sum >= 0 ? sum / WEIGHT_ONE : -((-sum + WEIGHT_ONE - 1) / WEIGHT_ONE));
     } else {
         for (int j = mover * r->n; j < (mover + 1) * r->n; j++) {
@@ -1325,9 +1332,8 @@ static PyObject *py_features(PyObject *self, PyObject *args)
     if (parse_rules(&r, code, houses, seeds) || parse_state(&r, tuple, s)) return NULL;
     memset(f, 0, sizeof f);
     features(&r, s, legal(&r, s, moves), f);
-    if (r.n == TABLE_HOUSES)
-        for (int side = 0; side < 2; side++)
-            for (int q = 0; q < TABLE_HOUSES; q++) f[table_feature(side, q, s[(side ? 1 - s[r.turn] : s[r.turn]) * r.n + q])] = 1;
+    int index[2 * TABLE_HOUSES], ones = table_features(&r, s, index);
+    for (int k = 0; k < ones; k++) f[index[k]] = 1;
     PyObject *out = PyTuple_New(FEATURES);
     if (!out) return NULL;
     for (int k = 0; k < FEATURES; k++) PyTuple_SET_ITEM(out, k, PyLong_FromLong(f[k]));
