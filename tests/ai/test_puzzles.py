@@ -45,7 +45,7 @@ def all_puzzles() -> list[Puzzle]:
 def test_the_shipped_files_load_with_enough_puzzles():
     counts = {variant: len(puzzles_for(variant)) for variant in VARIANTS}
     assert counts["wari"] >= 800  # 1,200 found; 839 survived the re-verification of issue 39
-    assert counts["oware"] >= 700  # 1,060 found; 709 survived it
+    assert counts["oware"] >= 690  # 1,060 found; 709 survived it, 699 its repeat with the house tables
     assert puzzles_for("wari") is puzzles_for("wari")  # cached
 
 
